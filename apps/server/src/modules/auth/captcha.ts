@@ -1,0 +1,58 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import svgCaptchaModule from 'svg-captcha';
+import type { Clock } from '../../platform/clock.ts';
+import { sha256 } from '../../platform/crypto.ts';
+import type { Db } from '../../platform/db.ts';
+import { deleteExpiredCaptchas, insertCaptcha, takeCaptcha } from './repository.ts';
+
+// why: the package's typings omit its main export, the function that draws a given text.
+const drawCaptcha = svgCaptchaModule as unknown as (text: string, options: object) => string;
+
+const CAPTCHA_TTL_MS = 5 * 60_000;
+// why: no look-alike characters (0/o, 1/l/i), so a person can read the code at phone size.
+const CAPTCHA_CHARS = '23456789abcdefghjkmnpqrstuvwxyz';
+
+/** Source of the text drawn in a captcha: random by default; tests pass a known one. */
+export type CaptchaTextSource = () => string;
+
+export const randomCaptchaText: CaptchaTextSource = () => {
+  let text = '';
+  for (let i = 0; i < 4; i++) text += CAPTCHA_CHARS[randomInt(CAPTCHA_CHARS.length)];
+  return text;
+};
+
+/**
+ * Graphic codes: `issue` draws a code and stores only its hash under a random key; `check`
+ * consumes the key (one use, even when wrong) and compares case-insensitively.
+ */
+export class CaptchaService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly textSource: CaptchaTextSource = randomCaptchaText,
+  ) {}
+
+  async issue(): Promise<{ key: string; img: string }> {
+    const now = this.clock.now();
+    const text = this.textSource();
+    const svg = drawCaptcha(text, {
+      width: 120,
+      height: 44,
+      fontSize: 48,
+      noise: 2,
+      color: true,
+      background: '#f4f6fa',
+    });
+    const key = randomBytes(16).toString('hex');
+    await insertCaptcha(this.db, key, sha256(text.toLowerCase()), now + CAPTCHA_TTL_MS);
+    if (randomInt(50) === 0) await deleteExpiredCaptchas(this.db, now);
+    return { key, img: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+  }
+
+  async check(key: string, code: string): Promise<boolean> {
+    if (!key || !code) return false;
+    const row = await takeCaptcha(this.db, key);
+    if (!row || Number(row.expires_at) < this.clock.now()) return false;
+    return row.answer_hash === sha256(code.trim().toLowerCase());
+  }
+}

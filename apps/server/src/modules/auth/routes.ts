@@ -1,0 +1,96 @@
+import {
+  CaptchaImage,
+  ClientConfig,
+  LoginBody,
+  LoginResult,
+  RegisterBody,
+  RegisterPhoneBody,
+  TokenOnly,
+} from '@bourse/shared/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth-hook.ts';
+import { clientDevice, clientIp, envelope, ok } from '../../platform/http.ts';
+import type { AuthService } from './service.ts';
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  clientConfig: () => z.infer<typeof ClientConfig>;
+}
+
+/** `/apiv/Login/*`: public configuration, graphic codes, registration, login and logout. */
+export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['auth'];
+
+  api.get('/Login/config', {
+    schema: {
+      tags,
+      summary: 'Client configuration: register mode, captcha, price source',
+      response: { 200: envelope(ClientConfig) },
+    },
+    handler: async (request) => ok(request, options.clientConfig()),
+  });
+
+  api.get('/Login/captcha', {
+    schema: {
+      tags,
+      summary: 'A graphic code: image and the key to send with vcode',
+      response: { 200: envelope(CaptchaImage) },
+    },
+    handler: async (request) =>
+      ok(request, await options.auth.issueCaptcha({ ip: clientIp(request), device: clientDevice(request) })),
+  });
+
+  api.post('/Login/upregister', {
+    schema: {
+      tags,
+      summary: 'Register with a username or e-mail (register mode 1)',
+      body: RegisterBody,
+      response: { 200: envelope(z.null()) },
+    },
+    handler: async (request) => {
+      await options.auth.register(request.body, 1, { ip: clientIp(request), device: clientDevice(request) });
+      return ok(request, null, 'REGISTERED');
+    },
+  });
+
+  api.post('/Login/upregister_phone', {
+    schema: {
+      tags,
+      summary: 'Register with a mobile number (register mode 2)',
+      body: RegisterPhoneBody,
+      response: { 200: envelope(z.null()) },
+    },
+    handler: async (request) => {
+      await options.auth.register(request.body, 2, { ip: clientIp(request), device: clientDevice(request) });
+      return ok(request, null, 'REGISTERED');
+    },
+  });
+
+  api.post('/Login/loginsubmit', {
+    schema: {
+      tags,
+      summary: 'Log in; `email` holds the username (or phone)',
+      body: LoginBody,
+      response: { 200: envelope(LoginResult) },
+    },
+    handler: async (request) => {
+      const result = await options.auth.login(request.body, {
+        ip: clientIp(request),
+        device: clientDevice(request),
+      });
+      return ok(request, result, 'LOGGED_IN');
+    },
+  });
+
+  api.post('/Login/logout', {
+    schema: { tags, summary: 'End this session', body: TokenOnly, response: { 200: envelope(z.null()) } },
+    config: { auth: true },
+    handler: async (request) => {
+      await options.auth.logout(requireAuth(request));
+      return ok(request, null, 'LOGGED_OUT');
+    },
+  });
+}

@@ -1,0 +1,66 @@
+import { ChangePasswordBody, TokenOnly, UserInfo, WithdrawPasswordBody } from '@bourse/shared/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../platform/auth-hook.ts';
+import { envelope, ok } from '../../platform/http.ts';
+import type { UsersService } from './service.ts';
+
+/** `/apiv/User/*`: the signed-in user's profile and passwords. */
+export async function usersRoutes(app: FastifyInstance, options: { users: UsersService }): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { users } = options;
+  const tags = ['users'];
+  const config = { auth: true };
+
+  api.get('/User/getUserInfo', {
+    schema: {
+      tags,
+      summary: 'The signed-in user',
+      querystring: TokenOnly,
+      response: { 200: envelope(z.object({ userInfo: UserInfo })) },
+    },
+    config,
+    handler: async (request) =>
+      ok(request, { userInfo: await users.getUserInfo(requireAuth(request).userId) }),
+  });
+
+  api.post('/user/sub_respwd', {
+    schema: {
+      tags,
+      summary: 'Change the login password: ends other sessions, blocks withdrawals for 24 hours',
+      body: ChangePasswordBody,
+      response: { 200: envelope(z.null()) },
+    },
+    config,
+    handler: async (request) => {
+      await users.changePassword(requireAuth(request), request.body);
+      return ok(request, null, 'PASSWORD_CHANGED');
+    },
+  });
+
+  api.post('/User/sub_withdrawpwd', {
+    schema: {
+      tags,
+      summary: 'Set or change the withdrawal password (oldpaypassword required when one is set)',
+      body: WithdrawPasswordBody,
+      response: { 200: envelope(z.null()) },
+    },
+    config,
+    handler: async (request) => {
+      await users.setWithdrawPassword(requireAuth(request), request.body);
+      return ok(request, null, 'WITHDRAW_PASSWORD_SET');
+    },
+  });
+
+  api.post('/user/online', {
+    schema: {
+      tags,
+      summary: 'The online-support chat URL',
+      body: TokenOnly,
+      response: { 200: envelope(z.string()) },
+    },
+    config,
+    handler: async (request) => ok(request, await users.getSupportUrl()),
+  });
+}

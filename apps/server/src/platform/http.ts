@@ -1,0 +1,75 @@
+import { type Locale, normalizeLocale } from '@bourse/i18n';
+import { translateServer } from '@bourse/i18n/server';
+import { AppError, RESULT_CODES, type ResultKey, SUCCESS_CODE, type SuccessKey } from '@bourse/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    locale: Locale;
+  }
+}
+
+/** The `{code, msg, data}` envelope of a success, with `msg` in the request's language. */
+export function ok<T>(request: FastifyRequest, data: T, message: SuccessKey = 'OK') {
+  return { code: SUCCESS_CODE, msg: translateServer(request.locale, `success.${message}`), data };
+}
+
+/** Zod schema of an envelope carrying `data` (nullable, since errors carry `data: null`). */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.number().int(), msg: z.string(), data: data.nullable() });
+}
+
+function isResultKey(value: unknown): value is ResultKey {
+  return typeof value === 'string' && Object.hasOwn(RESULT_CODES, value);
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, key: ResultKey, status?: number) {
+  const entry = RESULT_CODES[key];
+  return reply
+    .status(status ?? entry.status)
+    .send({ code: entry.code, msg: translateServer(request.locale, `errors.${key}`), data: null });
+}
+
+/**
+ * Sets the request's language from the `Lang` header (fallback ja-JP) and turns every error into
+ * the envelope: business errors keep their code; bad input becomes a translated parameter error;
+ * only a fault of our own is a 500.
+ */
+export function registerHttpPlatform(app: FastifyInstance): void {
+  app.decorateRequest('locale', 'ja-JP');
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.lang;
+    request.locale = normalizeLocale(Array.isArray(header) ? header[0] : header);
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) return sendError(request, reply, error.key);
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      const first = fastifyError.validation[0];
+      const message = first?.message;
+      if (isResultKey(message)) return sendError(request, reply, message);
+      const missing = first?.keyword === 'required' || /received undefined/i.test(message ?? '');
+      return sendError(request, reply, missing ? 'PARAM_MISSING' : 'PARAM_ERROR');
+    }
+    const status = fastifyError.statusCode ?? 500;
+    if (status === 429) return sendError(request, reply, 'TOO_MANY_REQUESTS');
+    if (status >= 400 && status < 500) return sendError(request, reply, 'PARAM_ERROR', status);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, 'INTERNAL_ERROR');
+  });
+
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 'NOT_FOUND'));
+}
+
+/** The client address as Fastify sees it (honours `trustProxy`). */
+export function clientIp(request: FastifyRequest): string {
+  return request.ip || '';
+}
+
+/** A short description of the client device from its User-Agent. */
+export function clientDevice(request: FastifyRequest): string {
+  const ua = request.headers['user-agent'] ?? '';
+  return ua.slice(0, 255);
+}

@@ -1,0 +1,15 @@
+import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter } from 'kysely';
+
+// why: migrations are frozen in time and must not import app code; this helper is theirs alone.
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** An auto-increment primary key that works on SQLite and PostgreSQL. */
+export function idColumn(
+  db: Kysely<any>,
+): ['integer' | 'serial', (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder] {
+  return isPostgres(db)
+    ? ['serial', (c) => c.primaryKey()]
+    : ['integer', (c) => c.primaryKey().autoIncrement()];
+}

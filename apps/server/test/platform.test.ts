@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { SimulatedPriceFeed } from '../src/modules/markets/price-feed.ts';
+import { startServer, type TestServer } from './harness.ts';
+
+/** Opens /ws and collects frames; `next` waits for the next frame that matches. */
+async function openSocket(url: string) {
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/ws`);
+  const frames: any[] = [];
+  const waiters: { match: (f: any) => boolean; resolve: (f: any) => void }[] = [];
+  socket.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    const waiter = waiters.findIndex((w) => w.match(frame));
+    if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(frame);
+    else frames.push(frame);
+  });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  const next = (match: (f: any) => boolean = () => true) =>
+    new Promise<any>((resolve, reject) => {
+      const queued = frames.findIndex(match);
+      if (queued >= 0) return resolve(frames.splice(queued, 1)[0]);
+      const timer = setTimeout(() => reject(new Error('no frame within 5 s')), 5000);
+      waiters.push({
+        match,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
+    });
+  return {
+    socket,
+    next,
+    send: (message: unknown) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
+  };
+}
+
+describe('platform', () => {
+  let server: TestServer;
+  let webDist: string;
+
+  beforeAll(async () => {
+    webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-web-'));
+    fs.mkdirSync(path.join(webDist, 'assets'));
+    fs.writeFileSync(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><title>Bourse</title><div id="root"></div>',
+    );
+    fs.writeFileSync(
+      path.join(webDist, 'assets', 'app-abc123.js'),
+      `console.log(${JSON.stringify('x'.repeat(5000))});`,
+    );
+    server = await startServer('sqlite', { env: { WEB_DIST: webDist } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('answers /healthz', async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(await response.json()).toEqual({ status: 'ok', store: 'sqlite', feed: 'simulated' });
+  });
+
+  it('lists every API route in the OpenAPI document at /docs', async () => {
+    const html = await fetch(`${server.url}/docs`, { redirect: 'follow' });
+    expect(html.status).toBe(200);
+    const doc = (await (await fetch(`${server.url}/docs/json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        '/apiv/Login/captcha',
+        '/apiv/Login/config',
+        '/apiv/Login/loginsubmit',
+        '/apiv/Login/logout',
+        '/apiv/Login/upregister',
+        '/apiv/Login/upregister_phone',
+        '/apiv/Market/tickers',
+        '/apiv/User/getUserInfo',
+        '/apiv/User/sub_withdrawpwd',
+        '/apiv/user/online',
+        '/apiv/user/sub_respwd',
+      ].sort(),
+    );
+  });
+
+  it('exports Prometheus metrics with request latency', async () => {
+    await fetch(`${server.url}/apiv/Login/config`);
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/apiv\/Login\/config"/);
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('compresses responses and caches hashed assets for a year', async () => {
+    const asset = await fetch(`${server.url}/assets/app-abc123.js`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
+    const index = await fetch(`${server.url}/`);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(await index.text()).toContain('<div id="root">');
+    const docs = await fetch(`${server.url}/docs/json`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(docs.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('lists the demo markets with simulated index prices and 24h change', async () => {
+    const answer = await server.call('GET', '/Market/tickers');
+    expect(answer.code).toBe(1000);
+    const symbols = answer.data.map((t: { symbol: string }) => t.symbol);
+    expect(symbols).toEqual([
+      'BTCUSDT',
+      'ETHUSDT',
+      'SOLUSDT',
+      'XRPUSDT',
+      'DOGEUSDT',
+      'LTCUSDT',
+      'BNBUSDT',
+      'TRXUSDT',
+    ]);
+    for (const ticker of answer.data) {
+      expect(ticker.source).toBe('simulated');
+      expect(ticker.price).toMatch(/^\d+\.\d+$/);
+      expect(ticker.change24h).toMatch(/^-?\d+\.\d{2}$/);
+      expect(Number(ticker.low24h)).toBeLessThanOrEqual(Number(ticker.price));
+      expect(Number(ticker.high24h)).toBeGreaterThanOrEqual(Number(ticker.price));
+    }
+  });
+
+  it('pushes tickers over /ws: snapshot on subscribe, then every update', async () => {
+    const ws = await openSocket(server.url);
+    ws.send({ op: 'subscribe', channel: 'ticker' });
+    const snapshot = await ws.next((f) => f.channel === 'ticker');
+    expect(snapshot.data).toHaveLength(8);
+    server.clock.advance(1000);
+    (server.app.ctx.feed as SimulatedPriceFeed).tick();
+    const update = await ws.next((f) => f.channel === 'ticker');
+    expect(update.data[0].ts).toBe(snapshot.data[0].ts + 1000);
+    expect(update.data.map((t: { price: string }) => t.price)).not.toEqual(
+      snapshot.data.map((t: { price: string }) => t.price),
+    );
+
+    ws.send('not json');
+    expect(await ws.next((f) => f.op === 'error')).toMatchObject({ msg: 'bad json' });
+    ws.send({ op: 'subscribe', channel: 'nope' });
+    expect(await ws.next((f) => f.op === 'error')).toMatchObject({ msg: 'unknown channel' });
+    ws.send({ op: 'ping' });
+    expect(await ws.next((f) => f.op === 'pong')).toEqual({ op: 'pong' });
+    ws.send({ op: 'unsubscribe', channel: 'ticker' });
+    expect(await ws.next((f) => f.op === 'unsubscribed')).toEqual({ op: 'unsubscribed', channel: 'ticker' });
+    ws.socket.close();
+  });
+
+  it('replays the same prices from the same seed', async () => {
+    const other = await startServer('sqlite');
+    try {
+      const a = (await server.call('GET', '/Market/tickers')).data;
+      const b = (await other.call('GET', '/Market/tickers')).data;
+      // server has ticked once more than `other`; tick `other` the same way and compare
+      other.clock.advance(1000);
+      (other.app.ctx.feed as SimulatedPriceFeed).tick();
+      const b2 = (await other.call('GET', '/Market/tickers')).data;
+      expect(b2.map((t: { price: string }) => t.price)).toEqual(a.map((t: { price: string }) => t.price));
+      expect(b.map((t: { open24h: string }) => t.open24h)).toEqual(
+        a.map((t: { open24h: string }) => t.open24h),
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('demo data', () => {
+  it('seeds demo accounts once on first start', async () => {
+    const server = await startServer('sqlite', { env: { DEMO: 'on' } });
+    try {
+      const login = await server.call('POST', '/Login/loginsubmit', { email: 'demo', lpwd: 'demo1234' });
+      expect(login.code).toBe(1000);
+      const users = await server.app.ctx.store.db.selectFrom('users').select('username').execute();
+      expect(users.map((u) => u.username).sort()).toEqual(['demo', 'demo2']);
+    } finally {
+      await server.close();
+    }
+  });
+});

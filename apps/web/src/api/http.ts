@@ -1,0 +1,159 @@
+import { type Envelope, SESSION_INVALID_CODE, SUCCESS_CODE } from '@bourse/shared';
+import { getLangHeader, i18next } from '../shared/i18n/i18n.ts';
+import { endSession, getToken } from '../shared/storage.ts';
+import { showToast } from '../shared/ui/toast.ts';
+
+/** Base path of the API on the same origin (spec §7). */
+export const API_BASE = '/apiv';
+/** Request timeout (spec §9). */
+export const API_TIMEOUT_MS = 60_000;
+
+const SUCCESS_CODES = new Set([SUCCESS_CODE, 200]);
+const TRANSPORT_LOGOUT = [
+  { status: 401, code: 4010 },
+  { status: 403, code: 4005 },
+];
+
+/** English server messages the spec maps to translated texts (spec §8). */
+const TRANSLATED_SERVER_MESSAGES: Record<string, string> = {
+  'Insufficient account balance': 'errors.insufficientBalance',
+  'Cannot be less than the minimum subscription amount': 'errors.belowMinimumSubscription',
+  'Subscription closed': 'errors.noSubscriptionProject',
+};
+
+/** A failed call. `code` is the envelope code, or -1 for network errors and timeouts. */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly status: number;
+  constructor(code: number, message: string, status = 200) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export interface HttpHooks {
+  /** Whether the page at `path` needs no session (there a code 100 only shows its message). */
+  isPublicPath: (path: string) => boolean;
+  /** Called after a forced logout, e.g. to drop cached data and go to the login page. */
+  onSessionEnded: (options: { isPublicPath: boolean }) => void;
+}
+
+let hooks: HttpHooks = {
+  isPublicPath: () => false,
+  onSessionEnded: () => {},
+};
+
+/** The app plugs in route knowledge here; the client itself knows no routes. */
+export function configureHttp(next: HttpHooks): void {
+  hooks = next;
+}
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  /** Do not show the error message as a Toast (the caller shows its own state). */
+  silent?: boolean;
+  signal?: AbortSignal;
+}
+
+function currentPath(): string {
+  const hash = window.location.hash.replace(/^#/, '');
+  return (hash.split('?')[0] || '/').toLowerCase();
+}
+
+/** Shows a server or client message as a Toast; English messages of spec §8 are translated. */
+export function showMessage(message: string): void {
+  const key = TRANSLATED_SERVER_MESSAGES[message.trim()];
+  const content = key ? i18next.t(key) : message;
+  if (content) showToast(content);
+}
+
+function toSearch(params: Params): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) search.append(key, String(value));
+  }
+  return search.toString();
+}
+
+function forceLogout(): void {
+  const isPublic = hooks.isPublicPath(currentPath());
+  endSession();
+  hooks.onSessionEnded({ isPublicPath: isPublic });
+}
+
+/**
+ * Calls the API and resolves with the whole envelope on success (code 1000 or 200).
+ * On failure the message is shown (unless `silent`) and the promise rejects with an ApiError.
+ * GET sends params and `token` in the query string; other methods send them as form data.
+ */
+export async function request<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  params: Params = {},
+  options: RequestOptions = {},
+): Promise<Envelope<T>> {
+  const token = getToken();
+  const payload: Params = token ? { ...params, token } : { ...params };
+  const controller = new AbortController();
+  const timer = window.setTimeout(() => controller.abort(), API_TIMEOUT_MS);
+  options.signal?.addEventListener('abort', () => controller.abort());
+
+  let url = `${API_BASE}${path}`;
+  const init: RequestInit = {
+    method,
+    headers: { Lang: getLangHeader(), Accept: 'application/json' },
+    signal: controller.signal,
+  };
+  if (method === 'GET') {
+    const search = toSearch(payload);
+    if (search) url += `?${search}`;
+  } else {
+    init.headers = { ...init.headers, 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' };
+    init.body = toSearch(payload);
+  }
+
+  let response: Response;
+  let body: Envelope<T> | null = null;
+  try {
+    response = await fetch(url, init);
+    body = (await response.json().catch(() => null)) as Envelope<T> | null;
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    const message = i18next.t('common.networkError');
+    if (!options.silent) showMessage(message);
+    throw new ApiError(-1, message, 0);
+  } finally {
+    window.clearTimeout(timer);
+  }
+
+  if (TRANSPORT_LOGOUT.some((rule) => rule.status === response.status && rule.code === body?.code)) {
+    forceLogout();
+    const message = body?.msg || i18next.t('common.sessionExpired');
+    if (!options.silent) showMessage(message);
+    throw new ApiError(body?.code ?? response.status, message, response.status);
+  }
+  if (!body || typeof body.code !== 'number') {
+    const message = i18next.t('common.networkError');
+    if (!options.silent) showMessage(message);
+    throw new ApiError(-1, message, response.status);
+  }
+  if (SUCCESS_CODES.has(body.code)) return body;
+
+  if (body.code === SESSION_INVALID_CODE) {
+    // why: spec §4 — code 100 logs out, except on public pages where it only shows the message.
+    if (token && !hooks.isPublicPath(currentPath())) forceLogout();
+  }
+  if (!options.silent || body.code === SESSION_INVALID_CODE) showMessage(body.msg);
+  throw new ApiError(body.code, body.msg, response.status);
+}
+
+export function get<T>(path: string, params?: Params, options?: RequestOptions): Promise<Envelope<T>> {
+  return request<T>('GET', path, params, options);
+}
+
+export function post<T>(path: string, params?: Params, options?: RequestOptions): Promise<Envelope<T>> {
+  return request<T>('POST', path, params, options);
+}

@@ -1,0 +1,69 @@
+import type { ComponentType } from 'react';
+
+/** What a route needs from the shell around its page. */
+export interface RouteMeta {
+  /** Reachable without a session (spec §2: /login, /register, /Login/setlang, /Trade/tradelist, /404). */
+  public: boolean;
+  /** Shows the bottom tab bar. */
+  tabBar: boolean;
+  /** Page background; spec §2 names the white ones. */
+  background: 'dark' | 'white';
+}
+
+export interface AppRoute {
+  /** The spec's path, exactly as in the URL (matched case-insensitively). */
+  path: string;
+  meta: RouteMeta;
+  /**
+   * The page module, loaded only when the route is visited. Routes declared without a page
+   * belong to a later issue: their metadata already counts (guards, background), and the
+   * path shows /404 until the page arrives.
+   */
+  page?: () => Promise<{ default: ComponentType }>;
+}
+
+const DEFAULT_META: RouteMeta = { public: false, tabBar: false, background: 'dark' };
+
+function route(path: string, page: AppRoute['page'] | null, meta: Partial<RouteMeta> = {}): AppRoute {
+  if (page === null) return { path, meta: { ...DEFAULT_META, ...meta } };
+  return { path, page, meta: { ...DEFAULT_META, ...meta } };
+}
+
+/**
+ * Every page of the customer app, in one place: the spec's paths (pinyin-flavoured, they are the
+ * contract) on the left, plain-English page modules on the right. `/` redirects to the markets,
+ * and anything not listed lands on /404.
+ */
+export const APP_ROUTES: readonly AppRoute[] = [
+  route('/login', () => import('../features/auth/pages/login-page.tsx'), { public: true }),
+  route('/register', () => import('../features/auth/pages/register-page.tsx'), { public: true }),
+  route('/Login/setlang', () => import('../features/settings/pages/language-page.tsx'), { public: true }),
+  route('/404', () => import('../features/not-found/pages/not-found-page.tsx'), { public: true }),
+  route('/Trade/tradelist', () => import('../features/markets/pages/market-list-page.tsx'), {
+    public: true,
+    tabBar: true,
+  }),
+  route('/Index/uoption', () => import('../features/user/pages/user-page.tsx'), { tabBar: true }),
+  route('/Index/spwd', () => import('../features/user/pages/security-page.tsx')),
+  route('/Index/respwd', () => import('../features/user/pages/change-password-page.tsx')),
+  route('/Index/withdrawpwd', () => import('../features/user/pages/withdraw-password-page.tsx')),
+  // Declared for their metadata; pages arrive with later issues.
+  route('/Contract/index', null),
+  route('/User/txcoin', null),
+  route('/User/addresslist', null),
+  route('/Trade/billinfo', null, { background: 'white' }),
+  route('/Issue/index', null, { background: 'white' }),
+  route('/Index/noticeinfo', null, { background: 'white' }),
+];
+
+const META_BY_PATH = new Map(APP_ROUTES.map((r) => [r.path.toLowerCase(), r.meta]));
+
+/** Metadata of a path (case-insensitive, trailing slash ignored); unknown paths get the defaults. */
+export function getRouteMeta(path: string): RouteMeta {
+  const key = path.length > 1 ? path.replace(/\/+$/, '').toLowerCase() : path;
+  return META_BY_PATH.get(key) ?? DEFAULT_META;
+}
+
+export function isPublicPath(path: string): boolean {
+  return getRouteMeta(path).public;
+}

@@ -1,0 +1,64 @@
+import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
+import { createRoot, type Root } from 'react-dom/client';
+import { userInfoQueryKey } from '../api/get-user-info.ts';
+import { configureHttp } from '../api/http.ts';
+import { PATHS } from '../shared/paths.ts';
+import { preloadToast } from '../shared/ui/toast.ts';
+import { queryClient } from './query-client.ts';
+import { APP_ROUTES, isPublicPath } from './routes.tsx';
+
+type Container = (Element | DocumentFragment) & { _bourseRoot?: Root };
+
+/** antd-mobile renders Toast, Dialog and ActionSheet itself; on React 19 it needs createRoot handed in. */
+export function installAntdRender(): void {
+  unstableSetRender((node, container: Container) => {
+    container._bourseRoot ??= createRoot(container);
+    const root = container._bourseRoot;
+    root.render(node);
+    return async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      root.unmount();
+      delete container._bourseRoot;
+    };
+  });
+}
+
+/**
+ * Tells the HTTP client which pages are public, and drops the user's cached data after a forced
+ * logout (the route guard then sends private pages to /login).
+ */
+export function installHttpHooks(): void {
+  configureHttp({
+    isPublicPath,
+    onSessionEnded: () => queryClient.removeQueries({ queryKey: userInfoQueryKey }),
+  });
+}
+
+/** How long after start the deferred code (Toast and its animation library) is fetched anyway. */
+const DEFERRED_LOAD_MS = 4000;
+
+/**
+ * Code the first page does not need is fetched at the first touch or key press, or a few seconds
+ * after start, whichever comes first; so a message shows at once even if the network drops later.
+ */
+export function loadDeferredCode(): void {
+  const events = ['pointerdown', 'keydown', 'touchstart'] as const;
+  let timer = 0;
+  const load = () => {
+    window.clearTimeout(timer);
+    for (const name of events) window.removeEventListener(name, load, true);
+    preloadToast();
+  };
+  for (const name of events)
+    window.addEventListener(name, load, { capture: true, passive: true, once: true });
+  timer = window.setTimeout(load, DEFERRED_LOAD_MS);
+}
+
+/** Starts fetching the page of the entry URL right away, in parallel with the language resources. */
+export function preloadEntryPage(hash: string): void {
+  const path = hash.replace(/^#/, '').split('?')[0] || '/';
+  const key = path === '/' ? PATHS.markets.toLowerCase() : path.toLowerCase();
+  APP_ROUTES.find((route) => route.path.toLowerCase() === key)
+    ?.page?.()
+    .catch(() => undefined);
+}

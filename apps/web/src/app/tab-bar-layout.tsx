@@ -1,0 +1,51 @@
+import { type ComponentType, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { PATHS } from '../shared/paths.ts';
+import { IconMarkets, IconTrade, IconUser } from '../shared/ui/icons.tsx';
+import { PageFallback } from '../shared/ui/lazy-fallback.tsx';
+
+interface Tab {
+  path: string;
+  labelKey: string;
+  testId: string;
+  Icon: ComponentType<{ className?: string }>;
+}
+
+const TABS: readonly Tab[] = [
+  { path: PATHS.markets, labelKey: 'tabs.markets', testId: 'tab-markets', Icon: IconMarkets },
+  { path: PATHS.trade, labelKey: 'tabs.trade', testId: 'tab-trade', Icon: IconTrade },
+  { path: PATHS.user, labelKey: 'tabs.user', testId: 'tab-user', Icon: IconUser },
+];
+
+/** Layout of the tab pages: content above, the three tabs fixed at the bottom. */
+export function TabBarLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const current = pathname.toLowerCase();
+  return (
+    <div className="tab-layout">
+      <Suspense fallback={<PageFallback />}>
+        <Outlet />
+      </Suspense>
+      <nav className="tab-bar" data-testid="tab-bar" aria-label={t('tabs.label')}>
+        {TABS.map(({ path, labelKey, testId, Icon }) => {
+          const isActive = current === path.toLowerCase();
+          return (
+            <Link
+              key={path}
+              to={path}
+              replace={isActive}
+              className={isActive ? 'tab-bar-item is-active' : 'tab-bar-item'}
+              aria-current={isActive ? 'page' : undefined}
+              data-testid={testId}
+            >
+              <Icon className="tab-bar-icon" />
+              <span className="tab-bar-label">{t(labelKey)}</span>
+            </Link>
+          );
+        })}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { useMutation } from '@tanstack/react-query';
+import { post } from '../../../api/http.ts';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  /** The graphic code and its key, when the deployment asks for one. */
+  captcha?: { code: string; key: string };
+}
+
+export interface LoginResult {
+  token: string;
+  uid: number;
+}
+
+/** `POST /Login/loginsubmit`: the spec names the username field `email`. Resolves with the envelope. */
+export function login(input: LoginInput) {
+  return post<LoginResult>('/Login/loginsubmit', {
+    email: input.username,
+    lpwd: input.password,
+    vcode: input.captcha?.code ?? '',
+    key: input.captcha?.key ?? '',
+  });
+}
+
+export function useLogin() {
+  return useMutation({ mutationFn: login });
+}

@@ -1,0 +1,117 @@
+import '../components/auth.css';
+import { useQueryClient } from '@tanstack/react-query';
+import Button from 'antd-mobile/es/components/button';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { userInfoQueryOptions } from '../../../api/get-user-info.ts';
+import { PATHS } from '../../../shared/paths.ts';
+import { startSession } from '../../../shared/storage.ts';
+import { TextField } from '../../../shared/ui/text-field.tsx';
+import { showToast } from '../../../shared/ui/toast.ts';
+import { useLoginConfig } from '../api/get-login-config.ts';
+import { login } from '../api/login.ts';
+import { AuthShell } from '../components/auth-shell.tsx';
+import { CaptchaField } from '../components/captcha-field.tsx';
+import { useCaptchaState } from '../components/use-captcha-state.ts';
+
+/** Spec §9: the pause between the success message and the next page. */
+const REDIRECT_DELAY_MS = 1000;
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const config = useLoginConfig();
+  const isCaptchaOn = config.data?.captcha === true;
+  const captcha = useCaptchaState(isCaptchaOn);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [isBusy, setIsBusy] = useState(false);
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (isBusy) return;
+    const name = username.trim();
+    if (!name) return void showToast(t('auth.validation.usernameRequired'));
+    if (!password) return void showToast(t('auth.validation.passwordRequired'));
+    if (isCaptchaOn && !captcha.code.trim()) {
+      return void showToast(t('auth.validation.captchaRequired'));
+    }
+    setIsBusy(true);
+    try {
+      const body = await login({ username: name, password, captcha: captcha.payload });
+      startSession(body.data);
+      showToast(body.msg, 'success');
+      await wait(REDIRECT_DELAY_MS);
+      // why: the spec loads the user info before entering the app; a failure here is not fatal.
+      await queryClient.fetchQuery(userInfoQueryOptions()).catch(() => undefined);
+      navigate(PATHS.home, { replace: true });
+    } catch {
+      // The client already showed the server's message.
+      if (isCaptchaOn) captcha.refresh();
+      setIsBusy(false);
+    }
+  }
+
+  return (
+    <AuthShell
+      title={t('auth.login.title')}
+      heading={t('auth.login.heading')}
+      subtitle={t('auth.login.subtitle')}
+    >
+      <form className="auth-form" onSubmit={handleSubmit} noValidate>
+        <TextField
+          label={t('auth.fields.username')}
+          placeholder={t('auth.fields.usernamePlaceholder')}
+          value={username}
+          onChange={setUsername}
+          autoComplete="username"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          maxLength={64}
+          testId="login-username"
+        />
+        <TextField
+          label={t('auth.fields.password')}
+          placeholder={t('auth.fields.passwordPlaceholder')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          maxLength={64}
+          testId="login-password"
+        />
+        {isCaptchaOn && (
+          <CaptchaField
+            value={captcha.code}
+            onChange={captcha.setCode}
+            captcha={captcha.captcha}
+            isLoading={captcha.isLoading}
+            onRefresh={captcha.refresh}
+          />
+        )}
+        <Button
+          block
+          type="submit"
+          color="primary"
+          size="large"
+          loading={isBusy}
+          disabled={isBusy}
+          data-testid="login-submit"
+        >
+          {t('auth.login.submit')}
+        </Button>
+      </form>
+      <p className="auth-switch">
+        <span>{t('auth.login.noAccount')}</span>
+        <Link to={PATHS.register} replace data-testid="to-register">
+          {t('auth.login.toRegister')}
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,158 @@
+import '../components/auth.css';
+import Button from 'antd-mobile/es/components/button';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { PATHS } from '../../../shared/paths.ts';
+import { getInviteCode } from '../../../shared/storage.ts';
+import { TextField } from '../../../shared/ui/text-field.tsx';
+import { showToast } from '../../../shared/ui/toast.ts';
+import { useLoginConfig } from '../api/get-login-config.ts';
+import { register } from '../api/register.ts';
+import { AuthShell } from '../components/auth-shell.tsx';
+import { CaptchaField } from '../components/captcha-field.tsx';
+import { useCaptchaState } from '../components/use-captcha-state.ts';
+
+/** Spec §9: the pause between the success message and the login page. */
+const REDIRECT_DELAY_MS = 1000;
+
+export default function RegisterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const config = useLoginConfig();
+  const mode = config.data?.register_mode === 2 ? 2 : 1;
+  const isCaptchaOn = config.data?.captcha === true;
+  const captcha = useCaptchaState(isCaptchaOn);
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [password2, setPassword2] = useState('');
+  const [inviteCode, setInviteCode] = useState(getInviteCode);
+  const [isBusy, setIsBusy] = useState(false);
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (isBusy) return;
+    const name = account.trim();
+    const message = !name
+      ? t(mode === 2 ? 'auth.validation.phoneRequired' : 'auth.validation.usernameRequired')
+      : !password
+        ? t('auth.validation.passwordRequired')
+        : password !== password2
+          ? t('auth.validation.passwordsInconsistent')
+          : isCaptchaOn && !captcha.code.trim()
+            ? t('auth.validation.captchaRequired')
+            : null;
+    if (message) return void showToast(message);
+    setIsBusy(true);
+    try {
+      const body = await register({
+        mode,
+        account: name,
+        password,
+        inviteCode: inviteCode.trim(),
+        captcha: captcha.payload,
+      });
+      showToast(body.msg, 'success');
+      setTimeout(() => navigate(PATHS.login, { replace: true }), REDIRECT_DELAY_MS);
+    } catch {
+      if (isCaptchaOn) captcha.refresh();
+      setIsBusy(false);
+    }
+  }
+
+  return (
+    <AuthShell
+      title={t('auth.register.title')}
+      heading={t('auth.register.heading')}
+      subtitle={t('auth.register.subtitle')}
+    >
+      <form className="auth-form" onSubmit={handleSubmit} noValidate>
+        {mode === 2 ? (
+          <TextField
+            label={t('auth.fields.phone')}
+            placeholder={t('auth.fields.phonePlaceholder')}
+            type="tel"
+            inputMode="tel"
+            value={account}
+            onChange={setAccount}
+            autoComplete="tel"
+            maxLength={16}
+            testId="register-phone"
+          />
+        ) : (
+          <TextField
+            label={t('auth.fields.username')}
+            placeholder={t('auth.fields.newUsernamePlaceholder')}
+            value={account}
+            onChange={setAccount}
+            autoComplete="username"
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+            maxLength={64}
+            hint={t('auth.fields.usernameHint')}
+            testId="register-username"
+          />
+        )}
+        <TextField
+          label={t('auth.fields.password')}
+          placeholder={t('auth.fields.newPasswordPlaceholder')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="new-password"
+          maxLength={32}
+          hint={t('auth.fields.passwordHint')}
+          testId="register-password"
+        />
+        <TextField
+          label={t('auth.fields.password2')}
+          placeholder={t('auth.fields.password2Placeholder')}
+          type="password"
+          value={password2}
+          onChange={setPassword2}
+          autoComplete="new-password"
+          maxLength={32}
+          testId="register-password2"
+        />
+        <TextField
+          label={t('auth.fields.invite')}
+          placeholder={t('auth.fields.invitePlaceholder')}
+          value={inviteCode}
+          onChange={setInviteCode}
+          autoCapitalize="characters"
+          autoCorrect="off"
+          spellCheck={false}
+          maxLength={32}
+          testId="register-invite"
+        />
+        {isCaptchaOn && (
+          <CaptchaField
+            value={captcha.code}
+            onChange={captcha.setCode}
+            captcha={captcha.captcha}
+            isLoading={captcha.isLoading}
+            onRefresh={captcha.refresh}
+          />
+        )}
+        <Button
+          block
+          type="submit"
+          color="primary"
+          size="large"
+          loading={isBusy}
+          disabled={isBusy}
+          data-testid="register-submit"
+        >
+          {t('auth.register.submit')}
+        </Button>
+      </form>
+      <p className="auth-switch">
+        <span>{t('auth.register.haveAccount')}</span>
+        <Link to={PATHS.login} replace data-testid="to-login">
+          {t('auth.register.toLogin')}
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

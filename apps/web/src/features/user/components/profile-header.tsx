@@ -1,0 +1,63 @@
+import { useTranslation } from 'react-i18next';
+import type { UserInfo } from '../../../api/get-user-info.ts';
+import { copyText } from '../../../shared/copy-text.ts';
+import { IconCopy } from '../../../shared/ui/icons.tsx';
+import { showToast } from '../../../shared/ui/toast.ts';
+
+/** Who is signed in: avatar initial, username, UID, level and the referral code to share. */
+export function ProfileHeader({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const initial = (user.username || '?').slice(0, 1).toUpperCase();
+
+  async function handleCopy() {
+    const isCopied = await copyText(user.invite_code);
+    showToast(t(isCopied ? 'common.copied' : 'common.copyFailed'), isCopied ? 'success' : 'fail');
+  }
+
+  return (
+    <section className="profile" data-testid="profile">
+      <div className="profile-main">
+        <div className="profile-avatar" aria-hidden="true">
+          {initial}
+        </div>
+        <div className="profile-identity">
+          <p className="profile-name" data-testid="profile-username">
+            {user.username}
+          </p>
+          <p className="profile-meta">
+            <span className="num" data-testid="profile-uid">
+              UID {user.id}
+            </span>
+            <span className="profile-level">{t('user.level', { level: user.level })}</span>
+          </p>
+        </div>
+      </div>
+      {user.invite_code && (
+        <button
+          type="button"
+          className="profile-referral"
+          onClick={handleCopy}
+          data-testid="copy-invite-code"
+        >
+          <span className="profile-referral-label">{t('user.referralCode')}</span>
+          <span className="profile-referral-code num">{user.invite_code}</span>
+          <IconCopy className="profile-referral-icon" aria-label={t('common.copy')} />
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function ProfileHeaderSkeleton() {
+  return (
+    <section className="profile" aria-busy="true">
+      <div className="profile-main">
+        <div className="profile-avatar is-placeholder" />
+        <div className="profile-identity">
+          <p className="placeholder-line" style={{ width: '50%' }} />
+          <p className="placeholder-line" style={{ width: '70%' }} />
+        </div>
+      </div>
+    </section>
+  );
+}

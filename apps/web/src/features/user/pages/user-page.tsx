@@ -1,0 +1,131 @@
+import '../components/user.css';
+import { LOCALE_NAMES } from '@bourse/i18n';
+import ActionSheet from 'antd-mobile/es/components/action-sheet';
+import Button from 'antd-mobile/es/components/button';
+import { useTranslation } from 'react-i18next';
+import { useUserInfo } from '../../../api/get-user-info.ts';
+import { getCurrentLocale } from '../../../shared/i18n/i18n.ts';
+import { PATHS } from '../../../shared/paths.ts';
+import { setUpDownMode, type UpDownMode, useUpDownMode } from '../../../shared/preferences/up-down.ts';
+import {
+  IconGlobe,
+  IconHeadset,
+  IconKey,
+  IconLock,
+  IconLogout,
+  IconPalette,
+  IconShield,
+} from '../../../shared/ui/icons.tsx';
+import { Menu, MenuItem } from '../../../shared/ui/menu.tsx';
+import { Page } from '../../../shared/ui/page.tsx';
+import { ErrorState } from '../../../shared/ui/state-block.tsx';
+import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
+import { useLogout } from '../api/logout.ts';
+import { PasswordStatus } from '../components/password-status.tsx';
+import { ProfileHeader, ProfileHeaderSkeleton } from '../components/profile-header.tsx';
+
+const UP_DOWN_LABELS: Record<UpDownMode, string> = {
+  'green-up': 'user.upDown.greenUp',
+  'red-up': 'user.upDown.redUp',
+};
+
+export default function UserPage() {
+  const { t } = useTranslation();
+  const user = useUserInfo();
+  const upDown = useUpDownMode();
+  const support = useOpenOnlineSupport();
+  const logout = useLogout();
+
+  function chooseUpDown() {
+    const handler = ActionSheet.show({
+      extra: t('user.upDown.title'),
+      cancelText: t('common.cancel'),
+      actions: (Object.keys(UP_DOWN_LABELS) as UpDownMode[]).map((mode) => ({
+        key: mode,
+        text: t(UP_DOWN_LABELS[mode]),
+        bold: mode === upDown,
+        onClick: () => {
+          setUpDownMode(mode);
+          handler.close();
+        },
+      })),
+    });
+  }
+
+  return (
+    <Page title={t('user.title')} hasBack={false}>
+      {user.isPending ? (
+        <ProfileHeaderSkeleton />
+      ) : user.isError ? (
+        <ErrorState message={user.error.message} onRetry={() => user.refetch()} />
+      ) : (
+        <ProfileHeader user={user.data} />
+      )}
+
+      <Menu title={t('user.sections.security')}>
+        <MenuItem
+          icon={IconShield}
+          label={t('user.menu.security')}
+          to={PATHS.security}
+          testId="menu-security"
+        />
+        <MenuItem
+          icon={IconLock}
+          label={t('user.menu.loginPassword')}
+          to={PATHS.changePassword}
+          testId="menu-login-password"
+        />
+        <MenuItem
+          icon={IconKey}
+          label={t('user.menu.withdrawPassword')}
+          value={user.data ? <PasswordStatus isSet={Boolean(user.data.paypassword)} /> : undefined}
+          to={PATHS.withdrawPassword}
+          testId="menu-withdraw-password"
+        />
+      </Menu>
+
+      <Menu title={t('user.sections.preferences')}>
+        <MenuItem
+          icon={IconGlobe}
+          label={t('user.menu.language')}
+          value={LOCALE_NAMES[getCurrentLocale()]}
+          to={PATHS.language}
+          testId="menu-language"
+        />
+        <MenuItem
+          icon={IconPalette}
+          label={t('user.upDown.title')}
+          value={t(UP_DOWN_LABELS[upDown])}
+          onClick={chooseUpDown}
+          testId="menu-updown"
+        />
+      </Menu>
+
+      <Menu title={t('user.sections.help')}>
+        <MenuItem
+          icon={IconHeadset}
+          label={t('user.menu.support')}
+          value={support.isPending ? t('common.loading') : undefined}
+          onClick={() => {
+            if (!support.isPending) support.mutate();
+          }}
+          testId="menu-support"
+        />
+      </Menu>
+
+      <Button
+        block
+        size="large"
+        fill="outline"
+        color="danger"
+        className="logout-button"
+        loading={logout.isPending}
+        disabled={logout.isPending}
+        onClick={() => logout.mutate()}
+        data-testid="logout"
+      >
+        <IconLogout /> {t('user.logout')}
+      </Button>
+    </Page>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * Everything the app keeps in the browser. Keys are part of the contract (spec §1, §3, §4):
+ * `token`, `uid`, `lang`, `invit`; `updown` is our own price-colour preference.
+ */
+export const STORAGE_KEYS = {
+  token: 'token',
+  uid: 'uid',
+  lang: 'lang',
+  invite: 'invit',
+  upDown: 'updown',
+} as const;
+
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    // why: storage can throw in private modes; the app then behaves as anonymous.
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // ignore: see read()
+  }
+}
+
+type Listener = () => void;
+const sessionListeners = new Set<Listener>();
+
+function notifySession(): void {
+  for (const listener of sessionListeners) listener();
+}
+
+/** Subscribes to token changes (login, logout, forced logout). Returns the unsubscribe function. */
+export function subscribeSession(listener: Listener): () => void {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
+export function getToken(): string | null {
+  return read(STORAGE_KEYS.token) || null;
+}
+
+export function hasToken(): boolean {
+  return getToken() !== null;
+}
+
+export function getUid(): string | null {
+  return read(STORAGE_KEYS.uid);
+}
+
+/** Stores the session of a successful login. */
+export function startSession(session: { token: string; uid: number | string }): void {
+  write(STORAGE_KEYS.token, session.token);
+  write(STORAGE_KEYS.uid, String(session.uid));
+  notifySession();
+}
+
+/** Forgets the session: removes token and user id and clears session storage (spec §4). */
+export function endSession(): void {
+  write(STORAGE_KEYS.token, null);
+  write(STORAGE_KEYS.uid, null);
+  try {
+    window.sessionStorage.clear();
+  } catch {
+    // ignore: see read()
+  }
+  notifySession();
+}
+
+export function getStoredLanguage(): string | null {
+  return read(STORAGE_KEYS.lang);
+}
+
+export function setStoredLanguage(locale: string): void {
+  write(STORAGE_KEYS.lang, locale);
+}
+
+export function getInviteCode(): string {
+  return read(STORAGE_KEYS.invite) ?? '';
+}
+
+/**
+ * Keeps the invitation code of the entry URL (`/?code=AB12#/register`, or `#/register?code=AB12`)
+ * so the register form can fill it in later, even after the visitor wandered around.
+ */
+export function captureInviteCode(location: Pick<Location, 'search' | 'hash'>): void {
+  const fromSearch = new URLSearchParams(location.search).get('code');
+  const hashQuery = location.hash.includes('?') ? location.hash.slice(location.hash.indexOf('?')) : '';
+  const fromHash = new URLSearchParams(hashQuery).get('code');
+  const code = (fromSearch ?? fromHash ?? '').trim();
+  if (code) write(STORAGE_KEYS.invite, code);
+}
+
+export function getStoredUpDown(): string | null {
+  return read(STORAGE_KEYS.upDown);
+}
+
+export function setStoredUpDown(value: string | null): void {
+  write(STORAGE_KEYS.upDown, value);
+}

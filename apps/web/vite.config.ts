@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const API_TARGET = process.env.BOURSE_API ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: {
+      // why: the customer-app texts live in packages/i18n; the alias lets import.meta.glob reach them.
+      '~i18n-web': fileURLToPath(new URL('../../packages/i18n/resources/web', import.meta.url)),
+    },
+  },
+  // why: the server serves dist at `/`, and hash routing keeps every page at index.html.
+  base: '/',
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 400,
+  },
+  server: {
+    host: true,
+    proxy: {
+      '/apiv': { target: API_TARGET, changeOrigin: true },
+      '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+      '/Upload': { target: API_TARGET, changeOrigin: true },
+    },
+  },
+  preview: {
+    proxy: {
+      '/apiv': { target: API_TARGET, changeOrigin: true },
+      '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+    },
+  },
+});

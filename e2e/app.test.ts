@@ -1,0 +1,222 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  loginViaApi,
+  newDesktopContext,
+  newPhoneContext,
+  type Platform,
+  registerViaApi,
+  startPlatform,
+} from './harness.ts';
+
+type Tree = { [key: string]: string | Tree };
+const WEB_RESOURCES = path.resolve(import.meta.dirname, '../packages/i18n/resources/web');
+
+function flatten(tree: Tree, prefix = ''): [string, string][] {
+  return Object.entries(tree).flatMap(([k, v]) =>
+    typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, string]] : flatten(v, `${prefix}${k}.`),
+  );
+}
+const texts = (locale: string) =>
+  new Map(flatten(JSON.parse(fs.readFileSync(path.join(WEB_RESOURCES, `${locale}.json`), 'utf8'))));
+
+/** The text of a customer-app message in `locale`, found by its English wording. */
+function message(locale: string, english: RegExp): string {
+  const key = [...texts('en-US')].find(([, v]) => english.test(v))?.[0];
+  if (!key) throw new Error(`no web text matches ${english}`);
+  return texts(locale).get(key)!;
+}
+
+function input(page: Page, testId: string) {
+  return page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+}
+
+async function waitForHash(page: Page, hash: string | RegExp) {
+  await page.waitForFunction(
+    (expected) =>
+      expected.startsWith('^') ? new RegExp(expected).test(location.hash) : location.hash === expected,
+    typeof hash === 'string' ? hash : hash.source,
+    { timeout: 10_000 },
+  );
+}
+
+async function toastText(page: Page): Promise<string> {
+  const toast = page.locator('.adm-toast-main').last();
+  await toast.waitFor({ state: 'visible', timeout: 5000 });
+  return ((await toast.textContent()) ?? '').trim();
+}
+
+describe('customer app at phone size', () => {
+  let platform: Platform;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  async function phonePage(options: { token?: string; lang?: string } = {}) {
+    const context = await newPhoneContext(browser);
+    if (options.token || options.lang) {
+      await context.addInitScript(
+        ([token, lang]) => {
+          if (token && !sessionStorage.getItem('e2e-seeded')) {
+            localStorage.setItem('token', token);
+            sessionStorage.setItem('e2e-seeded', '1');
+          }
+          if (lang) localStorage.setItem('lang', lang);
+        },
+        [options.token ?? '', options.lang ?? ''],
+      );
+    }
+    return context.newPage();
+  }
+
+  it('registers, logs in and lands on the market list with three tabs', async () => {
+    const page = await phonePage();
+    await page.goto(`${platform.url}/#/register`);
+    await input(page, 'register-username').fill('e2e_alice');
+    await input(page, 'register-password').fill('secret123');
+    await input(page, 'register-password2').fill('secret123');
+    await page.getByTestId('register-submit').click();
+    expect(await toastText(page)).toBe('登録が完了しました');
+    await waitForHash(page, '#/login');
+
+    await input(page, 'login-username').fill('e2e_alice');
+    await input(page, 'login-password').fill('secret123');
+    await page.getByTestId('login-submit').click();
+    expect(await toastText(page)).toBe('ログインしました');
+    await waitForHash(page, '#/Trade/tradelist');
+
+    const tabBar = page.getByTestId('tab-bar');
+    await tabBar.waitFor({ state: 'visible' });
+    for (const tab of ['tab-markets', 'tab-trade', 'tab-user'])
+      expect(await page.getByTestId(tab).isVisible()).toBe(true);
+    await page.getByTestId('market-row-BTCUSDT').waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await page.evaluate(() => localStorage.getItem('uid'))).toMatch(/^\d+$/);
+
+    await page.getByTestId('tab-user').click();
+    await waitForHash(page, '#/Index/uoption');
+    await page.getByText('e2e_alice').first().waitFor({ state: 'visible' });
+    await page.context().close();
+  });
+
+  it('shows the message for an empty username and then for an empty password', async () => {
+    const page = await phonePage();
+    await page.goto(`${platform.url}/#/login`);
+    await page.getByTestId('login-submit').click();
+    expect(await toastText(page)).toBe(message('ja-JP', /^please enter (your )?user ?name\.?$/i));
+    await input(page, 'login-username').fill('   ');
+    await page.getByTestId('login-submit').click();
+    expect(await toastText(page)).toBe(message('ja-JP', /^please enter (your )?user ?name\.?$/i));
+    await input(page, 'login-username').fill('someone');
+    await page.getByTestId('login-submit').click();
+    await page.waitForTimeout(2200); // let the first toast go
+    expect(await toastText(page)).toBe(message('ja-JP', /^please enter (your )?password\.?$/i));
+    await page.context().close();
+  });
+
+  it('shows the server message for a wrong password', async () => {
+    await registerViaApi(platform.url, 'e2e_bob');
+    const page = await phonePage();
+    await page.goto(`${platform.url}/#/login`);
+    await input(page, 'login-username').fill('e2e_bob');
+    await input(page, 'login-password').fill('not-the-one');
+    await page.getByTestId('login-submit').click();
+    expect(await toastText(page)).toBe('ログインパスワードが間違っています');
+    expect(await page.evaluate(() => location.hash)).toBe('#/login');
+    await page.context().close();
+  });
+
+  it('guards: anonymous to /login, signed-in away from /login, /User/txcoin to the withdrawal password first', async () => {
+    const anonymous = await phonePage();
+    await anonymous.goto(`${platform.url}/#/Index/uoption`);
+    await waitForHash(anonymous, '#/login');
+    await anonymous.goto(`${platform.url}/#/User/txcoin`);
+    await waitForHash(anonymous, '#/login');
+    await anonymous.goto(`${platform.url}/#/Trade/tradelist`);
+    await anonymous.getByTestId('market-row-ETHUSDT').waitFor({ state: 'visible' });
+    await anonymous.context().close();
+
+    await registerViaApi(platform.url, 'e2e_carol');
+    const { token } = await loginViaApi(platform.url, 'e2e_carol');
+    const page = await phonePage({ token });
+    await page.goto(`${platform.url}/#/login`);
+    await waitForHash(page, '#/Trade/tradelist');
+
+    await page.goto(`${platform.url}/#/User/txcoin`);
+    await waitForHash(page, '#/Index/withdrawpwd');
+
+    // set it the way a user does, on the page the guard led to
+    await input(page, 'withdrawpwd-new').fill('pay-1234');
+    await input(page, 'withdrawpwd-confirm').fill('pay-1234');
+    await page.getByTestId('withdrawpwd-submit').click();
+    expect(await toastText(page)).toBe('出金パスワードを設定しました');
+    await page.goto(`${platform.url}/#/Trade/tradelist`);
+    await page.goto(`${platform.url}/#/User/txcoin`);
+    await waitForHash(page, /^#\/(User\/addresslist|404)/);
+    await page.context().close();
+  });
+
+  it('switches the language to English and sends the Lang header accordingly', async () => {
+    const page = await phonePage();
+    const langs: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/apiv/')) langs.push(request.headers().lang ?? '');
+    });
+    await page.goto(`${platform.url}/#/login`);
+    await page.getByTestId('login-submit').waitFor({ state: 'visible' });
+    await page.waitForLoadState('networkidle');
+    expect(langs.length).toBeGreaterThan(0);
+    expect(new Set(langs)).toEqual(new Set(['ja-jp']));
+
+    await page.goto(`${platform.url}/#/Login/setlang`);
+    await page.getByTestId('lang-en-US').click();
+    await page.waitForFunction(() => localStorage.getItem('lang') === 'en-US', null, { timeout: 5000 });
+    langs.length = 0;
+    await page.goto(`${platform.url}/#/login`);
+    await input(page, 'login-username').fill('nobody_here');
+    await input(page, 'login-password').fill('whatever1');
+    await page.getByTestId('login-submit').click();
+    expect(await toastText(page)).toBe('User does not exist.');
+    expect(langs).toContain('en-us');
+    expect(langs).not.toContain('ja-jp');
+    expect((await page.getByTestId('login-submit').textContent())?.trim()).toBe(
+      message('en-US', /^log ?in$/i),
+    );
+    await page.context().close();
+  });
+
+  it('keeps the invitation code of the entry URL and fills the register form with it', async () => {
+    const page = await phonePage();
+    await page.goto(`${platform.url}/?code=DEMO2026#/Trade/tradelist`);
+    await page.getByTestId('market-row-BTCUSDT').waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => localStorage.getItem('invit'))).toBe('DEMO2026');
+    await page.goto(`${platform.url}/#/register`);
+    expect(await input(page, 'register-invite').inputValue()).toBe('DEMO2026');
+    await page.context().close();
+  });
+
+  it('tells a desktop browser to open the app on a phone, with a QR code', async () => {
+    const context = await newDesktopContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${platform.url}/#/Trade/tradelist`);
+    const notice = page.getByTestId('desktop-notice');
+    await notice.waitFor({ state: 'visible' });
+    expect(await notice.locator('svg, canvas').count()).toBeGreaterThan(0);
+    await context.close();
+
+    const phone = await phonePage();
+    await phone.goto(`${platform.url}/#/Trade/tradelist`);
+    await phone.getByTestId('market-row-BTCUSDT').waitFor({ state: 'visible' });
+    expect(await phone.getByTestId('desktop-notice').count()).toBe(0);
+    await phone.context().close();
+  });
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { optionalSecret, optionalText, textField, tokenField } from './fields.ts';
+
+/** Usernames: 4–20 letters, digits or underscores, or an e-mail address. */
+export const USERNAME_RE =
+  /^(?:[A-Za-z0-9_]{4,20}|[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24})$/;
+/** Phone numbers: optional leading +, 6–15 digits. */
+export const PHONE_RE = /^\+?\d{6,15}$/;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 32;
+
+const password = (invalid: 'PASSWORD_INVALID' | 'WITHDRAW_PASSWORD_INVALID') =>
+  textField(invalid, { min: PASSWORD_MIN, max: PASSWORD_MAX, trim: false });
+
+const captcha = {
+  vcode: optionalText('CAPTCHA_WRONG', 16),
+  key: optionalText('CAPTCHA_WRONG', 64),
+};
+
+export const RegisterBody = z.object({
+  account: textField('USERNAME_INVALID', { max: 255 }).refine((v) => USERNAME_RE.test(v), {
+    error: 'USERNAME_INVALID',
+  }),
+  lpwd: password('PASSWORD_INVALID'),
+  invit: optionalText('INVITE_CODE_INVALID', 32),
+  ...captcha,
+  token: tokenField,
+});
+
+export const RegisterPhoneBody = RegisterBody.extend({
+  account: textField('PHONE_INVALID', { max: 32 }).refine((v) => PHONE_RE.test(v), {
+    error: 'PHONE_INVALID',
+  }),
+});
+
+export const LoginBody = z.object({
+  email: textField('USER_NOT_FOUND', { max: 255 }),
+  lpwd: textField('LOGIN_PASSWORD_WRONG', { max: 256, trim: false }),
+  ...captcha,
+  token: tokenField,
+});
+
+export const TokenOnly = z.object({ token: tokenField });
+
+export const ChangePasswordBody = z.object({
+  oldpwd: textField('OLD_PASSWORD_WRONG', { max: 256, trim: false }),
+  newpwd: password('PASSWORD_INVALID'),
+  renewpwd: textField('PASSWORDS_INCONSISTENT', { max: 256, trim: false }),
+  token: tokenField,
+});
+
+export const WithdrawPasswordBody = z.object({
+  paypassword: password('WITHDRAW_PASSWORD_INVALID'),
+  repaypassword: textField('PASSWORDS_INCONSISTENT', { max: 256, trim: false }),
+  oldpaypassword: optionalSecret('WITHDRAW_PASSWORD_WRONG', 256),
+  token: tokenField,
+});
+
+export const ClientConfig = z.object({
+  register_mode: z.union([z.literal(1), z.literal(2)]),
+  captcha: z.boolean(),
+  price_source: z.string(),
+});
+
+export const CaptchaImage = z.object({ key: z.string(), img: z.string() });
+
+export const LoginResult = z.object({ token: z.string(), uid: z.number().int() });
+
+export const UserInfo = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  paypassword: z.union([z.literal(0), z.literal(1)]),
+  is_address: z.union([z.literal(0), z.literal(1)]),
+  email: z.string(),
+  phone: z.string(),
+  level: z.number().int(),
+  credit: z.number().int(),
+  last_login_time: z.number().int().nullable(),
+  last_login_ip: z.string(),
+  invite_code: z.string(),
+  reg_ip: z.string(),
+  referrer: z.string(),
+  /** 0 not verified, 1 under review, 2 verified, 3 rejected. */
+  realname_status: z.number().int(),
+});
+export type UserInfo = z.infer<typeof UserInfo>;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { ResultKey } from '../errors.ts';
+
+// why: control characters are never meaningful in these fields, and PostgreSQL refuses NUL in text.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A required string field whose problems map to result keys: missing → PARAM_MISSING,
+ * anything else (wrong type, too long) → `invalid`. Leading and trailing spaces are trimmed.
+ */
+export function textField(invalid: ResultKey, options: { min?: number; max: number; trim?: boolean }) {
+  const base = z.string({ error: (issue) => (issue.input === undefined ? 'PARAM_MISSING' : invalid) });
+  const trimmed = options.trim === false ? base : base.trim();
+  return trimmed
+    .min(options.min ?? 1, { error: options.min ? invalid : 'PARAM_MISSING' })
+    .max(options.max, { error: invalid })
+    .refine((v) => !CONTROL_CHARS.test(v), { error: invalid });
+}
+
+/** An optional string field: absent or empty gives ''. */
+export function optionalText(invalid: ResultKey, max: number) {
+  return z
+    .string({ error: invalid })
+    .trim()
+    .max(max, { error: invalid })
+    .refine((v) => !CONTROL_CHARS.test(v), { error: invalid })
+    .optional()
+    .transform((v) => v ?? '');
+}
+
+/** Session token as a request field; the auth hook reads it, schemas only allow it. */
+export const tokenField = z.string().max(200).optional();
+
+/** An optional secret (e.g. the old withdrawal password): any text without control characters. */
+export function optionalSecret(invalid: ResultKey, max: number) {
+  return z
+    .string({ error: invalid })
+    .max(max, { error: invalid })
+    .refine((v) => !CONTROL_CHARS.test(v), { error: invalid })
+    .optional();
+}

@@ -1,0 +1,84 @@
+/**
+ * The one registry of API result codes. Every error the API can answer with has a stable numeric
+ * code, the HTTP status it travels with, and a message key translated in packages/i18n
+ * (`server.json` → `errors.<KEY>`). Codes never change meaning once published.
+ */
+export const RESULT_CODES = {
+  OK: { code: 1000, status: 200 },
+  SESSION_INVALID: { code: 100, status: 200 },
+  // 1xxx-2xxx general
+  PARAM_ERROR: { code: 1001, status: 200 },
+  PARAM_MISSING: { code: 1002, status: 200 },
+  ILLEGAL_OPERATION: { code: 1003, status: 200 },
+  TOO_MANY_REQUESTS: { code: 1004, status: 429 },
+  NOT_FOUND: { code: 1005, status: 404 },
+  INTERNAL_ERROR: { code: 1006, status: 500 },
+  PLEASE_LOGIN: { code: 1007, status: 200 },
+  // 2xxx auth
+  CAPTCHA_WRONG: { code: 2001, status: 200 },
+  USER_OR_PASSWORD_WRONG: { code: 2002, status: 200 },
+  USER_NOT_FOUND: { code: 2003, status: 200 },
+  LOGIN_PASSWORD_WRONG: { code: 2004, status: 200 },
+  ACCOUNT_FROZEN: { code: 2005, status: 200 },
+  USERNAME_EXISTS: { code: 2006, status: 200 },
+  REGISTERED_TOO_MANY: { code: 2007, status: 200 },
+  INVITE_CODE_INVALID: { code: 2008, status: 200 },
+  OLD_PASSWORD_WRONG: { code: 2009, status: 200 },
+  PASSWORDS_INCONSISTENT: { code: 2010, status: 200 },
+  USERNAME_INVALID: { code: 2011, status: 200 },
+  PASSWORD_INVALID: { code: 2012, status: 200 },
+  PHONE_INVALID: { code: 2013, status: 200 },
+  PHONE_EXISTS: { code: 2014, status: 200 },
+  REGISTER_MODE_DISABLED: { code: 2015, status: 200 },
+  PASSWORD_SAME_AS_OLD: { code: 2016, status: 200 },
+  // 3xxx funds
+  WITHDRAW_PASSWORD_WRONG: { code: 3001, status: 200 },
+  WITHDRAW_PASSWORD_NOT_SET: { code: 3002, status: 200 },
+  WITHDRAW_PASSWORD_INVALID: { code: 3003, status: 200 },
+  // 4xxx transport-level session errors that the client handles by logging out
+  UNAUTHORIZED: { code: 4010, status: 401 },
+  FORBIDDEN: { code: 4005, status: 403 },
+} as const satisfies Record<string, { code: number; status: number }>;
+
+export type ResultKey = keyof typeof RESULT_CODES;
+
+export const SUCCESS_CODE = RESULT_CODES.OK.code;
+export const SESSION_INVALID_CODE = RESULT_CODES.SESSION_INVALID.code;
+
+/** Message keys for success answers (translated in server.json → `success.<KEY>`). */
+export const SUCCESS_MESSAGES = [
+  'OK',
+  'REGISTERED',
+  'LOGGED_IN',
+  'LOGGED_OUT',
+  'PASSWORD_CHANGED',
+  'WITHDRAW_PASSWORD_SET',
+] as const;
+export type SuccessKey = (typeof SUCCESS_MESSAGES)[number];
+
+/**
+ * A business error: thrown by services, turned into the `{code, msg, data}` envelope by the
+ * platform's error handler with `msg` translated into the request's language.
+ */
+export class AppError extends Error {
+  readonly key: ResultKey;
+  readonly code: number;
+  readonly status: number;
+  readonly params: Record<string, string | number> | undefined;
+
+  constructor(key: ResultKey, params?: Record<string, string | number>) {
+    super(key);
+    this.name = 'AppError';
+    this.key = key;
+    this.code = RESULT_CODES[key].code;
+    this.status = RESULT_CODES[key].status;
+    this.params = params;
+  }
+}
+
+/** The response envelope of every `/apiv` call. */
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}

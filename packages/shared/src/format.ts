@@ -1,0 +1,78 @@
+/**
+ * Formatting shared by server and clients. Amounts travel as decimal strings and are shown
+ * truncated (never rounded), 8 decimals unless a market or coin says otherwise.
+ */
+export const DEFAULT_DECIMALS = 8;
+
+const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+
+/** True when `value` is a plain decimal string such as "12", "-0.5" or "3.14159265". */
+export function isDecimalString(value: string): boolean {
+  return DECIMAL_RE.test(value);
+}
+
+/**
+ * Truncates a decimal string (or number) to `decimals` places, padding with zeros.
+ * `truncateDecimal('1.239', 2)` → `'1.23'`; `truncateDecimal('-1.239', 2)` → `'-1.23'`.
+ * Anything that is not a finite decimal gives `'0'` padded to the precision.
+ */
+export function truncateDecimal(value: string | number | bigint, decimals = DEFAULT_DECIMALS): string {
+  let text = typeof value === 'number' ? numberToPlain(value) : String(value).trim();
+  if (!isDecimalString(text)) text = '0';
+  const negative = text.startsWith('-');
+  if (negative) text = text.slice(1);
+  const [intPartRaw, fracRaw = ''] = text.split('.');
+  const intPart = intPartRaw.replace(/^0+(?=\d)/, '');
+  const frac = fracRaw.slice(0, decimals).padEnd(decimals, '0');
+  const body = decimals > 0 ? `${intPart}.${frac}` : intPart;
+  const isZero = /^[0.]*$/.test(body);
+  return negative && !isZero ? `-${body}` : body;
+}
+
+function numberToPlain(value: number): string {
+  if (!Number.isFinite(value)) return '0';
+  // why: toString gives exponent notation for tiny/huge numbers; toFixed(20) keeps digits plain.
+  const text = value.toString();
+  return text.includes('e') ? value.toFixed(20) : text;
+}
+
+/** Atoms per unit for every asset (10^8). */
+export const ATOMS_PER_UNIT = 100_000_000n;
+
+/** Parses a decimal string into bigint atoms, truncating beyond 8 decimals. Throws on non-decimals. */
+export function toAtoms(value: string): bigint {
+  const text = value.trim();
+  if (!isDecimalString(text)) throw new RangeError(`not a decimal: ${value}`);
+  const negative = text.startsWith('-');
+  const [intPart, frac = ''] = (negative ? text.slice(1) : text).split('.');
+  const atoms = BigInt(intPart) * ATOMS_PER_UNIT + BigInt(frac.slice(0, 8).padEnd(8, '0'));
+  return negative ? -atoms : atoms;
+}
+
+/** Formats bigint atoms as a decimal string with 8 decimals: `123456789n` → `'1.23456789'`. */
+export function fromAtoms(atoms: bigint, decimals = DEFAULT_DECIMALS): string {
+  const negative = atoms < 0n;
+  const abs = negative ? -atoms : atoms;
+  const intPart = abs / ATOMS_PER_UNIT;
+  const frac = (abs % ATOMS_PER_UNIT).toString().padStart(8, '0');
+  return truncateDecimal(`${negative ? '-' : ''}${intPart}.${frac}`, decimals);
+}
+
+export type DurationUnit = 'seconds' | 'hours' | 'days';
+
+/**
+ * The spec's duration rule: under 3600 s in seconds, under 604800 s in hours, else in days.
+ * Values are truncated to whole units.
+ */
+export function splitDuration(totalSeconds: number): { value: number; unit: DurationUnit } {
+  const seconds = Math.max(0, Math.trunc(totalSeconds));
+  if (seconds < 3600) return { value: seconds, unit: 'seconds' };
+  if (seconds < 604800) return { value: Math.trunc(seconds / 3600), unit: 'hours' };
+  return { value: Math.trunc(seconds / 86400), unit: 'days' };
+}
+
+/** Percentage with sign and two decimals, truncated: `1.234` → `'+1.23%'`. */
+export function formatPercent(value: string | number): string {
+  const text = truncateDecimal(value, 2);
+  return `${text.startsWith('-') ? '' : '+'}${text}%`;
+}

@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatPercent, fromAtoms, splitDuration, toAtoms, truncateDecimal } from '../src/format.ts';
+
+describe('truncateDecimal', () => {
+  it('truncates, never rounds, to 8 decimals by default', () => {
+    expect(truncateDecimal('1.999999999')).toBe('1.99999999');
+    expect(truncateDecimal('0.123456789', 2)).toBe('0.12');
+    expect(truncateDecimal('-1.239', 2)).toBe('-1.23');
+    expect(truncateDecimal('-0.001', 2)).toBe('0.00');
+    expect(truncateDecimal('12', 2)).toBe('12.00');
+    expect(truncateDecimal('007.5', 1)).toBe('7.5');
+    expect(truncateDecimal('5.9', 0)).toBe('5');
+  });
+  it('handles numbers, including exponent notation, and rejects junk as zero', () => {
+    expect(truncateDecimal(1e-7)).toBe('0.00000010');
+    expect(truncateDecimal(0.1 + 0.2, 2)).toBe('0.30');
+    expect(truncateDecimal(Number.NaN, 2)).toBe('0.00');
+    expect(truncateDecimal('abc', 2)).toBe('0.00');
+    expect(truncateDecimal('1e5', 2)).toBe('0.00');
+  });
+});
+
+describe('atoms', () => {
+  it('round-trips decimal strings exactly', () => {
+    expect(toAtoms('12.5')).toBe(1_250_000_000n);
+    expect(fromAtoms(1_250_000_000n)).toBe('12.50000000');
+    expect(fromAtoms(-1n)).toBe('-0.00000001');
+    expect(toAtoms('0.123456789')).toBe(12_345_678n);
+    expect(() => toAtoms('1,5')).toThrow(RangeError);
+  });
+  it('fromAtoms ∘ toAtoms is the identity on atoms', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), (atoms) => {
+        expect(toAtoms(fromAtoms(atoms))).toBe(atoms);
+      }),
+    );
+  });
+});
+
+describe('splitDuration', () => {
+  it('follows the spec: seconds under an hour, hours under a week, else days', () => {
+    expect(splitDuration(0)).toEqual({ value: 0, unit: 'seconds' });
+    expect(splitDuration(3599)).toEqual({ value: 3599, unit: 'seconds' });
+    expect(splitDuration(3600)).toEqual({ value: 1, unit: 'hours' });
+    expect(splitDuration(604799)).toEqual({ value: 167, unit: 'hours' });
+    expect(splitDuration(604800)).toEqual({ value: 7, unit: 'days' });
+    expect(splitDuration(-5)).toEqual({ value: 0, unit: 'seconds' });
+  });
+});
+
+describe('formatPercent', () => {
+  it('signs and truncates to two decimals', () => {
+    expect(formatPercent('1.239')).toBe('+1.23%');
+    expect(formatPercent('-0.456')).toBe('-0.45%');
+    expect(formatPercent('0')).toBe('+0.00%');
+  });
+});

@@ -1,0 +1,15 @@
+// `npm test`: every suite (unit, server integration, end-to-end in Chromium), after the builds they need.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { buildWebIfStale, root } from './web-build.mjs';
+
+const chrome = process.env.CHROME_PATH || '/usr/bin/chromium';
+if (!fs.existsSync(chrome)) {
+  console.error(
+    `No Chromium at ${chrome}. The end-to-end tests need it: install Debian's package (apt-get install -y chromium fonts-noto-cjk) or set CHROME_PATH.`,
+  );
+  process.exit(1);
+}
+buildWebIfStale();
+const result = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,44 @@
+// Builds the customer app only when its sources are newer than the last build.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'apps/web/dist/index.html');
+const SOURCES = [
+  'apps/web/src',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/public',
+  'packages/shared/src',
+  'packages/i18n/src',
+  'packages/i18n/resources/web',
+  'package-lock.json',
+];
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** True when apps/web/dist is missing or older than any source it is built from. */
+export function isWebBuildStale() {
+  if (!fs.existsSync(dist)) return true;
+  const built = fs.statSync(dist).mtimeMs;
+  return SOURCES.some((source) => newestMtime(path.join(root, source)) > built);
+}
+
+export function buildWebIfStale({ force = false } = {}) {
+  if (!force && !isWebBuildStale()) return;
+  console.log('Building the customer app (apps/web)…');
+  const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error('The customer app failed to build.');
+    process.exit(result.status ?? 1);
+  }
+}
