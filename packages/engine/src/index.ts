@@ -1,0 +1,40 @@
+/**
+ * @bourse/engine: a pure central-limit-order-book matching engine (no I/O, no clock, no
+ * randomness). See README.md for the command set, events and result codes.
+ */
+import { FAST_BOOK } from './fast-book.ts';
+import type { BookSnapshot, Command, EventSink, MarketSpec, OrderBook, ResultCode } from './types.ts';
+
+export type { EngineEvent } from './event-recorder.ts';
+export { EventRecorder } from './event-recorder.ts';
+export { createFastBook, FAST_BOOK, FastBook, restoreFastBook } from './fast-book.ts';
+export { hashSnapshot } from './hash.ts';
+export { createNaiveBook, NAIVE_BOOK, NaiveBook, restoreNaiveBook } from './naive-book.ts';
+export * from './types.ts';
+export {
+  getResultCodeName,
+  getResultStage,
+  MAX_PRICE_BAND,
+  validateMarketSpec,
+  validatePlace,
+} from './validate.ts';
+
+/** Creates an empty book for a market with the production (fast) implementation. */
+export function createOrderBook(spec: MarketSpec): OrderBook {
+  return FAST_BOOK.create(spec);
+}
+
+/** Restores a production (fast) book from a snapshot taken from any implementation. */
+export function restoreOrderBook(snapshot: BookSnapshot): OrderBook {
+  return FAST_BOOK.restore(snapshot);
+}
+
+/**
+ * Applies a batch of commands in order, all events to one sink.
+ * @returns the result code of each command, index for index.
+ */
+export function applyBatch(book: OrderBook, commands: readonly Command[], sink: EventSink): ResultCode[] {
+  const codes: ResultCode[] = new Array(commands.length);
+  for (let i = 0; i < commands.length; i++) codes[i] = book.apply(commands[i], sink);
+  return codes;
+}
