@@ -8,76 +8,21 @@
 // Ends with the line `web initial_kb=<n> lighthouse=<n>`. Not part of `npm test`.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import lighthouse from 'lighthouse';
-import { chromium } from 'playwright-core';
+import { CHROME_FLAGS, CHROME_PATH, launchChromium, ROOT, startPlatform } from './lib/platform.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'apps/web/dist');
-const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const dist = path.join(ROOT, 'apps/web/dist');
 const ROUTE = '/#/Trade/tradelist';
 const PHONE_UA =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base, child, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(`${base}/healthz`);
-      if (response.status === 200) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('server did not answer /healthz in time');
-}
-
 function build() {
   console.log('building apps/web …');
-  const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-function startServer(port, dataDir) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CAPTCHA: 'off',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
 }
 
 /** The bytes the browser received for `url`: the built file when it is one, else the response body. */
@@ -90,7 +35,7 @@ async function bytesOf(url, response) {
 }
 
 async function measureInitialLoad(base) {
-  const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
@@ -130,7 +75,7 @@ function launchChromeForLighthouse() {
   return new Promise((resolve, reject) => {
     const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-lh-'));
     const chrome = spawn(
-      chromePath,
+      CHROME_PATH,
       [...CHROME_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
@@ -181,13 +126,9 @@ async function runLighthouse(url) {
 
 async function main() {
   build();
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-web-'));
-  const base = `http://127.0.0.1:${port}`;
-  const server = startServer(port, dataDir);
+  const platform = await startPlatform({ stdout: 'ignore' });
+  const base = platform.url;
   try {
-    await waitForHealth(base, server);
-
     const files = await measureInitialLoad(base);
     files.sort((a, b) => b.gzip - a.gzip);
     console.log(`\ninitial load of ${ROUTE} (JS and CSS until network idle):`);
@@ -211,9 +152,7 @@ async function main() {
 
     console.log(`web initial_kb=${initialKb} lighthouse=${report.score}`);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once('exit', resolve)));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await platform.stop();
   }
 }
 

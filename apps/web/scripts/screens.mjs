@@ -3,7 +3,7 @@
 // Registers a throw-away user through the API for the signed-in screens.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../../scripts/lib/platform.mjs';
 
 const base = (process.argv[2] || process.env.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
 const outDir = path.resolve(import.meta.dirname, '../../../docs/screens');
@@ -39,19 +39,7 @@ const SCREENS = [
 ];
 
 const session = await signIn();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 fs.mkdirSync(outDir, { recursive: true });
 try {
   for (const screen of SCREENS) {

@@ -1,29 +1,17 @@
 import DotLoading from 'antd-mobile/es/components/dot-loading';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../shared/ui/text-field.tsx';
-import type { Captcha } from '../api/get-captcha.ts';
+import type { CaptchaState } from './use-captcha-state.ts';
 
 /** The graphic code field: the picture comes from the API, a tap fetches a new one. */
-export function CaptchaField({
-  value,
-  onChange,
-  captcha,
-  isLoading,
-  onRefresh,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  captcha: Captcha | undefined;
-  isLoading: boolean;
-  onRefresh: () => void;
-}) {
+export function CaptchaField({ state }: { state: CaptchaState }) {
   const { t } = useTranslation();
   return (
     <TextField
       label={t('auth.fields.captcha')}
       placeholder={t('auth.fields.captchaPlaceholder')}
-      value={value}
-      onChange={onChange}
+      value={state.code}
+      onChange={state.setCode}
       autoComplete="off"
       autoCapitalize="off"
       autoCorrect="off"
@@ -35,14 +23,14 @@ export function CaptchaField({
         <button
           type="button"
           className="captcha-image"
-          onClick={onRefresh}
+          onClick={state.refresh}
           aria-label={t('auth.fields.captchaRefresh')}
           data-testid="captcha-image"
         >
-          {isLoading || !captcha ? (
+          {state.isLoading || !state.captcha ? (
             <DotLoading color="currentColor" />
           ) : (
-            <img src={captcha.img} alt={t('auth.fields.captcha')} width={104} height={40} />
+            <img src={state.captcha.img} alt={t('auth.fields.captcha')} width={104} height={40} />
           )}
         </button>
       }

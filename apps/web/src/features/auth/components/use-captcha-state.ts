@@ -12,3 +12,5 @@ export function useCaptchaState(isEnabled: boolean) {
   const payload = isEnabled && query.data ? { code: code.trim(), key: query.data.key } : undefined;
   return { code, setCode, captcha: query.data, isLoading: query.isFetching, refresh, payload };
 }
+
+export type CaptchaState = ReturnType<typeof useCaptchaState>;

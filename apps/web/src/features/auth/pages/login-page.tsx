@@ -1,12 +1,13 @@
 import '../components/auth.css';
 import { useQueryClient } from '@tanstack/react-query';
-import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { userInfoQueryOptions } from '../../../api/get-user-info.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { startSession } from '../../../shared/storage.ts';
+import { NAVIGATE_DELAY_MS, wait } from '../../../shared/timing.ts';
+import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useLoginConfig } from '../api/get-login-config.ts';
@@ -14,11 +15,6 @@ import { login } from '../api/login.ts';
 import { AuthShell } from '../components/auth-shell.tsx';
 import { CaptchaField } from '../components/captcha-field.tsx';
 import { useCaptchaState } from '../components/use-captcha-state.ts';
-
-/** Spec §9: the pause between the success message and the next page. */
-const REDIRECT_DELAY_MS = 1000;
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -45,7 +41,7 @@ export default function LoginPage() {
       const body = await login({ username: name, password, captcha: captcha.payload });
       startSession(body.data);
       showToast(body.msg, 'success');
-      await wait(REDIRECT_DELAY_MS);
+      await wait(NAVIGATE_DELAY_MS);
       // why: the spec loads the user info before entering the app; a failure here is not fatal.
       await queryClient.fetchQuery(userInfoQueryOptions()).catch(() => undefined);
       navigate(PATHS.home, { replace: true });
@@ -85,26 +81,10 @@ export default function LoginPage() {
           maxLength={64}
           testId="login-password"
         />
-        {isCaptchaOn && (
-          <CaptchaField
-            value={captcha.code}
-            onChange={captcha.setCode}
-            captcha={captcha.captcha}
-            isLoading={captcha.isLoading}
-            onRefresh={captcha.refresh}
-          />
-        )}
-        <Button
-          block
-          type="submit"
-          color="primary"
-          size="large"
-          loading={isBusy}
-          disabled={isBusy}
-          data-testid="login-submit"
-        >
+        {isCaptchaOn && <CaptchaField state={captcha} />}
+        <SubmitButton isBusy={isBusy} testId="login-submit">
           {t('auth.login.submit')}
-        </Button>
+        </SubmitButton>
       </form>
       <p className="auth-switch">
         <span>{t('auth.login.noAccount')}</span>

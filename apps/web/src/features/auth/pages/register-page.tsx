@@ -1,10 +1,11 @@
 import '../components/auth.css';
-import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
 import { getInviteCode } from '../../../shared/storage.ts';
+import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
+import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useLoginConfig } from '../api/get-login-config.ts';
@@ -12,9 +13,6 @@ import { register } from '../api/register.ts';
 import { AuthShell } from '../components/auth-shell.tsx';
 import { CaptchaField } from '../components/captcha-field.tsx';
 import { useCaptchaState } from '../components/use-captcha-state.ts';
-
-/** Spec §9: the pause between the success message and the login page. */
-const REDIRECT_DELAY_MS = 1000;
 
 export default function RegisterPage() {
   const { t } = useTranslation();
@@ -53,7 +51,7 @@ export default function RegisterPage() {
         captcha: captcha.payload,
       });
       showToast(body.msg, 'success');
-      setTimeout(() => navigate(PATHS.login, { replace: true }), REDIRECT_DELAY_MS);
+      setTimeout(() => navigate(PATHS.login, { replace: true }), NAVIGATE_DELAY_MS);
     } catch {
       if (isCaptchaOn) captcha.refresh();
       setIsBusy(false);
@@ -126,26 +124,10 @@ export default function RegisterPage() {
           maxLength={32}
           testId="register-invite"
         />
-        {isCaptchaOn && (
-          <CaptchaField
-            value={captcha.code}
-            onChange={captcha.setCode}
-            captcha={captcha.captcha}
-            isLoading={captcha.isLoading}
-            onRefresh={captcha.refresh}
-          />
-        )}
-        <Button
-          block
-          type="submit"
-          color="primary"
-          size="large"
-          loading={isBusy}
-          disabled={isBusy}
-          data-testid="register-submit"
-        >
+        {isCaptchaOn && <CaptchaField state={captcha} />}
+        <SubmitButton isBusy={isBusy} testId="register-submit">
           {t('auth.register.submit')}
-        </Button>
+        </SubmitButton>
       </form>
       <p className="auth-switch">
         <span>{t('auth.register.haveAccount')}</span>

@@ -1,15 +1,14 @@
 import '../components/user.css';
-import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
+import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useChangeLoginPassword } from '../api/change-login-password.ts';
 import { findNewPasswordProblem, PASSWORD_MAX } from '../components/validate-password.ts';
-
-const BACK_DELAY_MS = 1000;
 
 /** Change the login password: old, new, confirmation. */
 export default function ChangePasswordPage() {
@@ -35,7 +34,7 @@ export default function ChangePasswordPage() {
         onSuccess: (body) => {
           setIsDone(true);
           showToast(body.msg, 'success');
-          setTimeout(goBack, BACK_DELAY_MS);
+          setTimeout(goBack, NAVIGATE_DELAY_MS);
         },
       },
     );
@@ -77,18 +76,9 @@ export default function ChangePasswordPage() {
           maxLength={PASSWORD_MAX}
           testId="respwd-confirm"
         />
-        <Button
-          block
-          type="submit"
-          color="primary"
-          size="large"
-          className="form-actions"
-          loading={isBusy}
-          disabled={isBusy}
-          data-testid="respwd-submit"
-        >
+        <SubmitButton isBusy={isBusy} testId="respwd-submit" className="form-actions">
           {t('common.confirm')}
-        </Button>
+        </SubmitButton>
       </form>
     </Page>
   );

@@ -1,19 +1,18 @@
 import '../components/user.css';
-import Button from 'antd-mobile/es/components/button';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../api/get-user-info.ts';
+import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
+import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
 import { findNewPasswordProblem, PASSWORD_MAX } from '../components/validate-password.ts';
-
-const BACK_DELAY_MS = 1000;
 
 function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation();
@@ -40,7 +39,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         onSuccess: (body) => {
           setIsDone(true);
           showToast(body.msg, 'success');
-          setTimeout(goBack, BACK_DELAY_MS);
+          setTimeout(goBack, NAVIGATE_DELAY_MS);
         },
       },
     );
@@ -81,18 +80,9 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         maxLength={PASSWORD_MAX}
         testId="withdrawpwd-confirm"
       />
-      <Button
-        block
-        type="submit"
-        color="primary"
-        size="large"
-        className="form-actions"
-        loading={isBusy}
-        disabled={isBusy}
-        data-testid="withdrawpwd-submit"
-      >
+      <SubmitButton isBusy={isBusy} testId="withdrawpwd-submit" className="form-actions">
         {t('common.confirm')}
-      </Button>
+      </SubmitButton>
       {hasPassword && (
         <p className="page-footnote">
           {t('security.withdrawPassword.forgot')}{' '}

@@ -1,0 +1,18 @@
+import type { Browser } from 'playwright-core';
+
+export const ROOT: string;
+export const CHROME_PATH: string;
+export const CHROME_FLAGS: readonly string[];
+export function launchChromium(): Promise<Browser>;
+export function freePort(): Promise<number>;
+
+export interface Platform {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+export function startPlatform(options?: {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  stdout?: 'inherit' | 'ignore';
+}): Promise<Platform>;
