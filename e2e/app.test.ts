@@ -278,6 +278,50 @@ describe('customer app at phone size', () => {
     await page.context().close();
   });
 
+  it('logs out from the user tab: the token is revoked on the server and forgotten here', async () => {
+    await registerViaApi(platform.url, 'e2e_frank');
+    const { token } = await loginViaApi(platform.url, 'e2e_frank');
+    const page = await phonePage();
+    await page.goto(`${platform.url}/#/login`);
+    await page.evaluate((value) => {
+      localStorage.setItem('token', value);
+      sessionStorage.setItem('scratch', 'x');
+    }, token);
+    await page.goto(`${platform.url}/#/Index/uoption`);
+    await page.getByText('e2e_frank').first().waitFor({ state: 'visible' });
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('logout').click()]);
+    await waitForHash(page, '#/login');
+    expect(
+      await page.evaluate(() => [
+        localStorage.getItem('token'),
+        localStorage.getItem('uid'),
+        sessionStorage.length,
+      ]),
+    ).toEqual([null, null, 0]);
+    const after = await fetch(`${platform.url}/apiv/User/getUserInfo?token=${token}`);
+    expect(((await after.json()) as { code: number }).code).toBe(100);
+    await page.context().close();
+  });
+
+  it('goes back in history, or to the market list when the page was opened directly', async () => {
+    await registerViaApi(platform.url, 'e2e_grace');
+    const { token } = await loginViaApi(platform.url, 'e2e_grace');
+    const page = await phonePage({ token });
+    const back = page.getByRole('button', { name: message('ja-JP', /^back$/i) });
+
+    await page.goto(`${platform.url}/#/Index/respwd`);
+    await back.click();
+    await waitForHash(page, '#/Trade/tradelist');
+
+    await page.getByTestId('tab-user').click();
+    await waitForHash(page, '#/Index/uoption');
+    await page.getByTestId('menu-login-password').click();
+    await waitForHash(page, '#/Index/respwd');
+    await back.click();
+    await waitForHash(page, '#/Index/uoption');
+    await page.context().close();
+  });
+
   it('tells a desktop browser to open the app on a phone, with a QR code', async () => {
     const context = await newDesktopContext(browser);
     const page = await context.newPage();
@@ -292,5 +336,41 @@ describe('customer app at phone size', () => {
     await phone.getByTestId('market-row-BTCUSDT').waitFor({ state: 'visible' });
     expect(await phone.getByTestId('desktop-notice').count()).toBe(0);
     await phone.context().close();
+  });
+});
+
+describe('customer app in register mode 2 (mobile phone)', () => {
+  let platform: Platform;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [platform, browser] = await Promise.all([startPlatform({ REGISTER_MODE: '2' }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('registers with a phone number and logs in with it', async () => {
+    const page = await (await newPhoneContext(browser)).newPage();
+    await page.goto(`${platform.url}/#/register`);
+    await input(page, 'register-phone').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('register-username').count()).toBe(0);
+    await page.getByTestId('register-submit').click();
+    expect(await toastText(page)).toBe(message('ja-JP', /^please enter your mobile number$/i));
+
+    await page.locator('.adm-toast-main').waitFor({ state: 'detached', timeout: 5000 });
+    await input(page, 'register-phone').fill('+819011112222');
+    await input(page, 'register-password').fill('secret123');
+    await input(page, 'register-password2').fill('secret123');
+    await page.getByTestId('register-submit').click();
+    expect(await toastText(page)).toBe('登録が完了しました');
+    await waitForHash(page, '#/login');
+
+    await input(page, 'login-username').fill('+819011112222');
+    await input(page, 'login-password').fill('secret123');
+    await page.getByTestId('login-submit').click();
+    await waitForHash(page, '#/Trade/tradelist');
+    await page.context().close();
   });
 });
