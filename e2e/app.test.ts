@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  launchBrowser,
+  launchChromium,
   loginViaApi,
   newDesktopContext,
   newPhoneContext,
@@ -54,7 +54,7 @@ describe('customer app at phone size', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
+    [platform, browser] = await Promise.all([startPlatform(), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -344,7 +344,10 @@ describe('customer app in register mode 2 (mobile phone)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatform({ REGISTER_MODE: '2' }), launchBrowser()]);
+    [platform, browser] = await Promise.all([
+      startPlatform({ env: { REGISTER_MODE: '2' } }),
+      launchChromium(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,19 +1,6 @@
 import { type Browser, type BrowserContext, devices } from 'playwright-core';
-import { launchChromium, startPlatform as startPlatformProcess } from '../scripts/lib/platform.mjs';
 
-export type { Platform } from '../scripts/lib/platform.mjs';
-
-/**
- * Runs the platform the way an operator does (`npm start`), on a free loopback port and a fresh
- * data folder, and waits until /healthz answers.
- */
-export function startPlatform(env: Record<string, string> = {}) {
-  return startPlatformProcess({ env });
-}
-
-export function launchBrowser(): Promise<Browser> {
-  return launchChromium();
-}
+export { launchChromium, type Platform, startPlatform } from '../scripts/lib/platform.mjs';
 
 /** A phone: 390×844, touch, a mobile user agent. */
 export function newPhoneContext(

@@ -1,12 +1,12 @@
 // `npm test`: every suite (unit, server integration, end-to-end in Chromium), after the builds they need.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { CHROME_PATH } from './lib/platform.mjs';
 import { buildWebIfStale, root } from './web-build.mjs';
 
-const chrome = process.env.CHROME_PATH || '/usr/bin/chromium';
-if (!fs.existsSync(chrome)) {
+if (!fs.existsSync(CHROME_PATH)) {
   console.error(
-    `No Chromium at ${chrome}. The end-to-end tests need it: install Debian's package (apt-get install -y chromium fonts-noto-cjk) or set CHROME_PATH.`,
+    `No Chromium at ${CHROME_PATH}. The end-to-end tests need it: install Debian's package (apt-get install -y chromium fonts-noto-cjk) or set CHROME_PATH.`,
   );
   process.exit(1);
 }

@@ -236,22 +236,7 @@ export class FastBook implements OrderBook {
       const userId = this.records[(slot << 3) + F_USER_ID];
       if (userId !== command.userId) return ResultCode.REJECT_NOT_OWNER;
       this.lastSeq = seq;
-      const qty = this.records[(slot << 3) + F_QTY];
-      const side = this.links[(slot << 4) + I_SIDE];
-      const price = this.links[(slot << 4) + I_PRICE];
-      const total = this.unlink(slot);
-      this.slotById.delete(orderId);
-      sink.onCancelled(seq, orderId, userId, qty, 'user');
-      sink.onDone(
-        seq,
-        orderId,
-        userId,
-        this.records[(slot << 3) + F_FILLED_QTY],
-        this.records[(slot << 3) + F_FILLED_QUOTE],
-        0,
-      );
-      sink.onBookDelta(seq, SIDE_NAMES[side], price, total);
-      this.releaseSlot(slot);
+      this.cancelResting(seq, slot, orderId, userId, 'user', sink);
       return ResultCode.ACCEPTED;
     }
     const waiting = this.triggerById.get(orderId);
@@ -276,24 +261,12 @@ export class FastBook implements OrderBook {
       if (userId !== command.userId) return ResultCode.REJECT_NOT_OWNER;
       this.lastSeq = seq;
       const qty = this.records[(slot << 3) + F_QTY];
-      const side = this.links[(slot << 4) + I_SIDE];
-      const price = this.links[(slot << 4) + I_PRICE];
       if (command.qty >= qty) {
-        const total = this.unlink(slot);
-        this.slotById.delete(orderId);
-        sink.onCancelled(seq, orderId, userId, qty, 'reduce');
-        sink.onDone(
-          seq,
-          orderId,
-          userId,
-          this.records[(slot << 3) + F_FILLED_QTY],
-          this.records[(slot << 3) + F_FILLED_QUOTE],
-          0,
-        );
-        sink.onBookDelta(seq, SIDE_NAMES[side], price, total);
-        this.releaseSlot(slot);
+        this.cancelResting(seq, slot, orderId, userId, 'reduce', sink);
       } else {
         this.records[(slot << 3) + F_QTY] = qty - command.qty;
+        const side = this.links[(slot << 4) + I_SIDE];
+        const price = this.links[(slot << 4) + I_PRICE];
         const index = price - this.base;
         const total = this.totals[index] - command.qty;
         this.totals[index] = total;
@@ -670,6 +643,34 @@ export class FastBook implements OrderBook {
   }
 
   /** Takes a resting order out of its level (the slot stays readable). @returns the level's new total. */
+  /** Takes a resting order out of the book whole: cancelled, done, then the level's new total. */
+  private cancelResting(
+    seq: number,
+    slot: number,
+    orderId: number,
+    userId: number,
+    reason: 'user' | 'reduce',
+    sink: EventSink,
+  ): void {
+    const record = slot << 3;
+    const side = this.links[(slot << 4) + I_SIDE];
+    const price = this.links[(slot << 4) + I_PRICE];
+    const qty = this.records[record + F_QTY];
+    const total = this.unlink(slot);
+    this.slotById.delete(orderId);
+    sink.onCancelled(seq, orderId, userId, qty, reason);
+    sink.onDone(
+      seq,
+      orderId,
+      userId,
+      this.records[record + F_FILLED_QTY],
+      this.records[record + F_FILLED_QUOTE],
+      0,
+    );
+    sink.onBookDelta(seq, SIDE_NAMES[side], price, total);
+    this.releaseSlot(slot);
+  }
+
   private unlink(slot: number): number {
     const links = this.links;
     const link = slot << 4;
