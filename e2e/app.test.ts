@@ -43,9 +43,23 @@ async function waitForHash(page: Page, hash: string | RegExp) {
   );
 }
 
-async function toastText(page: Page): Promise<string> {
+/**
+ * Runs `action` once no earlier message is on screen, then returns the text of the message it
+ * brings up. Waiting first matters: a message stays about two seconds, and reading too early
+ * would return the previous one.
+ */
+async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<string> {
+  await page.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll('.adm-toast-main')).every(
+        (el) => el.getClientRects().length === 0,
+      ),
+    null,
+    { timeout: 10_000 },
+  );
+  await action();
   const toast = page.locator('.adm-toast-main').last();
-  await toast.waitFor({ state: 'visible', timeout: 5000 });
+  await toast.waitFor({ state: 'visible', timeout: 10_000 });
   return ((await toast.textContent()) ?? '').trim();
 }
 
@@ -84,14 +98,14 @@ describe('customer app at phone size', () => {
     await input(page, 'register-username').fill('e2e_alice');
     await input(page, 'register-password').fill('secret123');
     await input(page, 'register-password2').fill('secret123');
-    await page.getByTestId('register-submit').click();
-    expect(await toastText(page)).toBe('登録が完了しました');
+    expect(await toastAfter(page, () => page.getByTestId('register-submit').click())).toBe(
+      '登録が完了しました',
+    );
     await waitForHash(page, '#/login');
 
     await input(page, 'login-username').fill('e2e_alice');
     await input(page, 'login-password').fill('secret123');
-    await page.getByTestId('login-submit').click();
-    expect(await toastText(page)).toBe('ログインしました');
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe('ログインしました');
     await waitForHash(page, '#/Trade/tradelist');
 
     const tabBar = page.getByTestId('tab-bar');
@@ -111,15 +125,17 @@ describe('customer app at phone size', () => {
   it('shows the message for an empty username and then for an empty password', async () => {
     const page = await phonePage();
     await page.goto(`${platform.url}/#/login`);
-    await page.getByTestId('login-submit').click();
-    expect(await toastText(page)).toBe(message('ja-JP', /^please enter (your )?user ?name\.?$/i));
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
+      message('ja-JP', /^please enter (your )?user ?name\.?$/i),
+    );
     await input(page, 'login-username').fill('   ');
-    await page.getByTestId('login-submit').click();
-    expect(await toastText(page)).toBe(message('ja-JP', /^please enter (your )?user ?name\.?$/i));
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
+      message('ja-JP', /^please enter (your )?user ?name\.?$/i),
+    );
     await input(page, 'login-username').fill('someone');
-    await page.getByTestId('login-submit').click();
-    await page.waitForTimeout(2200); // let the first toast go
-    expect(await toastText(page)).toBe(message('ja-JP', /^please enter (your )?password\.?$/i));
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
+      message('ja-JP', /^please enter (your )?password\.?$/i),
+    );
     await page.context().close();
   });
 
@@ -129,8 +145,9 @@ describe('customer app at phone size', () => {
     await page.goto(`${platform.url}/#/login`);
     await input(page, 'login-username').fill('e2e_bob');
     await input(page, 'login-password').fill('not-the-one');
-    await page.getByTestId('login-submit').click();
-    expect(await toastText(page)).toBe('ログインパスワードが間違っています');
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
+      'ログインパスワードが間違っています',
+    );
     expect(await page.evaluate(() => location.hash)).toBe('#/login');
     await page.context().close();
   });
@@ -157,8 +174,9 @@ describe('customer app at phone size', () => {
     // set it the way a user does, on the page the guard led to
     await input(page, 'withdrawpwd-new').fill('pay-1234');
     await input(page, 'withdrawpwd-confirm').fill('pay-1234');
-    await page.getByTestId('withdrawpwd-submit').click();
-    expect(await toastText(page)).toBe('出金パスワードを設定しました');
+    expect(await toastAfter(page, () => page.getByTestId('withdrawpwd-submit').click())).toBe(
+      '出金パスワードを設定しました',
+    );
     await page.goto(`${platform.url}/#/Trade/tradelist`);
     await page.goto(`${platform.url}/#/User/txcoin`);
     await waitForHash(page, /^#\/(User\/addresslist|404)/);
@@ -176,8 +194,9 @@ describe('customer app at phone size', () => {
     expect(((await revoked.json()) as { code: number }).code).toBe(1000);
 
     const page = await phonePage({ token });
-    await page.goto(`${platform.url}/#/Index/uoption`);
-    expect(await toastText(page)).toBe('セッションの有効期限が切れました。再度ログインしてください');
+    expect(await toastAfter(page, () => page.goto(`${platform.url}/#/Index/uoption`))).toBe(
+      'セッションの有効期限が切れました。再度ログインしてください',
+    );
     await waitForHash(page, '#/login');
     expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('uid')])).toEqual([
       null,
@@ -228,14 +247,13 @@ describe('customer app at phone size', () => {
           body: JSON.stringify({ code: 0, msg: english, data: null }),
         }),
       );
-      await page.getByTestId('login-submit').click();
-      expect(await toastText(page)).toBe(translated);
+      expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(translated);
       await page.unroute('**/apiv/Login/loginsubmit');
-      await page.locator('.adm-toast-main').waitFor({ state: 'detached', timeout: 5000 });
     }
     await page.route('**/apiv/Login/loginsubmit', (route) => route.abort('connectionrefused'));
-    await page.getByTestId('login-submit').click();
-    expect(await toastText(page)).toBe(message('ja-JP', /^network error/i));
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
+      message('ja-JP', /^network error/i),
+    );
     await page.context().close();
   });
 
@@ -258,8 +276,9 @@ describe('customer app at phone size', () => {
     await page.goto(`${platform.url}/#/login`);
     await input(page, 'login-username').fill('nobody_here');
     await input(page, 'login-password').fill('whatever1');
-    await page.getByTestId('login-submit').click();
-    expect(await toastText(page)).toBe('User does not exist.');
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
+      'User does not exist.',
+    );
     expect(langs).toContain('en-us');
     expect(langs).not.toContain('ja-jp');
     expect((await page.getByTestId('login-submit').textContent())?.trim()).toBe(
@@ -359,15 +378,16 @@ describe('customer app in register mode 2 (mobile phone)', () => {
     await page.goto(`${platform.url}/#/register`);
     await input(page, 'register-phone').waitFor({ state: 'visible' });
     expect(await page.getByTestId('register-username').count()).toBe(0);
-    await page.getByTestId('register-submit').click();
-    expect(await toastText(page)).toBe(message('ja-JP', /^please enter your mobile number$/i));
+    expect(await toastAfter(page, () => page.getByTestId('register-submit').click())).toBe(
+      message('ja-JP', /^please enter your mobile number$/i),
+    );
 
-    await page.locator('.adm-toast-main').waitFor({ state: 'detached', timeout: 5000 });
     await input(page, 'register-phone').fill('+819011112222');
     await input(page, 'register-password').fill('secret123');
     await input(page, 'register-password2').fill('secret123');
-    await page.getByTestId('register-submit').click();
-    expect(await toastText(page)).toBe('登録が完了しました');
+    expect(await toastAfter(page, () => page.getByTestId('register-submit').click())).toBe(
+      '登録が完了しました',
+    );
     await waitForHash(page, '#/login');
 
     await input(page, 'login-username').fill('+819011112222');
