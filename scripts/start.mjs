@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildWebIfStale, root } from './web-build.mjs';
 
 buildWebIfStale();
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+const server = spawn(process.execPath, [path.join(root, 'apps/server/src/server.ts')], {
   cwd: root,
   stdio: 'inherit',
   env: process.env,

@@ -133,7 +133,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     await sql`select 1`.execute(store.db);
-    return reply.send({ status: 'ok', store: store.dialect, feed: feed.source });
+    return reply.send({
+      status: 'ok',
+      store: store.dialect,
+      feed: feed.source,
+      node: process.version,
+    });
   });
 
   registerWebApp(app, config.webDist);

@@ -14,6 +14,6 @@ process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
 const address = await app.listen({ port: config.port, host: config.host });
 app.log.info(
-  { address, store: app.ctx.store.dialect, dataDir: config.dataDir },
-  `Bourse is listening on ${address}`,
+  { address, store: app.ctx.store.dialect, dataDir: config.dataDir, node: process.version },
+  `Bourse is listening on ${address} (Node.js ${process.version})`,
 );

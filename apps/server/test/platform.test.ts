@@ -65,7 +65,13 @@ describe('platform', () => {
 
   it('answers /healthz', async () => {
     const response = await fetch(`${server.url}/healthz`);
-    expect(await response.json()).toEqual({ status: 'ok', store: 'sqlite', feed: 'simulated' });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      store: 'sqlite',
+      feed: 'simulated',
+      node: process.version,
+    });
+    expect(process.version).toMatch(/^v24\./);
   });
 
   it('lists every API route in the OpenAPI document at /docs', async () => {

@@ -7,7 +7,11 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock tests set by hand. */
 export class ManualClock implements Clock {
-  constructor(private current = Date.UTC(2026, 10, 22)) {}
+  private current: number;
+
+  constructor(start = Date.UTC(2026, 10, 22)) {
+    this.current = start;
+  }
   now(): number {
     return this.current;
   }

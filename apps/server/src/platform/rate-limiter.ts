@@ -15,7 +15,11 @@ export interface RateLimiter {
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly clock: Clock) {}
+  private readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
 
   count(key: string, windowMs: number): number {
     const entry = this.windows.get(key);

@@ -26,11 +26,15 @@ export const randomCaptchaText: CaptchaTextSource = () => {
  * consumes the key (one use, even when wrong) and compares case-insensitively.
  */
 export class CaptchaService {
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly textSource: CaptchaTextSource = randomCaptchaText,
-  ) {}
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly textSource: CaptchaTextSource;
+
+  constructor(db: Db, clock: Clock, textSource: CaptchaTextSource = randomCaptchaText) {
+    this.db = db;
+    this.clock = clock;
+    this.textSource = textSource;
+  }
 
   async issue(): Promise<{ key: string; img: string }> {
     const now = this.clock.now();

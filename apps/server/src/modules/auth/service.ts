@@ -38,17 +38,19 @@ const EMAIL_RE = /@/;
 
 /** Registration, login, sessions and the login log. */
 export class AuthService {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      clock: Clock;
-      limiter: RateLimiter;
-      limits: RateLimits;
-      captcha: CaptchaService;
-      captchaEnabled: boolean;
-      registerMode: 1 | 2;
-    },
-  ) {}
+  private readonly deps: {
+    db: Db;
+    clock: Clock;
+    limiter: RateLimiter;
+    limits: RateLimits;
+    captcha: CaptchaService;
+    captchaEnabled: boolean;
+    registerMode: 1 | 2;
+  };
+
+  constructor(deps: AuthService['deps']) {
+    this.deps = deps;
+  }
 
   /**
    * Creates an account (mode 1: username or e-mail; mode 2: phone number). Checks the per-IP

@@ -78,11 +78,12 @@ class SymbolState {
   readonly minutes: bigint[] = [];
   minuteOfLastClose: number;
 
-  constructor(
-    readonly model: SymbolModel,
-    private readonly random: () => number,
-    now: number,
-  ) {
+  readonly model: SymbolModel;
+  private readonly random: () => number;
+
+  constructor(model: SymbolModel, random: () => number, now: number) {
+    this.model = model;
+    this.random = random;
     // why: build a deterministic 24-hour history so the 24h change is meaningful from the first second.
     this.price = BigInt(Math.round(model.start * 1e8));
     const minuteVol = model.dailyVol / Math.sqrt(DAY_MINUTES);
@@ -146,14 +147,15 @@ export class SimulatedPriceFeed implements PriceFeed {
   private readonly listeners = new Set<(tickers: Ticker[]) => void>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly options: {
-      seed: number;
-      intervalMs: number;
-      clock: Clock;
-      markets?: readonly MarketInfo[];
-    },
-  ) {
+  private readonly options: {
+    seed: number;
+    intervalMs: number;
+    clock: Clock;
+    markets?: readonly MarketInfo[];
+  };
+
+  constructor(options: SimulatedPriceFeed['options']) {
+    this.options = options;
     const random = createPrng(options.seed);
     const now = options.clock.now();
     this.states = (options.markets ?? DEMO_MARKETS).map(

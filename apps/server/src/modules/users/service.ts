@@ -12,7 +12,11 @@ export const WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS = 24 * 60 * 60_000;
 
 /** The user's own profile and passwords. */
 export class UsersService {
-  constructor(private readonly deps: { db: Db; clock: Clock; supportUrl: string }) {}
+  private readonly deps: { db: Db; clock: Clock; supportUrl: string };
+
+  constructor(deps: UsersService['deps']) {
+    this.deps = deps;
+  }
 
   async getUserInfo(userId: number): Promise<UserInfo> {
     const { db } = this.deps;
