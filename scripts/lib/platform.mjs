@@ -58,6 +58,11 @@ export async function startPlatform({ env = {}, timeoutMs = 120_000, stdout = 'i
       CAPTCHA: 'off',
       DEMO: 'off',
       LOG_LEVEL: 'warn',
+      // why: the suites create many accounts and logins from one address; the limits themselves
+      // are proven by the server's integration tests, so the browser suites never depend on them.
+      LIMIT_REGISTER_PER_IP: '100000/3600',
+      LIMIT_LOGIN_PER_IP: '100000/900',
+      LIMIT_CAPTCHA_PER_IP: '100000/60',
       ...env,
     },
     stdio: ['ignore', stdout, 'inherit'],

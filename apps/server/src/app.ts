@@ -5,45 +5,52 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
-import { CaptchaService, type CaptchaTextSource } from './modules/auth/captcha.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { AuthService } from './modules/auth/service.ts';
+import type { CaptchaTextSource } from './modules/auth/captcha.ts';
+import { registerAuthModule } from './modules/auth/module.ts';
+import { type MarketsModule, registerMarketsModule } from './modules/markets/module.ts';
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
-import { marketsRoutes } from './modules/markets/routes.ts';
-import { usersRoutes } from './modules/users/routes.ts';
-import { UsersService } from './modules/users/service.ts';
-import { registerAuthHook } from './platform/auth-hook.ts';
+import { registerSessionsModule } from './modules/sessions/module.ts';
+import { registerSettingsModule } from './modules/settings/module.ts';
+import { registerUsersModule } from './modules/users/module.ts';
 import { type Bus, MemoryBus } from './platform/bus.ts';
-import { type Clock, systemClock } from './platform/clock.ts';
+import { systemClock, type TimerClock } from './platform/clock.ts';
 import { type DbHandle, openDb } from './platform/db.ts';
-import { registerHttpPlatform } from './platform/http.ts';
+import { registerHttpPlatform, toTrustProxyOption } from './platform/http.ts';
+import { DbLeaseStore } from './platform/job-leases.ts';
+import { createLoggerOptions, type LoggerSettings, logDemoMode } from './platform/logging.ts';
 import { registerMetrics } from './platform/metrics.ts';
 import { migrateToLatest } from './platform/migrate.ts';
-import { MemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { NatsBus } from './platform/nats-bus.ts';
+import { type LimitStore, openLimitStore } from './platform/rate-limit.ts';
+import { Scheduler } from './platform/scheduler.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
 import { seedDemoData } from './seed.ts';
 
 export interface BuildOptions {
   config: Config;
-  clock?: Clock;
+  /** Time and timers; tests pass a `ManualClock` and move it. */
+  clock?: TimerClock;
   /** Text drawn in graphic codes; tests pass a known source, production draws random text. */
   captchaText?: CaptchaTextSource;
-  /** Start the price feed's timer (off in most tests, which tick it by hand). */
+  /** Schedule the price feed's job (off in most tests, which tick it by hand). */
   startFeed?: boolean;
   logger?: boolean;
+  /** Where log lines go (stdout when absent); tests capture them in memory. */
+  logStream?: LoggerSettings['stream'];
 }
 
 export interface AppContext {
   config: Config;
   store: DbHandle;
-  clock: Clock;
+  clock: TimerClock;
   bus: Bus;
-  limiter: RateLimiter;
+  scheduler: Scheduler;
+  limitStore: LimitStore;
   feed: PriceFeed;
   gateway: WsGateway;
 }
@@ -64,26 +71,50 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const clock = options.clock ?? systemClock;
   const store = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(store.db);
-  if (config.demo) await seedDemoData(store.db, clock);
+  const limitStore = await openLimitStore({
+    kind: config.limitStore,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    prefix: config.limitPrefix,
+  });
 
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : createLoggerOptions({ level: config.logLevel, stream: options.logStream }),
+    trustProxy: toTrustProxyOption(config.trustProxy),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 64 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const limiter = new MemoryRateLimiter(clock);
   const feed = new SimulatedPriceFeed({ seed: config.feedSeed, intervalMs: config.feedIntervalMs, clock });
-  const gateway = new WsGateway();
-  const ctx: AppContext = { config, store, clock, bus: new MemoryBus(), limiter, feed, gateway };
+  const gateway = new WsGateway({
+    heartbeatMs: config.ws.heartbeatMs,
+    maxConnectionsPerAddress: config.ws.connectionsPerIp,
+  });
+  const onBusError = (error: unknown, event: { subject: string; seq: bigint }) =>
+    app.log.error({ err: error, subject: event.subject, seq: String(event.seq) }, 'bus subscriber failed');
+  // why: NATS_URL switches the bus to JetStream for several nodes; unset is the in-process bus.
+  const bus: Bus = config.natsUrl
+    ? await NatsBus.connect({ url: config.natsUrl, prefix: config.natsPrefix, clock, onError: onBusError })
+    : new MemoryBus({ clock, onError: onBusError });
+  const scheduler = new Scheduler({
+    clock,
+    leases: new DbLeaseStore(store.db),
+    onError: (error, job) => app.log.error({ err: error, job }, 'scheduled job failed'),
+  });
+  const ctx: AppContext = { config, store, clock, bus, scheduler, limitStore, feed, gateway };
   app.decorate('ctx', ctx);
 
   registerHttpPlatform(app);
+  await registerSecurityHeaders(app, { webDist: config.webDist });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await gateway.register(app);
   await app.register(swagger, {
     openapi: {
       info: {
@@ -96,40 +127,69 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  registerMetrics(app);
+  registerMetrics(app, { token: config.metricsToken });
 
-  const captcha = new CaptchaService(store.db, clock, options.captchaText);
-  const auth = new AuthService({
-    db: store.db,
-    clock,
-    limiter,
-    limits: config.limits,
-    captcha,
-    captchaEnabled: config.captcha,
-    registerMode: config.registerMode,
-  });
-  const users = new UsersService({ db: store.db, clock, supportUrl: config.supportUrl });
-
+  const { db } = store;
+  const { limits } = config;
+  const limit = limitStore.limit.bind(limitStore);
+  let users!: ReturnType<typeof registerUsersModule>;
+  let settings!: ReturnType<typeof registerSettingsModule>;
+  let markets!: MarketsModule;
+  // why: one line per module; each registers its own routes and returns the service that later
+  // modules call (never their repositories).
   await app.register(
     async (api) => {
-      registerAuthHook(api, auth);
-      await api.register(authRoutes, {
-        auth,
+      settings = registerSettingsModule({ db });
+      const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
+      users = registerUsersModule(api, {
+        db,
+        clock,
+        sessions,
+        settings,
+        supportUrl: config.supportUrl,
+        loginPasswordChecks: limit('login_password_check', limits.passwordChecks),
+        withdrawPasswordChecks: limit('withdraw_password_check', limits.passwordChecks),
+      });
+      registerAuthModule(api, {
+        db,
+        clock,
+        users,
+        sessions,
+        captchaText: options.captchaText,
+        captchaEnabled: config.captcha,
+        registerMode: config.registerMode,
+        limits: {
+          loginPerAccountAndIp: limit('login_account_ip', limits.loginPerAccountAndIp),
+          loginPerIp: limit('login_ip', limits.loginPerIp),
+          loginFailuresPerAccount: limit('login_failures_account', limits.loginFailuresPerAccount),
+          captchaAfter: limits.loginCaptchaAfter,
+          registrationsPerIp: limit('register_ip', limits.registrationsPerIp),
+          captchasPerIp: limit('captcha_ip', limits.captchasPerIp),
+        },
         clientConfig: () => ({
           register_mode: config.registerMode,
           captcha: config.captcha,
           price_source: feed.source,
         }),
       });
-      await api.register(usersRoutes, { users });
-      await api.register(marketsRoutes, { feed });
+      markets = registerMarketsModule(api, {
+        db,
+        bus,
+        scheduler,
+        gateway,
+        feed,
+        feedIntervalMs: config.feedIntervalMs,
+        onError: (error, what) => app.log.error({ err: error, what }, 'markets failed'),
+      });
     },
     { prefix: '/apiv' },
   );
+  const seeded = config.demo
+    ? await seedDemoData({ db, clock, users, settings, markets: markets.service })
+    : false;
+  logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
 
-  gateway.addChannel('ticker', { snapshot: () => feed.tickers() });
-  const stopTickerFanout = feed.onUpdate((tickers) => gateway.broadcast('ticker', tickers));
-  gateway.register(app);
+  await markets.start({ runFeed: options.startFeed !== false });
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     await sql`select 1`.execute(store.db);
@@ -143,10 +203,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   registerWebApp(app, config.webDist);
 
-  if (options.startFeed !== false) feed.start();
   app.addHook('onClose', async () => {
-    stopTickerFanout();
-    feed.stop();
+    await scheduler.stop();
+    await markets.stop();
+    await bus.close();
+    await limitStore.close();
     await store.close();
   });
   return app;

@@ -1,5 +1,7 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { LimitRule, LimitStoreKind } from './platform/rate-limit.ts';
 
 const flag = (fallback: boolean) =>
   z
@@ -9,6 +11,83 @@ const flag = (fallback: boolean) =>
       v === undefined || v === '' ? fallback : !['off', '0', 'false', 'no'].includes(v.toLowerCase()),
     );
 
+/** `on`/`off` (also true/false, yes/no, 1/0); unset stays undefined so the caller picks the default. */
+const explicitFlag = z
+  .string()
+  .optional()
+  .transform((value, ctx): boolean | undefined => {
+    const v = value?.trim().toLowerCase();
+    if (v === undefined || v === '') return undefined;
+    if (['on', 'true', 'yes', '1'].includes(v)) return true;
+    if (['off', 'false', 'no', '0'].includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `expected on or off, got "${value}"` });
+    return z.NEVER;
+  });
+
+/** Fastify's `trustProxy`: off, on (any hop), a hop count, or the proxies' addresses and CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const v = value?.trim() ?? '';
+    if (v === '' || ['off', 'false', 'no', '0'].includes(v.toLowerCase())) return false;
+    if (['on', 'true', 'yes'].includes(v.toLowerCase())) return true;
+    if (/^\d+$/.test(v)) return Number(v);
+    const entries = v
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = entries.find((entry) => !isAddressOrCidr(entry));
+    if (bad !== undefined || entries.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `TRUST_PROXY: expected on, off, a hop count or addresses/CIDRs, got "${bad ?? value}"`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+/** Default limits: `points` events per `durationSec` seconds. */
+const DEFAULT_RULES = {
+  loginPerAccountAndIp: { points: 5, durationSec: 15 * 60 },
+  loginPerIp: { points: 30, durationSec: 15 * 60 },
+  loginFailuresPerAccount: { points: 1000, durationSec: 60 * 60 },
+  registrationsPerIp: { points: 10, durationSec: 60 * 60 },
+  captchasPerIp: { points: 120, durationSec: 60 },
+  passwordChecks: { points: 5, durationSec: 15 * 60 },
+} satisfies Record<string, LimitRule>;
+
+/** A limit written `points/seconds`, e.g. `10/3600`. */
+function limitRule(fallback: LimitRule) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx): LimitRule => {
+      if (value === undefined || value === '') return fallback;
+      const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+      if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+        ctx.addIssue({ code: 'custom', message: `expected points/seconds, e.g. 10/3600, got "${value}"` });
+        return z.NEVER;
+      }
+      return { points: Number(match[1]), durationSec: Number(match[2]) };
+    });
+}
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -16,12 +95,50 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().optional(),
   CAPTCHA: flag(true),
   REGISTER_MODE: z.enum(['1', '2']).default('1').transform(Number),
-  DEMO: flag(true),
+  NODE_ENV: z.string().optional(),
+  DEMO: explicitFlag,
+  TRUST_PROXY: trustProxySetting,
+  METRICS_TOKEN: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().min(16, 'METRICS_TOKEN: use at least 16 characters').optional(),
+  ),
+  WS_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  WS_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(20),
   SUPPORT_URL: z.string().default('#/User/contactKehu'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   FEED_SEED: z.coerce.number().int().default(20261122),
   FEED_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  NATS_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => !v || v.split(',').every((url) => /^(nats|tls):\/\/\S+$/.test(url.trim())),
+      'NATS_URL: expected nats://host:port (several separated by commas)',
+    ),
+  NATS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'NATS_PREFIX: letters, digits, _ and - only')
+    .default('bourse'),
   WEB_DIST: z.string().optional(),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .default(3 * 24 * 60),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_STORE: z.enum(['memory', 'sqlite', 'postgres', 'redis']).optional(),
+  REDIS_URL: z.string().optional(),
+  RATE_LIMIT_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_]{1,32}$/i)
+    .default('bourse'),
+  LIMIT_LOGIN_PER_ACCOUNT_IP: limitRule(DEFAULT_RULES.loginPerAccountAndIp),
+  LIMIT_LOGIN_PER_IP: limitRule(DEFAULT_RULES.loginPerIp),
+  LIMIT_LOGIN_FAILURES_PER_ACCOUNT: limitRule(DEFAULT_RULES.loginFailuresPerAccount),
+  LIMIT_LOGIN_CAPTCHA_AFTER: z.coerce.number().int().min(1).default(10),
+  LIMIT_REGISTER_PER_IP: limitRule(DEFAULT_RULES.registrationsPerIp),
+  LIMIT_CAPTCHA_PER_IP: limitRule(DEFAULT_RULES.captchasPerIp),
+  LIMIT_PASSWORD_CHECKS: limitRule(DEFAULT_RULES.passwordChecks),
 });
 
 export interface Config {
@@ -32,35 +149,58 @@ export interface Config {
   databaseUrl: string | undefined;
   captcha: boolean;
   registerMode: 1 | 2;
+  /** `NODE_ENV=production`. */
+  production: boolean;
+  /** Seed demo accounts (known passwords): on by default, off by default in production. */
   demo: boolean;
+  /** Which proxies' `X-Forwarded-For` is believed for the client address; off ignores the header. */
+  trustProxy: TrustProxy;
+  /** Bearer token that opens `/metrics` from other addresses than loopback; unset = loopback only. */
+  metricsToken: string | undefined;
+  /** `/ws`: heartbeat period and the cap on open connections per client address. */
+  ws: { heartbeatMs: number; connectionsPerIp: number };
   supportUrl: string;
   logLevel: string;
   feedSeed: number;
   feedIntervalMs: number;
+  /** `nats://…` switches the bus to NATS JetStream; unset means the in-process bus. */
+  natsUrl: string | undefined;
+  /** Subject prefix and JetStream stream of this installation's events. */
+  natsPrefix: string;
   /** Folder of the built customer app; served at `/` when it exists. */
   webDist: string;
+  /** Sessions end after this long unused, and this long after login at most. */
+  session: { idleTimeoutMs: number; maxAgeMs: number };
+  /** Where limits count: memory (per process), sqlite (beside the store), postgres or redis. */
+  limitStore: LimitStoreKind;
+  redisUrl: string | undefined;
+  /** Prefix of limit keys and tables, so installations sharing one Redis keep apart. */
+  limitPrefix: string;
   limits: RateLimits;
 }
 
-/** Brute-force limits: at most `max` events per `windowMs`. */
+/** Brute-force limits (README: `LIMIT_*`). */
 export interface RateLimits {
-  loginFailuresPerIp: { max: number; windowMs: number };
-  loginFailuresPerAccount: { max: number; windowMs: number };
-  registrationsPerIp: { max: number; windowMs: number };
-  captchasPerIp: { max: number; windowMs: number };
+  loginPerAccountAndIp: LimitRule;
+  loginPerIp: LimitRule;
+  loginFailuresPerAccount: LimitRule;
+  /** Wrong passwords of one account, from any address, after which the graphic code is required. */
+  loginCaptchaAfter: number;
+  registrationsPerIp: LimitRule;
+  captchasPerIp: LimitRule;
+  /** Checks of a current password (login or withdrawal) per account. */
+  passwordChecks: LimitRule;
 }
 
-export const DEFAULT_LIMITS: RateLimits = {
-  loginFailuresPerIp: { max: 30, windowMs: 15 * 60_000 },
-  loginFailuresPerAccount: { max: 5, windowMs: 15 * 60_000 },
-  registrationsPerIp: { max: 10, windowMs: 60 * 60_000 },
-  captchasPerIp: { max: 120, windowMs: 60_000 },
-};
+function isPostgresUrl(url: string | undefined): boolean {
+  return url !== undefined && /^postgres(ql)?:\/\//.test(url);
+}
 
 /** Reads configuration from environment variables (see the README's table). Throws on invalid values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = ConfigSchema.parse(env);
   const root = path.resolve(import.meta.dirname, '../../..');
+  const production = parsed.NODE_ENV === 'production';
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -68,13 +208,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: parsed.DATABASE_URL || undefined,
     captcha: parsed.CAPTCHA,
     registerMode: parsed.REGISTER_MODE as 1 | 2,
-    demo: parsed.DEMO,
+    production,
+    // why: demo accounts have published passwords; a production start must ask for them explicitly.
+    demo: parsed.DEMO ?? !production,
+    trustProxy: parsed.TRUST_PROXY,
+    metricsToken: parsed.METRICS_TOKEN || undefined,
+    ws: { heartbeatMs: parsed.WS_HEARTBEAT_SECONDS * 1000, connectionsPerIp: parsed.WS_CONNECTIONS_PER_IP },
     supportUrl: parsed.SUPPORT_URL,
     logLevel: parsed.LOG_LEVEL,
     feedSeed: parsed.FEED_SEED,
     feedIntervalMs: parsed.FEED_INTERVAL_MS,
+    natsUrl: parsed.NATS_URL || undefined,
+    natsPrefix: parsed.NATS_PREFIX,
     webDist: parsed.WEB_DIST ? path.resolve(parsed.WEB_DIST) : path.join(root, 'apps/web/dist'),
-    limits: DEFAULT_LIMITS,
+    session: {
+      idleTimeoutMs: parsed.SESSION_IDLE_MINUTES * 60_000,
+      maxAgeMs: parsed.SESSION_MAX_DAYS * 24 * 60 * 60_000,
+    },
+    // why: limits count in a store that survives a restart by default: the PostgreSQL store when
+    // the ledger is on PostgreSQL, a SQLite file beside the embedded store otherwise.
+    limitStore: parsed.RATE_LIMIT_STORE ?? (isPostgresUrl(parsed.DATABASE_URL) ? 'postgres' : 'sqlite'),
+    redisUrl: parsed.REDIS_URL || undefined,
+    limitPrefix: parsed.RATE_LIMIT_PREFIX,
+    limits: {
+      loginPerAccountAndIp: parsed.LIMIT_LOGIN_PER_ACCOUNT_IP,
+      loginPerIp: parsed.LIMIT_LOGIN_PER_IP,
+      loginFailuresPerAccount: parsed.LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
+      loginCaptchaAfter: parsed.LIMIT_LOGIN_CAPTCHA_AFTER,
+      registrationsPerIp: parsed.LIMIT_REGISTER_PER_IP,
+      captchasPerIp: parsed.LIMIT_CAPTCHA_PER_IP,
+      passwordChecks: parsed.LIMIT_PASSWORD_CHECKS,
+    },
     ...overrides,
   };
 }

@@ -1,3 +1,6 @@
+import type { Listings, MarketsService } from './modules/markets/service.ts';
+import type { SettingsService } from './modules/settings/service.ts';
+import type { UsersService } from './modules/users/service.ts';
 import type { Clock } from './platform/clock.ts';
 import { hashPassword } from './platform/crypto.ts';
 import type { Db } from './platform/db.ts';
@@ -8,47 +11,65 @@ export const DEMO_USERS = [
   { username: 'demo2', password: 'demo1234', inviteCode: 'DEMO2027' },
 ] as const;
 
-/** Seeds demo data once; the `demo_seeded` setting records that it ran. Returns true when it seeded. */
-export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
-  const done = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', 'demo_seeded')
-    .executeTakeFirst();
-  if (done) return false;
+/** Demo coins and markets (USDT-quoted), in display order. */
+export const DEMO_LISTINGS: Listings = {
+  coins: [
+    { symbol: 'USDT', name: 'Tether USD', displayDecimals: 8 },
+    { symbol: 'BTC', name: 'Bitcoin', displayDecimals: 8 },
+    { symbol: 'ETH', name: 'Ethereum', displayDecimals: 8 },
+    { symbol: 'SOL', name: 'Solana', displayDecimals: 8 },
+    { symbol: 'XRP', name: 'XRP', displayDecimals: 8 },
+    { symbol: 'DOGE', name: 'Dogecoin', displayDecimals: 8 },
+    { symbol: 'LTC', name: 'Litecoin', displayDecimals: 8 },
+    { symbol: 'BNB', name: 'BNB', displayDecimals: 8 },
+    { symbol: 'TRX', name: 'TRON', displayDecimals: 8 },
+  ],
+  markets: [
+    { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', priceDecimals: 2 },
+    { symbol: 'ETHUSDT', base: 'ETH', quote: 'USDT', priceDecimals: 2 },
+    { symbol: 'SOLUSDT', base: 'SOL', quote: 'USDT', priceDecimals: 3 },
+    { symbol: 'XRPUSDT', base: 'XRP', quote: 'USDT', priceDecimals: 4 },
+    { symbol: 'DOGEUSDT', base: 'DOGE', quote: 'USDT', priceDecimals: 5 },
+    { symbol: 'LTCUSDT', base: 'LTC', quote: 'USDT', priceDecimals: 2 },
+    { symbol: 'BNBUSDT', base: 'BNB', quote: 'USDT', priceDecimals: 2 },
+    { symbol: 'TRXUSDT', base: 'TRX', quote: 'USDT', priceDecimals: 5 },
+  ],
+};
+
+const SEEDED_KEY = 'demo_seeded';
+
+/**
+ * Lists the demo coins and markets where missing; seeds demo accounts once, through the owning modules' services, in one transaction; the
+ * `demo_seeded` setting records that it ran. Returns true when it seeded.
+ */
+export async function seedDemoData(deps: {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  settings: SettingsService;
+  markets: MarketsService;
+}): Promise<boolean> {
+  const { db, clock, users, settings, markets } = deps;
+  // why: on every start, not once: listings already there are kept as they are, and a store
+  // seeded before coins and markets were tables gets them too.
+  await db.transaction().execute((trx) => markets.addListings(trx, DEMO_LISTINGS));
+  if (await settings.get(SEEDED_KEY)) return false;
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
   await db.transaction().execute(async (trx) => {
-    let referrerId: number | null = null;
+    if (await settings.get(SEEDED_KEY, trx)) return;
+    let referrer: string | undefined;
     for (const [i, user] of DEMO_USERS.entries()) {
-      const exists = await trx
-        .selectFrom('users')
-        .select('id')
-        .where('username_key', '=', user.username)
-        .executeTakeFirst();
-      if (exists) continue;
-      const row = await trx
-        .insertInto('users')
-        .values({
-          username: user.username,
-          username_key: user.username,
-          phone: null,
-          email: null,
-          password_hash: hashes[i]!,
-          pay_password_hash: null,
-          invite_code: user.inviteCode,
-          referrer_id: referrerId,
-          reg_ip: '127.0.0.1',
-          last_login_at: null,
-          created_at: clock.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      referrerId ??= Number(row.id);
+      await users.createUser(trx, {
+        account: user.username,
+        isPhone: false,
+        passwordHash: hashes[i]!,
+        inviteCode: user.inviteCode,
+        invitedBy: referrer,
+        ip: '127.0.0.1',
+      });
+      referrer ??= user.inviteCode;
     }
-    await trx
-      .insertInto('settings')
-      .values({ key: 'demo_seeded', value: String(clock.now()) })
-      .execute();
+    await settings.set(trx, SEEDED_KEY, String(clock.now()));
   });
   return true;
 }

@@ -57,12 +57,15 @@ describe.each(DIALECTS)('bad input on $name', ({ name, skip }) => {
       const db = server.app.ctx.store.db;
       // what bad input must never change (the login log records attempts, and captchas are issued freely)
       snapshot = async () =>
-        JSON.stringify([
-          await db.selectFrom('users').selectAll().orderBy('id').execute(),
-          await db.selectFrom('sessions').select(['id', 'user_id', 'revoked_at']).orderBy('id').execute(),
-          await db.selectFrom('withdraw_addresses').selectAll().execute(),
-          await db.selectFrom('settings').selectAll().execute(),
-        ]);
+        JSON.stringify(
+          [
+            await db.selectFrom('users').selectAll().orderBy('id').execute(),
+            await db.selectFrom('sessions').select(['id', 'user_id', 'revoked_at']).orderBy('id').execute(),
+            await db.selectFrom('withdraw_addresses').selectAll().execute(),
+            await db.selectFrom('settings').selectAll().execute(),
+          ],
+          (_key, value) => (typeof value === 'bigint' ? `${value}n` : value),
+        );
     });
     afterAll(() => server?.close());
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { type BuildOptions, buildApp } from '../src/app.ts';
-import { type Config, DEFAULT_LIMITS, loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -48,7 +48,16 @@ export interface TestServer {
     params?: Record<string, unknown>,
     options?: CallOptions,
   ): Promise<ApiAnswer>;
-  close(): Promise<void>;
+  /** Where this server keeps its data; pass it as `reuse` to build the next server on it. */
+  store: StoreLocation;
+  /** Stops the server and removes its store, unless `keepStore` (then the next server reuses it). */
+  close(options?: { keepStore?: boolean }): Promise<void>;
+}
+
+/** A server's data folder and, on PostgreSQL, its database. */
+export interface StoreLocation {
+  dataDir: string;
+  databaseUrl?: string;
 }
 
 export interface CallOptions {
@@ -66,7 +75,8 @@ export interface ApiAnswer {
   data: any;
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** Creates an empty PostgreSQL database for one test; `drop` removes it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `bourse_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -74,30 +84,64 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+  return { url: url.toString(), drop: () => dropPostgresDatabase(url.toString()) };
+}
+
+/** Drops a database made by `createPostgresDatabase`, named by its URL. */
+export async function dropPostgresDatabase(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!/^bourse_test_\w+$/.test(name)) throw new Error(`not a test database: ${name}`);
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  await client.query(`drop database if exists ${name} with (force)`);
+  await client.end();
+}
+
+/**
+ * Ends every connection to the database at `databaseUrl` but its own, as a PostgreSQL restart or an
+ * administrator would; returns how many it ended.
+ */
+export async function terminatePostgresBackends(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ terminated: boolean }>(
+      `select pg_terminate_backend(pid) as terminated from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    return rows.filter((row) => row.terminated).length;
+  } finally {
+    await client.end();
+  }
 }
 
 /**
  * Builds the platform on a fresh store (a new SQLite file in a temp folder, or a new PostgreSQL
  * database) and listens on a loopback port. Captcha and demo data are off unless asked for.
+ * `reuse` builds it on the store of a server closed with `keepStore` instead (a restart).
  */
 export async function startServer(
   dialect: DialectName,
-  options: { env?: Record<string, string>; config?: Partial<Config>; build?: Partial<BuildOptions> } = {},
+  options: {
+    env?: Record<string, string>;
+    config?: Partial<Config>;
+    build?: Partial<BuildOptions>;
+    reuse?: StoreLocation;
+  } = {},
 ): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-test-'));
-  const database = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+  const { reuse } = options;
+  if (reuse && (dialect === 'postgres') !== (reuse.databaseUrl !== undefined)) {
+    throw new Error(`reuse: a ${dialect} store ${dialect === 'postgres' ? 'needs' : 'has no'} databaseUrl`);
+  }
+  const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-test-'));
+  const database = reuse?.databaseUrl
+    ? { url: reuse.databaseUrl, drop: () => dropPostgresDatabase(reuse.databaseUrl as string) }
+    : dialect === 'postgres'
+      ? await createPostgresDatabase()
+      : undefined;
   const config = loadConfig(
     { CAPTCHA: 'off', DEMO: 'off', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...options.env },
-    { databaseUrl: database?.url, limits: structuredClone(DEFAULT_LIMITS), ...options.config },
+    { databaseUrl: database?.url, ...options.config },
   );
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 8, 0, 0));
   const app = await buildApp({ config, clock, startFeed: false, logger: false, ...options.build });
@@ -132,8 +176,10 @@ export async function startServer(
     clock,
     config,
     call,
-    close: async () => {
+    store: { dataDir, databaseUrl: database?.url },
+    close: async (closeOptions = {}) => {
       await app.close();
+      if (closeOptions.keepStore) return;
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

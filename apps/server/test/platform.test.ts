@@ -56,7 +56,8 @@ describe('platform', () => {
       path.join(webDist, 'assets', 'app-abc123.js'),
       `console.log(${JSON.stringify('x'.repeat(5000))});`,
     );
-    server = await startServer('sqlite', { env: { WEB_DIST: webDist } });
+    // why: the markets and coins are rows the demo seed lists.
+    server = await startServer('sqlite', { env: { WEB_DIST: webDist, DEMO: 'on' } });
   });
   afterAll(async () => {
     await server?.close();
@@ -164,7 +165,7 @@ describe('platform', () => {
   });
 
   it('replays the same prices from the same seed', async () => {
-    const other = await startServer('sqlite');
+    const other = await startServer('sqlite', { env: { DEMO: 'on' } });
     try {
       const a = (await server.call('GET', '/Market/tickers')).data;
       const b = (await other.call('GET', '/Market/tickers')).data;

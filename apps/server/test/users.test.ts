@@ -37,12 +37,12 @@ describe.each(DIALECTS)('user profile and passwords on $name', ({ name, skip }) 
       await server.app.ctx.store.db
         .insertInto('withdraw_addresses')
         .values({
-          user_id: uid,
+          user_id: BigInt(uid),
           coin: 'USDT',
           network: 'TRC20',
           address: 'TXYZ',
           remark: '',
-          created_at: server.clock.now(),
+          created_at: BigInt(server.clock.now()),
         })
         .execute();
       const answer = await server.call('GET', '/User/getUserInfo', {}, { token });
@@ -111,10 +111,10 @@ describe.each(DIALECTS)('user profile and passwords on $name', ({ name, skip }) 
       const row = await users.store.db
         .selectFrom('users')
         .select('withdraw_blocked_until')
-        .where('id', '=', first.uid)
+        .where('id', '=', BigInt(first.uid))
         .executeTakeFirstOrThrow();
-      expect(Number(row.withdraw_blocked_until)).toBe(
-        server.clock.now() + WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS,
+      expect(row.withdraw_blocked_until).toBe(
+        BigInt(server.clock.now() + WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS),
       );
     });
 
@@ -200,7 +200,7 @@ describe.each(DIALECTS)('user profile and passwords on $name', ({ name, skip }) 
       const row = await server.app.ctx.store.db
         .selectFrom('users')
         .select('password_hash')
-        .where('id', '=', uid)
+        .where('id', '=', BigInt(uid))
         .executeTakeFirstOrThrow();
       expect(row.password_hash).toMatch(/^\$argon2id\$/);
       expect(row.password_hash).not.toContain('plain-pass');

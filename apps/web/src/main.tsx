@@ -4,7 +4,13 @@ import './shared/theme/app.css';
 import { createRoot } from 'react-dom/client';
 import { installAntdLocale } from './app/antd-locale.ts';
 import { App } from './app/app.tsx';
-import { installAntdRender, installHttpHooks, loadDeferredCode, preloadEntryPage } from './app/setup.ts';
+import {
+  installAntdRender,
+  installHttpHooks,
+  loadDeferredCode,
+  preloadEntryPage,
+  showNoticeFromLastLoad,
+} from './app/setup.ts';
 import { initI18n } from './shared/i18n/i18n.ts';
 import { installUpDownMode } from './shared/preferences/up-down.ts';
 import { captureInviteCode } from './shared/storage.ts';
@@ -20,6 +26,7 @@ async function start(): Promise<void> {
   installUpDownMode();
   installAntdLocale(locale);
   createRoot(document.getElementById('root')!).render(<App />);
+  showNoticeFromLastLoad();
   loadDeferredCode();
 }
 

@@ -31,6 +31,7 @@ export const RESULT_CODES = {
   PHONE_EXISTS: { code: 2014, status: 200 },
   REGISTER_MODE_DISABLED: { code: 2015, status: 200 },
   PASSWORD_SAME_AS_OLD: { code: 2016, status: 200 },
+  CAPTCHA_REQUIRED: { code: 2017, status: 200 },
   // 3xxx funds
   WITHDRAW_PASSWORD_WRONG: { code: 3001, status: 200 },
   WITHDRAW_PASSWORD_NOT_SET: { code: 3002, status: 200 },

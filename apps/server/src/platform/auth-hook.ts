@@ -1,6 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthContext, AuthService } from '../modules/auth/service.ts';
 import { clientDevice, clientIp } from './http.ts';
+
+/** Who a request comes from: the address and a short description of the device. */
+export interface ClientInfo {
+  ip: string;
+  device: string;
+}
+
+/** The signed-in user and session of a request. */
+export interface AuthContext {
+  userId: bigint;
+  sessionId: bigint;
+}
+
+/**
+ * Resolves a session token to its live session. The module that owns sessions implements it;
+ * it throws `AppError('SESSION_INVALID')` for an unknown, ended or expired session.
+ */
+export interface Authenticator {
+  authenticate(token: string | undefined, client: ClientInfo): Promise<AuthContext>;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,7 +42,7 @@ export function readToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function registerAuthHook(app: FastifyInstance, auth: AuthService): void {
+export function registerAuthHook(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest('auth', null);
   // why: preValidation sees the raw body and query, before schemas strip the `token` field.
   app.addHook('preValidation', async (request) => {

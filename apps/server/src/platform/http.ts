@@ -63,13 +63,40 @@ export function registerHttpPlatform(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => sendError(request, reply, 'NOT_FOUND'));
 }
 
-/** The client address as Fastify sees it (honours `trustProxy`). */
-export function clientIp(request: FastifyRequest): string {
-  return request.ip || '';
+/** Who sent the request: address and device, as stored in sessions and the login log. */
+export function clientOf(request: FastifyRequest): { ip: string; device: string } {
+  return { ip: clientIp(request), device: clientDevice(request) };
 }
 
-/** A short description of the client device from its User-Agent. */
+/**
+ * Fastify's `trustProxy` from the `TRUST_PROXY` setting. A hop count `n` believes the `n` nearest
+ * addresses of the chain (the socket's peer and the proxies before it). why: Fastify itself treats a
+ * number as "trust nothing", so the count is turned into a trust function here.
+ */
+export function toTrustProxyOption(
+  setting: boolean | number | string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  if (setting <= 0) return false;
+  return (_address, hop) => hop < setting;
+}
+
+/** Longest client address kept (an IPv6 address with a zone fits; anything longer is not an address). */
+export const MAX_CLIENT_IP_LENGTH = 64;
+/** Longest User-Agent kept. */
+export const MAX_CLIENT_DEVICE_LENGTH = 255;
+
+/**
+ * The client address as Fastify sees it: the socket's peer, or with `TRUST_PROXY` the address the
+ * trusted proxies forwarded. Capped at {@link MAX_CLIENT_IP_LENGTH} characters, since a forwarded
+ * header is text the client may have written and the address is stored and shown in the back office.
+ */
+export function clientIp(request: FastifyRequest): string {
+  return (request.ip || '').slice(0, MAX_CLIENT_IP_LENGTH);
+}
+
+/** A short description of the client device from its User-Agent, capped at {@link MAX_CLIENT_DEVICE_LENGTH}. */
 export function clientDevice(request: FastifyRequest): string {
   const ua = request.headers['user-agent'] ?? '';
-  return ua.slice(0, 255);
+  return ua.slice(0, MAX_CLIENT_DEVICE_LENGTH);
 }

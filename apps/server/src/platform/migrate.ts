@@ -1,9 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
-import * as m0001 from './migrations/2026_11_22_0001_accounts.ts';
+import * as accounts from './migrations/2026_11_22_0001_accounts.ts';
+import * as int8Ids from './migrations/2026_11_23_0001_int8_ids.ts';
+import * as ports from './migrations/2026_11_23_0002_ports.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
-  '2026_11_22_0001_accounts': m0001,
+  '2026_11_22_0001_accounts': accounts,
+  '2026_11_23_0001_int8_ids': int8Ids,
+  '2026_11_23_0002_ports': ports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,6 +1,10 @@
 import type { Generated } from 'kysely';
 
-/** Table types of the store. Times are unix milliseconds (`bigint` columns, read back as number|string). */
+/**
+ * Table types of the store. Every integer column reads back as `bigint` on both dialects (see
+ * db.ts): ids, money, quantities, sequence numbers, flags and times alike. Times are unix
+ * milliseconds (`Millis`), converted to and from the clock's numbers only in `time.ts`.
+ */
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -8,12 +12,17 @@ export interface Database {
   captchas: CaptchasTable;
   withdraw_addresses: WithdrawAddressesTable;
   settings: SettingsTable;
+  coins: CoinsTable;
+  markets: MarketsTable;
+  index_prices: IndexPricesTable;
+  job_leases: JobLeasesTable;
 }
 
-type Millis = number | string | bigint;
+/** Unix milliseconds as stored: a `bigint` column. */
+export type Millis = bigint;
 
 export interface UsersTable {
-  id: Generated<number>;
+  id: Generated<bigint>;
   username: string;
   /** Lower-cased username: unique, so `Alice` and `alice` are one account. */
   username_key: string;
@@ -21,14 +30,14 @@ export interface UsersTable {
   email: string | null;
   password_hash: string;
   pay_password_hash: string | null;
-  level: Generated<number>;
-  credit: Generated<number>;
+  level: Generated<bigint>;
+  credit: Generated<bigint>;
   invite_code: string;
-  referrer_id: number | null;
+  referrer_id: bigint | null;
   reg_ip: string;
   status: Generated<'active' | 'frozen'>;
-  trade_banned: Generated<number>;
-  realname_status: Generated<number>;
+  trade_banned: Generated<bigint>;
+  realname_status: Generated<bigint>;
   last_login_at: Millis | null;
   last_login_ip: Generated<string>;
   withdraw_blocked_until: Generated<Millis>;
@@ -36,8 +45,8 @@ export interface UsersTable {
 }
 
 export interface SessionsTable {
-  id: Generated<number>;
-  user_id: number;
+  id: Generated<bigint>;
+  user_id: bigint;
   token_hash: string;
   device: string;
   ip: string;
@@ -47,10 +56,10 @@ export interface SessionsTable {
 }
 
 export interface LoginLogsTable {
-  id: Generated<number>;
-  user_id: number | null;
+  id: Generated<bigint>;
+  user_id: bigint | null;
   account: string;
-  success: number;
+  success: bigint;
   reason: string;
   ip: string;
   device: string;
@@ -64,8 +73,8 @@ export interface CaptchasTable {
 }
 
 export interface WithdrawAddressesTable {
-  id: Generated<number>;
-  user_id: number;
+  id: Generated<bigint>;
+  user_id: bigint;
   coin: string;
   network: string;
   address: string;
@@ -76,4 +85,44 @@ export interface WithdrawAddressesTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+export type ListingStatus = 'active' | 'disabled';
+
+/** Assets the platform knows; written by the markets module. */
+export interface CoinsTable {
+  id: Generated<bigint>;
+  symbol: string;
+  name: string;
+  /** Decimals shown for amounts of this coin. */
+  display_decimals: bigint;
+  sort: Generated<bigint>;
+  status: Generated<ListingStatus>;
+}
+
+/** Trading pairs; written by the markets module. */
+export interface MarketsTable {
+  id: Generated<bigint>;
+  symbol: string;
+  base: string;
+  quote: string;
+  /** Decimals shown for prices. */
+  price_decimals: bigint;
+  sort: Generated<bigint>;
+  status: Generated<ListingStatus>;
+}
+
+/** The index feed's latest price per symbol (10^-8 quote units), so a restart continues from it. */
+export interface IndexPricesTable {
+  symbol: string;
+  price: bigint;
+  source: string;
+  updated_at: Millis;
+}
+
+/** Who runs a scheduled job that must run on one node, until when; written by the scheduler. */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: Millis;
 }

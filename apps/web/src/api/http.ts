@@ -1,6 +1,6 @@
 import { type Envelope, SESSION_INVALID_CODE, SUCCESS_CODE } from '@bourse/shared';
 import { getLangHeader, i18next } from '../shared/i18n/i18n.ts';
-import { endSession, getToken } from '../shared/storage.ts';
+import { endSession, getToken, keepNoticeForNextLoad } from '../shared/storage.ts';
 import { showToast } from '../shared/ui/toast.ts';
 
 /** Base path of the API on the same origin (spec §7). */
@@ -36,8 +36,8 @@ export class ApiError extends Error {
 export interface HttpHooks {
   /** Whether the page at `path` needs no session (there a code 100 only shows its message). */
   isPublicPath: (path: string) => boolean;
-  /** Called after a forced logout, e.g. to drop cached data and go to the login page. */
-  onSessionEnded: (options: { isPublicPath: boolean }) => void;
+  /** Called after a forced logout; the app reloads, as the spec's logout does (§4). */
+  onSessionEnded: () => void;
 }
 
 let hooks: HttpHooks = {
@@ -78,10 +78,14 @@ function toSearch(params: Params): string {
   return search.toString();
 }
 
-function forceLogout(): void {
-  const isPublic = hooks.isPublicPath(currentPath());
+/**
+ * The spec's logout (§4), forced by the server: forget the session, then let the app reload. The
+ * server's message is kept across the reload so it still shows (unless `message` is null).
+ */
+function forceLogout(message: string | null): void {
   endSession();
-  hooks.onSessionEnded({ isPublicPath: isPublic });
+  if (message) keepNoticeForNextLoad(message);
+  hooks.onSessionEnded();
 }
 
 /**
@@ -130,9 +134,10 @@ export async function request<T>(
   }
 
   if (TRANSPORT_LOGOUT.some((rule) => rule.status === response.status && rule.code === body?.code)) {
-    forceLogout();
     const message = body?.msg || i18next.t('common.sessionExpired');
-    if (!options.silent) showMessage(message);
+    // why: without a token there is no session to end, and a reload would only repeat the call.
+    if (token) forceLogout(options.silent ? null : message);
+    else if (!options.silent) showMessage(message);
     throw new ApiError(body?.code ?? response.status, message, response.status);
   }
   if (!body || typeof body.code !== 'number') {
@@ -142,11 +147,13 @@ export async function request<T>(
   }
   if (SUCCESS_CODES.has(body.code)) return body;
 
-  if (body.code === SESSION_INVALID_CODE) {
-    // why: spec §4 — code 100 logs out, except on public pages where it only shows the message.
-    if (token && !hooks.isPublicPath(currentPath())) forceLogout();
+  // why: spec §4 — code 100 logs out and shows the message, except on public pages where it
+  // only shows the message.
+  if (body.code === SESSION_INVALID_CODE && token && !hooks.isPublicPath(currentPath())) {
+    forceLogout(body.msg);
+  } else if (!options.silent || body.code === SESSION_INVALID_CODE) {
+    showMessage(body.msg);
   }
-  if (!options.silent || body.code === SESSION_INVALID_CODE) showMessage(body.msg);
   throw new ApiError(body.code, body.msg, response.status);
 }
 

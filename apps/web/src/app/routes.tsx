@@ -44,7 +44,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
     tabBar: true,
   }),
   route('/Index/uoption', () => import('../features/user/pages/user-page.tsx'), { tabBar: true }),
-  route('/Index/spwd', () => import('../features/user/pages/security-page.tsx')),
+  route('/Index/security', () => import('../features/user/pages/security-page.tsx')),
+  route('/Index/spwd', () => import('../features/user/pages/set-password-page.tsx')),
   route('/Index/respwd', () => import('../features/user/pages/change-password-page.tsx')),
   route('/Index/withdrawpwd', () => import('../features/user/pages/withdraw-password-page.tsx')),
   // Declared for their metadata; pages arrive with later issues.

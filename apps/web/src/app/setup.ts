@@ -1,10 +1,9 @@
 import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { createRoot, type Root } from 'react-dom/client';
-import { userInfoQueryKey } from '../api/get-user-info.ts';
 import { configureHttp } from '../api/http.ts';
 import { PATHS } from '../shared/paths.ts';
-import { preloadToast } from '../shared/ui/toast.ts';
-import { queryClient } from './query-client.ts';
+import { takeNoticeFromLastLoad } from '../shared/storage.ts';
+import { preloadToast, showToast } from '../shared/ui/toast.ts';
 import { APP_ROUTES, isPublicPath } from './routes.tsx';
 
 type Container = (Element | DocumentFragment) & { _bourseRoot?: Root };
@@ -24,14 +23,21 @@ export function installAntdRender(): void {
 }
 
 /**
- * Tells the HTTP client which pages are public, and drops the user's cached data after a forced
- * logout (the route guard then sends private pages to /login).
+ * Tells the HTTP client which pages are public, and reloads after a forced logout, as the spec's
+ * logout does (§4): every cached user datum goes with the page, and the route guard then sends a
+ * private page to /login.
  */
 export function installHttpHooks(): void {
   configureHttp({
     isPublicPath,
-    onSessionEnded: () => queryClient.removeQueries({ queryKey: userInfoQueryKey }),
+    onSessionEnded: () => window.location.reload(),
   });
+}
+
+/** Shows the message a forced logout kept across its reload (see `keepNoticeForNextLoad`). */
+export function showNoticeFromLastLoad(): void {
+  const notice = takeNoticeFromLastLoad();
+  if (notice) showToast(notice);
 }
 
 /** How long after start the deferred code (Toast and its animation library) is fetched anyway. */

@@ -11,7 +11,10 @@ export const PATHS = {
   register: '/register',
   language: '/Login/setlang',
   notFound: '/404',
-  security: '/Index/spwd',
+  /** The security centre: the spec shows no path for it, so it takes one in the spec's style. */
+  security: '/Index/security',
+  /** Spec §2: "Set login password". */
+  setPassword: '/Index/spwd',
   changePassword: '/Index/respwd',
   withdrawPassword: '/Index/withdrawpwd',
   withdraw: '/User/txcoin',

@@ -72,6 +72,32 @@ export function endSession(): void {
   notifySession();
 }
 
+/** sessionStorage key of a message to show after the next page load (set by a forced logout). */
+const NOTICE_KEY = 'notice';
+
+/**
+ * Keeps `message` for the page load that follows a reload, e.g. the server's reason for a forced
+ * logout, which would otherwise vanish with the page. Call after `endSession()`, which clears it.
+ */
+export function keepNoticeForNextLoad(message: string): void {
+  try {
+    window.sessionStorage.setItem(NOTICE_KEY, message);
+  } catch {
+    // ignore: see read()
+  }
+}
+
+/** The message kept by `keepNoticeForNextLoad`, removed as it is read; null when there is none. */
+export function takeNoticeFromLastLoad(): string | null {
+  try {
+    const message = window.sessionStorage.getItem(NOTICE_KEY);
+    window.sessionStorage.removeItem(NOTICE_KEY);
+    return message || null;
+  } catch {
+    return null;
+  }
+}
+
 export function getStoredLanguage(): string | null {
   return read(STORAGE_KEYS.lang);
 }

@@ -1,2 +1,3 @@
 export * from './auth.ts';
 export * from './fields.ts';
+export * from './markets.ts';

@@ -3,6 +3,7 @@ import svgCaptchaModule from 'svg-captcha';
 import type { Clock } from '../../platform/clock.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
 import { deleteExpiredCaptchas, insertCaptcha, takeCaptcha } from './repository.ts';
 
 // why: the package's typings omit its main export, the function that draws a given text.
@@ -48,15 +49,15 @@ export class CaptchaService {
       background: '#f4f6fa',
     });
     const key = randomBytes(16).toString('hex');
-    await insertCaptcha(this.db, key, sha256(text.toLowerCase()), now + CAPTCHA_TTL_MS);
-    if (randomInt(50) === 0) await deleteExpiredCaptchas(this.db, now);
+    await insertCaptcha(this.db, key, sha256(text.toLowerCase()), toMillis(now + CAPTCHA_TTL_MS));
+    if (randomInt(50) === 0) await deleteExpiredCaptchas(this.db, toMillis(now));
     return { key, img: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
   }
 
   async check(key: string, code: string): Promise<boolean> {
     if (!key || !code) return false;
     const row = await takeCaptcha(this.db, key);
-    if (!row || Number(row.expires_at) < this.clock.now()) return false;
+    if (!row || fromMillis(row.expires_at) < this.clock.now()) return false;
     return row.answer_hash === sha256(code.trim().toLowerCase());
   }
 }

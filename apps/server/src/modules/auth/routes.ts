@@ -11,7 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
-import { clientDevice, clientIp, envelope, ok } from '../../platform/http.ts';
+import { clientOf, envelope, ok } from '../../platform/http.ts';
+import { toSafeNumber } from '../../platform/time.ts';
 import type { AuthService } from './service.ts';
 
 export interface AuthRoutesOptions {
@@ -39,8 +40,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       summary: 'A graphic code: image and the key to send with vcode',
       response: { 200: envelope(CaptchaImage) },
     },
-    handler: async (request) =>
-      ok(request, await options.auth.issueCaptcha({ ip: clientIp(request), device: clientDevice(request) })),
+    handler: async (request) => ok(request, await options.auth.issueCaptcha(clientOf(request))),
   });
 
   api.post('/Login/upregister', {
@@ -51,7 +51,12 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       response: { 200: envelope(z.null()) },
     },
     handler: async (request) => {
-      await options.auth.register(request.body, 1, { ip: clientIp(request), device: clientDevice(request) });
+      const { account, lpwd, invit, vcode, key } = request.body;
+      await options.auth.register(
+        { account, password: lpwd, invitationCode: invit, captchaCode: vcode, captchaKey: key },
+        1,
+        clientOf(request),
+      );
       return ok(request, null, 'REGISTERED');
     },
   });
@@ -64,7 +69,12 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       response: { 200: envelope(z.null()) },
     },
     handler: async (request) => {
-      await options.auth.register(request.body, 2, { ip: clientIp(request), device: clientDevice(request) });
+      const { account, lpwd, invit, vcode, key } = request.body;
+      await options.auth.register(
+        { account, password: lpwd, invitationCode: invit, captchaCode: vcode, captchaKey: key },
+        2,
+        clientOf(request),
+      );
       return ok(request, null, 'REGISTERED');
     },
   });
@@ -77,11 +87,12 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       response: { 200: envelope(LoginResult) },
     },
     handler: async (request) => {
-      const result = await options.auth.login(request.body, {
-        ip: clientIp(request),
-        device: clientDevice(request),
-      });
-      return ok(request, result, 'LOGGED_IN');
+      const { email, lpwd, vcode, key } = request.body;
+      const { token, uid } = await options.auth.login(
+        { account: email, password: lpwd, captchaCode: vcode, captchaKey: key },
+        clientOf(request),
+      );
+      return ok(request, { token, uid: toSafeNumber(uid) }, 'LOGGED_IN');
     },
   });
 

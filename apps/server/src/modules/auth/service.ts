@@ -1,217 +1,178 @@
 import { AppError } from '@bourse/shared';
-import type { RateLimits } from '../../config.ts';
+import type { AuthContext, ClientInfo } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { hashPassword, newToken, randomCode, sha256, verifyPassword } from '../../platform/crypto.ts';
+import { hashPassword, verifyPassword } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
-import type { RateLimiter } from '../../platform/rate-limiter.ts';
+import type { Limit } from '../../platform/rate-limit.ts';
+import { toMillis } from '../../platform/time.ts';
+import type { SessionsService } from '../sessions/service.ts';
+import type { UsersService } from '../users/service.ts';
 import type { CaptchaService } from './captcha.ts';
 import * as repo from './repository.ts';
 
-export interface ClientInfo {
-  ip: string;
-  device: string;
-}
-
 export interface RegisterInput {
   account: string;
-  lpwd: string;
-  invit: string;
-  vcode: string;
-  key: string;
+  password: string;
+  invitationCode: string;
+  captchaCode: string;
+  captchaKey: string;
 }
 
 export interface LoginInput {
-  email: string;
-  lpwd: string;
-  vcode: string;
-  key: string;
+  account: string;
+  password: string;
+  captchaCode: string;
+  captchaKey: string;
 }
 
-export interface AuthContext {
-  userId: number;
-  sessionId: number;
+/** The limits that guard sign-up and login (see the README's configuration table). */
+export interface AuthLimits {
+  /** Login attempts per account name and client address. */
+  loginPerAccountAndIp: Limit;
+  /** Login attempts per client address, whatever the account. */
+  loginPerIp: Limit;
+  /** Wrong passwords per account from any address: past `captchaAfter`, the graphic code is required. */
+  loginFailuresPerAccount: Limit;
+  captchaAfter: number;
+  /** Accounts created per client address. */
+  registrationsPerIp: Limit;
+  /** Graphic codes drawn per client address. */
+  captchasPerIp: Limit;
 }
 
-// why: a session's last use is written at most once a minute, not on every request.
-const TOUCH_INTERVAL_MS = 60_000;
-const EMAIL_RE = /@/;
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  sessions: SessionsService;
+  captcha: CaptchaService;
+  captchaEnabled: boolean;
+  registerMode: 1 | 2;
+  limits: AuthLimits;
+}
 
-/** Registration, login, sessions and the login log. */
+type LoginFailure = 'CAPTCHA_WRONG' | 'USER_NOT_FOUND' | 'LOGIN_PASSWORD_WRONG' | 'ACCOUNT_FROZEN';
+
+/**
+ * Registration, login and the login log. Every limit is reserved before the check it guards, so
+ * concurrent requests can never evaluate more attempts than the limit allows.
+ */
 export class AuthService {
-  private readonly deps: {
-    db: Db;
-    clock: Clock;
-    limiter: RateLimiter;
-    limits: RateLimits;
-    captcha: CaptchaService;
-    captchaEnabled: boolean;
-    registerMode: 1 | 2;
-  };
+  readonly #deps: AuthDeps;
 
-  constructor(deps: AuthService['deps']) {
-    this.deps = deps;
+  constructor(deps: AuthDeps) {
+    this.#deps = deps;
   }
 
   /**
-   * Creates an account (mode 1: username or e-mail; mode 2: phone number). Checks the per-IP
-   * registration limit, the captcha, the name's uniqueness and the invitation code, in that order.
+   * Creates an account (mode 1: username or e-mail; mode 2: phone number). Takes a slot of the
+   * per-address sign-up limit first, then checks the captcha, the name and the invitation code.
    */
-  async register(input: RegisterInput, mode: 1 | 2, client: ClientInfo): Promise<number> {
-    const { db, clock, limiter, limits } = this.deps;
-    if (mode !== this.deps.registerMode) throw new AppError('REGISTER_MODE_DISABLED');
-    const ipKey = `register:ip:${client.ip}`;
-    if (limiter.count(ipKey, limits.registrationsPerIp.windowMs) >= limits.registrationsPerIp.max) {
-      throw new AppError('REGISTERED_TOO_MANY');
-    }
-    await this.checkCaptcha(input.key, input.vcode);
-
-    const existing =
-      mode === 2
-        ? await repo.findUserByPhone(db, input.account)
-        : await repo.findUserByUsername(db, input.account);
-    if (existing) throw new AppError(mode === 2 ? 'PHONE_EXISTS' : 'USERNAME_EXISTS');
-
-    let referrerId: number | null = null;
-    if (input.invit) {
-      const referrer = await repo.findUserByInviteCode(db, input.invit);
-      if (!referrer) throw new AppError('INVITE_CODE_INVALID');
-      referrerId = Number(referrer.id);
-    }
-
-    const passwordHash = await hashPassword(input.lpwd);
-    const inviteCode = await this.newInviteCode();
+  async register(input: RegisterInput, mode: 1 | 2, client: ClientInfo): Promise<bigint> {
+    const { db, users, limits } = this.#deps;
+    if (mode !== this.#deps.registerMode) throw new AppError('REGISTER_MODE_DISABLED');
+    const ipKey = `ip:${client.ip}`;
+    if (!(await limits.registrationsPerIp.take(ipKey))) throw new AppError('REGISTERED_TOO_MANY');
     try {
-      const id = await repo.insertUser(db, {
-        username: input.account,
-        phone: mode === 2 ? input.account : null,
-        email: mode === 1 && EMAIL_RE.test(input.account) ? input.account : null,
-        passwordHash,
-        inviteCode,
-        referrerId,
-        regIp: client.ip,
-        now: clock.now(),
-      });
-      limiter.hit(ipKey, limits.registrationsPerIp.windowMs);
-      return id;
+      await this.#checkCaptcha(input.captchaKey, input.captchaCode);
+      // why: hash before the transaction: the write lock is not held through a slow hash.
+      const passwordHash = await hashPassword(input.password);
+      return await db.transaction().execute((trx) =>
+        users.createUser(trx, {
+          account: input.account,
+          isPhone: mode === 2,
+          passwordHash,
+          invitedBy: input.invitationCode || undefined,
+          ip: client.ip,
+        }),
+      );
     } catch (error) {
-      // why: two concurrent registrations of one name both pass the lookup; the unique index decides.
-      if (/unique|duplicate/i.test(String((error as Error).message))) {
-        throw new AppError(mode === 2 ? 'PHONE_EXISTS' : 'USERNAME_EXISTS');
-      }
+      // why: the limit counts accounts created; a refused sign-up gives its slot back.
+      await limits.registrationsPerIp.giveBack(ipKey);
       throw error;
     }
   }
 
   /**
-   * Checks the credentials and opens a session. Every attempt, good or bad, is written to the
-   * login log. Failures count against the IP and the account; past the limit, logins wait.
+   * Checks the credentials and opens a session. A slot of the per-address and the
+   * per-account-and-address limits is taken before anything is checked; attempts refused by a
+   * limit write no login-log row, every evaluated attempt does.
    */
-  async login(input: LoginInput, client: ClientInfo): Promise<{ token: string; uid: number }> {
-    const { db, clock, limiter, limits } = this.deps;
-    const account = input.email;
-    const ipKey = `login:ip:${client.ip}`;
-    const accountKey = `login:account:${account.toLowerCase()}`;
-    const log = (userId: number | null, success: boolean, reason: string) =>
-      repo.insertLoginLog(db, {
+  async login(input: LoginInput, client: ClientInfo): Promise<{ token: string; uid: bigint }> {
+    const { db, clock, users, sessions, limits } = this.#deps;
+    const account = input.account;
+    const accountKey = `account:${account.toLowerCase()}`;
+    const ipKey = `ip:${client.ip}`;
+    const accountIpKey = `${accountKey}|${ipKey}`;
+
+    if (!(await limits.loginPerIp.take(ipKey))) throw new AppError('TOO_MANY_REQUESTS');
+    if (!(await limits.loginPerAccountAndIp.take(accountIpKey))) {
+      await limits.loginPerIp.giveBack(ipKey);
+      throw new AppError('TOO_MANY_REQUESTS');
+    }
+    const log = (trx: Db, userId: bigint | null, success: boolean, reason: string) =>
+      repo.insertLoginLog(trx, {
         userId,
         account,
         success,
         reason,
         ip: client.ip,
         device: client.device,
-        now: clock.now(),
+        now: toMillis(clock.now()),
       });
-
-    if (
-      limiter.count(ipKey, limits.loginFailuresPerIp.windowMs) >= limits.loginFailuresPerIp.max ||
-      limiter.count(accountKey, limits.loginFailuresPerAccount.windowMs) >= limits.loginFailuresPerAccount.max
-    ) {
-      await log(null, false, 'TOO_MANY_REQUESTS');
-      throw new AppError('TOO_MANY_REQUESTS');
-    }
-    const fail = async (
-      userId: number | null,
-      reason: 'CAPTCHA_WRONG' | 'USER_NOT_FOUND' | 'LOGIN_PASSWORD_WRONG' | 'ACCOUNT_FROZEN',
-    ) => {
-      limiter.hit(ipKey, limits.loginFailuresPerIp.windowMs);
-      if (reason !== 'CAPTCHA_WRONG') limiter.hit(accountKey, limits.loginFailuresPerAccount.windowMs);
-      await log(userId, false, reason);
+    const fail = async (userId: bigint | null, reason: LoginFailure) => {
+      await log(db, userId, false, reason);
       return new AppError(reason);
     };
 
-    if (!(await this.isCaptchaValid(input.key, input.vcode))) throw await fail(null, 'CAPTCHA_WRONG');
-    const user = (await repo.findUserByUsername(db, account)) ?? (await repo.findUserByPhone(db, account));
+    // why: an account under attack from many addresses asks for the graphic code even when it is
+    // otherwise off, which slows a distributed guesser without locking the owner out.
+    const isCaptchaRequired =
+      this.#deps.captchaEnabled ||
+      (await limits.loginFailuresPerAccount.used(accountKey)) >= limits.captchaAfter;
+    if (isCaptchaRequired) {
+      if (!this.#deps.captchaEnabled && !input.captchaCode) {
+        await limits.loginPerAccountAndIp.giveBack(accountIpKey);
+        throw new AppError('CAPTCHA_REQUIRED');
+      }
+      if (!(await this.#deps.captcha.check(input.captchaKey, input.captchaCode))) {
+        await limits.loginPerAccountAndIp.giveBack(accountIpKey);
+        throw await fail(null, 'CAPTCHA_WRONG');
+      }
+    }
+    const user = await users.findLoginCandidate(account);
     if (!user) throw await fail(null, 'USER_NOT_FOUND');
-    const userId = Number(user.id);
-    if (!(await verifyPassword(user.password_hash, input.lpwd)))
-      throw await fail(userId, 'LOGIN_PASSWORD_WRONG');
-    if (user.status === 'frozen') throw await fail(userId, 'ACCOUNT_FROZEN');
+    if (!(await verifyPassword(user.passwordHash, input.password))) {
+      await limits.loginFailuresPerAccount.take(accountKey);
+      throw await fail(user.id, 'LOGIN_PASSWORD_WRONG');
+    }
+    if (user.isFrozen) throw await fail(user.id, 'ACCOUNT_FROZEN');
 
-    const token = newToken();
-    const now = clock.now();
-    await db.transaction().execute(async (trx) => {
-      await repo.insertSession(trx, {
-        userId,
-        tokenHash: sha256(token),
-        device: client.device,
-        ip: client.ip,
-        now,
-      });
-      await repo.recordLogin(trx, userId, client.ip, now);
-      await repo.insertLoginLog(trx, {
-        userId,
-        account,
-        success: true,
-        reason: 'OK',
-        ip: client.ip,
-        device: client.device,
-        now,
-      });
+    const { token } = await db.transaction().execute(async (trx) => {
+      const opened = await sessions.open(trx, user.id, client);
+      await users.recordLogin(trx, user.id, client.ip);
+      await log(trx, user.id, true, 'OK');
+      return opened;
     });
-    limiter.reset(accountKey);
-    return { token, uid: userId };
+    await limits.loginPerAccountAndIp.clear(accountIpKey);
+    await limits.loginPerIp.giveBack(ipKey);
+    return { token, uid: user.id };
   }
 
-  /** Resolves a token to its live session; throws SESSION_INVALID when unknown, revoked or frozen. */
-  async authenticate(token: string | undefined, client: ClientInfo): Promise<AuthContext> {
-    if (!token) throw new AppError('SESSION_INVALID');
-    const { db, clock } = this.deps;
-    const session = await repo.findLiveSession(db, sha256(token));
-    if (!session || session.status === 'frozen') throw new AppError('SESSION_INVALID');
-    const sessionId = Number(session.sessionId);
-    const now = clock.now();
-    if (now - Number(session.lastUsedAt) >= TOUCH_INTERVAL_MS)
-      await repo.touchSession(db, sessionId, client.ip, now);
-    return { userId: Number(session.userId), sessionId };
-  }
-
-  /** A new graphic code, limited per IP so the table cannot be flooded. */
+  /** A new graphic code, limited per address so the table cannot be flooded. */
   async issueCaptcha(client: ClientInfo): Promise<{ key: string; img: string }> {
-    const { limiter, limits } = this.deps;
-    if (limiter.hit(`captcha:ip:${client.ip}`, limits.captchasPerIp.windowMs) > limits.captchasPerIp.max) {
+    if (!(await this.#deps.limits.captchasPerIp.take(`ip:${client.ip}`))) {
       throw new AppError('TOO_MANY_REQUESTS');
     }
-    return this.deps.captcha.issue();
+    return this.#deps.captcha.issue();
   }
 
   async logout(auth: AuthContext): Promise<void> {
-    await repo.revokeSession(this.deps.db, auth.sessionId, this.deps.clock.now());
+    await this.#deps.sessions.end(auth);
   }
 
-  private async isCaptchaValid(key: string, code: string): Promise<boolean> {
-    if (!this.deps.captchaEnabled) return true;
-    return this.deps.captcha.check(key, code);
-  }
-
-  private async checkCaptcha(key: string, code: string): Promise<void> {
-    if (!(await this.isCaptchaValid(key, code))) throw new AppError('CAPTCHA_WRONG');
-  }
-
-  private async newInviteCode(): Promise<string> {
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const code = randomCode(8);
-      if (!(await repo.isInviteCodeTaken(this.deps.db, code))) return code;
-    }
-    throw new Error('could not find a free invitation code');
+  async #checkCaptcha(key: string, code: string): Promise<void> {
+    if (!this.#deps.captchaEnabled) return;
+    if (!(await this.#deps.captcha.check(key, code))) throw new AppError('CAPTCHA_WRONG');
   }
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.ts';
-import { createPrng, percentChange, SimulatedPriceFeed } from './price-feed.ts';
+import { createPrng, type FeedMarket, percentChange, SimulatedPriceFeed } from './price-feed.ts';
+
+const MARKETS: FeedMarket[] = [
+  { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', priceDecimals: 2 },
+  { symbol: 'ETHUSDT', base: 'ETH', quote: 'USDT', priceDecimals: 2 },
+  { symbol: 'NEWUSDT', base: 'NEW', quote: 'USDT', priceDecimals: 4 },
+];
 
 describe('percentChange', () => {
   it('truncates toward zero to two decimals', () => {
@@ -15,7 +21,7 @@ describe('percentChange', () => {
 describe('SimulatedPriceFeed', () => {
   it('is deterministic for a seed and differs across seeds', () => {
     const make = (seed: number) =>
-      new SimulatedPriceFeed({ seed, intervalMs: 1000, clock: new ManualClock() });
+      new SimulatedPriceFeed({ seed, intervalMs: 1000, clock: new ManualClock(), markets: MARKETS });
     expect(make(7).tickers()).toEqual(make(7).tickers());
     expect(make(7).tickers()[0]!.price).not.toBe(make(8).tickers()[0]!.price);
     const prng = createPrng(1);
@@ -26,7 +32,7 @@ describe('SimulatedPriceFeed', () => {
 
   it('moves with realistic volatility and keeps 24h statistics consistent', () => {
     const clock = new ManualClock();
-    const feed = new SimulatedPriceFeed({ seed: 42, intervalMs: 1000, clock });
+    const feed = new SimulatedPriceFeed({ seed: 42, intervalMs: 1000, clock, markets: MARKETS });
     const start = Number(feed.tickers()[0]!.price);
     let updates = 0;
     feed.onUpdate(() => updates++);
@@ -42,5 +48,45 @@ describe('SimulatedPriceFeed', () => {
     expect(Number(btc.high24h)).toBeGreaterThanOrEqual(Number(btc.price));
     expect(btc.ts).toBe(clock.now());
     expect(btc.source).toBe('simulated');
+    expect(btc.priceDecimals).toBe(2);
+    expect(btc.price).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it('covers the markets it is given, each with its price decimals', () => {
+    const feed = new SimulatedPriceFeed({ seed: 1, intervalMs: 1000, clock: new ManualClock() });
+    expect(feed.tickers()).toEqual([]);
+    feed.load(MARKETS);
+    expect(feed.tickers().map((t) => [t.symbol, t.base, t.quote, t.priceDecimals])).toEqual([
+      ['BTCUSDT', 'BTC', 'USDT', 2],
+      ['ETHUSDT', 'ETH', 'USDT', 2],
+      ['NEWUSDT', 'NEW', 'USDT', 4],
+    ]);
+    expect(feed.tickers()[2]!.price).toMatch(/^\d+\.\d{4}$/);
+  });
+
+  it('continues exactly from recorded prices, and a symbol moves on its own walk', () => {
+    const clock = new ManualClock();
+    const recorded = [
+      { symbol: 'BTCUSDT', price: 10_123_456_789_012n, at: clock.now() - 5000 },
+      { symbol: 'GONEUSDT', price: 5n, at: clock.now() - 5000 },
+    ];
+    const feed = new SimulatedPriceFeed({ seed: 9, intervalMs: 1000, clock });
+    feed.load(MARKETS, recorded);
+    const fresh = new SimulatedPriceFeed({ seed: 9, intervalMs: 1000, clock, markets: MARKETS });
+    const prices = feed.prices();
+    expect(prices[0]).toEqual({ symbol: 'BTCUSDT', price: 10_123_456_789_012n, at: clock.now() });
+    expect(feed.tickers()[0]!.price).toBe('101234.56');
+    // unrecorded symbols start from the seed, exactly like a fresh feed
+    expect(prices.slice(1)).toEqual(fresh.prices().slice(1));
+    const btc = feed.tickers()[0]!;
+    expect(Number(btc.low24h)).toBeLessThanOrEqual(101234.56);
+    expect(Number(btc.high24h)).toBeGreaterThanOrEqual(101234.56);
+
+    // resume takes up a price another node recorded and leaves the others as they are
+    clock.advance(1000);
+    feed.tick();
+    const moved = feed.prices();
+    feed.resume([{ symbol: 'ETHUSDT', price: 77n * 10n ** 8n, at: clock.now() }]);
+    expect(feed.prices().map((p) => p.price)).toEqual([moved[0]!.price, 7_700_000_000n, moved[2]!.price]);
   });
 });

@@ -1,5 +1,6 @@
-import { DEMO_MARKETS, type MarketInfo, type Ticker } from '@bourse/shared';
+import type { Ticker } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
+import type { RecordedPrice } from './service.ts';
 
 /**
  * A source of index prices. `simulated` is the offline default; connectors to public exchange
@@ -11,8 +12,15 @@ export interface PriceFeed {
   tickers(): Ticker[];
   /** Calls `listener` after every update; returns the unsubscribe function. */
   onUpdate(listener: (tickers: Ticker[]) => void): () => void;
-  start(): void;
-  stop(): void;
+}
+
+/** What the feed needs to know of a market. */
+export interface FeedMarket {
+  symbol: string;
+  base: string;
+  quote: string;
+  /** Decimals shown for prices. */
+  priceDecimals: number;
 }
 
 /** Index prices are integers in 10^-8 units of the quote asset; no float is kept between steps. */
@@ -21,7 +29,7 @@ const MINUTE_MS = 60_000;
 const DAY_MINUTES = 24 * 60;
 
 interface SymbolModel {
-  market: MarketInfo;
+  market: FeedMarket;
   /** Starting price in quote units. */
   start: number;
   /** Daily volatility (standard deviation of the daily log return). */
@@ -49,6 +57,16 @@ export function createPrng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A 32-bit seed for one symbol's walk (FNV-1a of the feed seed, the symbol and where it resumed). */
+function symbolSeed(seed: number, symbol: string, resumedAt: number): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${seed}:${symbol}:${resumedAt}`) {
+    hash ^= char.charCodeAt(0);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 function gaussian(random: () => number): number {
@@ -81,15 +99,27 @@ class SymbolState {
   readonly model: SymbolModel;
   private readonly random: () => number;
 
-  constructor(model: SymbolModel, random: () => number, now: number) {
+  /**
+   * Builds a deterministic 24-hour history so the 24h change is meaningful from the first second.
+   * With a recorded price the history is scaled to end exactly on it and the walk goes on from
+   * there (on a stream of its own, so a restart does not replay the first run's moves).
+   */
+  constructor(model: SymbolModel, seed: number, now: number, recorded?: RecordedPrice) {
     this.model = model;
-    this.random = random;
-    // why: build a deterministic 24-hour history so the 24h change is meaningful from the first second.
+    this.random = createPrng(symbolSeed(seed, model.market.symbol, recorded?.at ?? 0));
     this.price = BigInt(Math.round(model.start * 1e8));
     const minuteVol = model.dailyVol / Math.sqrt(DAY_MINUTES);
     for (let i = 0; i < DAY_MINUTES; i++) {
       this.price = this.step(minuteVol);
       this.minutes.push(this.price);
+    }
+    if (recorded && recorded.price > 0n) {
+      const last = this.price;
+      for (let i = 0; i < this.minutes.length; i++) {
+        const scaled = (this.minutes[i]! * recorded.price) / last;
+        this.minutes[i] = scaled > 0n ? scaled : 1n;
+      }
+      this.price = recorded.price;
     }
     this.minuteOfLastClose = Math.floor(now / MINUTE_MS);
   }
@@ -126,6 +156,7 @@ class SymbolState {
       symbol: market.symbol,
       base: market.base,
       quote: market.quote,
+      priceDecimals: d,
       price: toUnits(this.price, d),
       open24h: toUnits(open, d),
       high24h: toUnits(high, d),
@@ -138,30 +169,47 @@ class SymbolState {
 }
 
 /**
- * Seeded random-walk index prices for the demo markets (geometric Brownian motion at realistic
- * daily volatilities). Labelled `simulated` everywhere it is shown.
+ * Seeded random-walk index prices (geometric Brownian motion at realistic daily volatilities),
+ * labelled `simulated` everywhere it is shown. It covers the markets `load` gives it, continuing
+ * from their recorded prices; the markets module moves it with a scheduled job.
  */
 export class SimulatedPriceFeed implements PriceFeed {
   readonly source = 'simulated';
-  private readonly states: SymbolState[];
+  private states: SymbolState[] = [];
   private readonly listeners = new Set<(tickers: Ticker[]) => void>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly options: { seed: number; intervalMs: number; clock: Clock };
 
-  private readonly options: {
-    seed: number;
-    intervalMs: number;
-    clock: Clock;
-    markets?: readonly MarketInfo[];
-  };
+  constructor(options: SimulatedPriceFeed['options'] & { markets?: readonly FeedMarket[] }) {
+    this.options = { seed: options.seed, intervalMs: options.intervalMs, clock: options.clock };
+    if (options.markets) this.load(options.markets);
+  }
 
-  constructor(options: SimulatedPriceFeed['options']) {
-    this.options = options;
-    const random = createPrng(options.seed);
-    const now = options.clock.now();
-    this.states = (options.markets ?? DEMO_MARKETS).map(
-      (market) =>
-        new SymbolState({ market, ...(MODELS[market.symbol] ?? { start: 1, dailyVol: 0.05 }) }, random, now),
-    );
+  /** Covers `markets` (in this order); a symbol with a recorded price continues from it exactly. */
+  load(markets: readonly FeedMarket[], recorded: readonly RecordedPrice[] = []): void {
+    const bySymbol = new Map(recorded.map((r) => [r.symbol, r]));
+    const now = this.options.clock.now();
+    this.states = markets.map((market) => this.createState(market, now, bySymbol.get(market.symbol)));
+  }
+
+  /**
+   * Takes up prices another node recorded while this one was not moving them; symbols whose price
+   * is already the recorded one keep their state.
+   */
+  resume(recorded: readonly RecordedPrice[]): void {
+    const bySymbol = new Map(recorded.map((r) => [r.symbol, r]));
+    const now = this.options.clock.now();
+    this.states = this.states.map((state) => {
+      const record = bySymbol.get(state.model.market.symbol);
+      return record && record.price !== state.price
+        ? this.createState(state.model.market, now, record)
+        : state;
+    });
+  }
+
+  /** The exact current price of every symbol, stamped with the clock, for recording. */
+  prices(): RecordedPrice[] {
+    const at = this.options.clock.now();
+    return this.states.map((s) => ({ symbol: s.model.market.symbol, price: s.price, at }));
   }
 
   tickers(): Ticker[] {
@@ -174,22 +222,26 @@ export class SimulatedPriceFeed implements PriceFeed {
     return () => this.listeners.delete(listener);
   }
 
-  /** Moves every price one step; the timer calls it, tests may too. */
-  tick(): void {
+  /** Moves every price one step without telling anyone (the job records, then `notify`s). */
+  step(): void {
     const now = this.options.clock.now();
     for (const state of this.states) state.advance(now, this.options.intervalMs);
+  }
+
+  /** Gives the current tickers to every listener. */
+  notify(): void {
     const tickers = this.tickers();
     for (const listener of this.listeners) listener(tickers);
   }
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.options.intervalMs);
-    this.timer.unref();
+  /** One step and its notification. */
+  tick(): void {
+    this.step();
+    this.notify();
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+  private createState(market: FeedMarket, now: number, recorded: RecordedPrice | undefined): SymbolState {
+    const model = { market, ...(MODELS[market.symbol] ?? { start: 1, dailyVol: 0.05 }) };
+    return new SymbolState(model, this.options.seed, now, recorded);
   }
 }

@@ -1,25 +1,15 @@
 import type { Ticker } from '@bourse/shared';
+import { TickerSchema } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../platform/http.ts';
-import type { PriceFeed } from './price-feed.ts';
-
-const TickerSchema = z.object({
-  symbol: z.string(),
-  base: z.string(),
-  quote: z.string(),
-  price: z.string(),
-  open24h: z.string(),
-  high24h: z.string(),
-  low24h: z.string(),
-  change24h: z.string(),
-  ts: z.number(),
-  source: z.string(),
-}) satisfies z.ZodType<Ticker>;
 
 /** `/apiv/Market/*`: market list with index prices and 24h change. */
-export async function marketsRoutes(app: FastifyInstance, options: { feed: PriceFeed }): Promise<void> {
+export async function marketsRoutes(
+  app: FastifyInstance,
+  options: { tickers: () => Ticker[] },
+): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/Market/tickers', {
     schema: {
@@ -27,6 +17,6 @@ export async function marketsRoutes(app: FastifyInstance, options: { feed: Price
       summary: 'Every market with its index price and 24h change',
       response: { 200: envelope(z.array(TickerSchema)) },
     },
-    handler: async (request) => ok(request, options.feed.tickers()),
+    handler: async (request) => ok(request, options.tickers()),
   });
 }

@@ -1,26 +1,89 @@
 import type { Db } from '../../platform/db.ts';
+import type { Millis } from '../../platform/schema.ts';
 
-export async function hasWithdrawAddress(db: Db, userId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('withdraw_addresses')
-    .select('id')
-    .where('user_id', '=', userId)
-    .limit(1)
+/** Queries of the `users` table (this module owns it): plain functions of a db or transaction. */
+
+export function findUserById(db: Db, id: bigint) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUserByUsername(db: Db, username: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username_key', '=', username.toLowerCase())
     .executeTakeFirst();
+}
+
+export function findUserByPhone(db: Db, phone: string) {
+  return db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+}
+
+export function findUserByInviteCode(db: Db, code: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('invite_code', '=', code.toUpperCase())
+    .executeTakeFirst();
+}
+
+export async function isInviteCodeTaken(db: Db, code: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('invite_code', '=', code).executeTakeFirst();
   return row !== undefined;
 }
 
-export async function findUsernameById(db: Db, id: number | null): Promise<string> {
+export async function findUsernameById(db: Db, id: bigint | null): Promise<string> {
   if (id === null) return '';
   const row = await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst();
   return row?.username ?? '';
 }
 
+export async function insertUser(
+  db: Db,
+  user: {
+    username: string;
+    phone: string | null;
+    email: string | null;
+    passwordHash: string;
+    inviteCode: string;
+    referrerId: bigint | null;
+    regIp: string;
+    now: Millis;
+  },
+): Promise<bigint> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      username: user.username,
+      username_key: user.username.toLowerCase(),
+      phone: user.phone,
+      email: user.email,
+      password_hash: user.passwordHash,
+      pay_password_hash: null,
+      invite_code: user.inviteCode,
+      referrer_id: user.referrerId,
+      reg_ip: user.regIp,
+      last_login_at: null,
+      created_at: user.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateLastLogin(db: Db, userId: bigint, ip: string, now: Millis): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ last_login_at: now, last_login_ip: ip })
+    .where('id', '=', userId)
+    .execute();
+}
+
 export async function updatePassword(
   db: Db,
-  userId: number,
+  userId: bigint,
   passwordHash: string,
-  withdrawBlockedUntil: number,
+  withdrawBlockedUntil: Millis,
 ): Promise<void> {
   await db
     .updateTable('users')
@@ -29,7 +92,7 @@ export async function updatePassword(
     .execute();
 }
 
-export async function updatePayPassword(db: Db, userId: number, payPasswordHash: string): Promise<void> {
+export async function updatePayPassword(db: Db, userId: bigint, payPasswordHash: string): Promise<void> {
   await db
     .updateTable('users')
     .set({ pay_password_hash: payPasswordHash })
@@ -37,7 +100,14 @@ export async function updatePayPassword(db: Db, userId: number, payPasswordHash:
     .execute();
 }
 
-export async function getSetting(db: Db, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value;
+// why: withdrawal addresses are read here for the profile's `is_address` flag; the wallet module
+// will own the table when it arrives, and this read will move behind its service.
+export async function hasWithdrawAddress(db: Db, userId: bigint): Promise<boolean> {
+  const row = await db
+    .selectFrom('withdraw_addresses')
+    .select('id')
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -34,7 +34,12 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
     },
     config,
     handler: async (request) => {
-      await users.changePassword(requireAuth(request), request.body);
+      const { oldpwd, newpwd, renewpwd } = request.body;
+      await users.changePassword(requireAuth(request), {
+        oldPassword: oldpwd,
+        newPassword: newpwd,
+        repeatPassword: renewpwd,
+      });
       return ok(request, null, 'PASSWORD_CHANGED');
     },
   });
@@ -48,7 +53,12 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
     },
     config,
     handler: async (request) => {
-      await users.setWithdrawPassword(requireAuth(request), request.body);
+      const { paypassword, repaypassword, oldpaypassword } = request.body;
+      await users.setWithdrawPassword(requireAuth(request), {
+        newPassword: paypassword,
+        repeatPassword: repaypassword,
+        oldPassword: oldpaypassword,
+      });
       return ok(request, null, 'WITHDRAW_PASSWORD_SET');
     },
   });

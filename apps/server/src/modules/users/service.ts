@@ -1,97 +1,216 @@
 import { AppError } from '@bourse/shared';
 import type { UserInfo } from '@bourse/shared/api';
+import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { hashPassword, verifyPassword } from '../../platform/crypto.ts';
-import type { Db } from '../../platform/db.ts';
-import { findUserById, revokeOtherSessions } from '../auth/repository.ts';
-import type { AuthContext } from '../auth/service.ts';
+import { hashPassword, randomCode, verifyPassword } from '../../platform/crypto.ts';
+import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import type { Limit } from '../../platform/rate-limit.ts';
+import { fromMillis, toMillis, toSafeNumber } from '../../platform/time.ts';
+import type { SessionsService } from '../sessions/service.ts';
+import type { SettingsService } from '../settings/service.ts';
 import * as repo from './repository.ts';
 
 /** Withdrawals stay blocked this long after a login-password change (spec section 9). */
 export const WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS = 24 * 60 * 60_000;
 
-/** The user's own profile and passwords. */
-export class UsersService {
-  private readonly deps: { db: Db; clock: Clock; supportUrl: string };
+const EMAIL_RE = /@/;
 
-  constructor(deps: UsersService['deps']) {
-    this.deps = deps;
+export interface UsersDeps {
+  db: Db;
+  clock: Clock;
+  sessions: SessionsService;
+  settings: SettingsService;
+  /** Default online-support URL when no `support_url` setting exists. */
+  supportUrl: string;
+  /** Checks of the current login password (password change), per account. */
+  loginPasswordChecks: Limit;
+  /** Checks of the current withdrawal password, per account. */
+  withdrawPasswordChecks: Limit;
+}
+
+/** What login needs to know of an account. */
+export interface LoginCandidate {
+  id: bigint;
+  passwordHash: string;
+  isFrozen: boolean;
+}
+
+/** Accounts (the `users` table's owner): creation, profile, passwords. */
+export class UsersService {
+  readonly #deps: UsersDeps;
+
+  constructor(deps: UsersDeps) {
+    this.#deps = deps;
   }
 
-  async getUserInfo(userId: number): Promise<UserInfo> {
-    const { db } = this.deps;
-    const user = await findUserById(db, userId);
+  /**
+   * Creates an account inside the caller's transaction and returns its id. A name or phone already
+   * taken (also by a concurrent request: the unique index decides) answers USERNAME_EXISTS or
+   * PHONE_EXISTS; an unknown invitation code answers INVITE_CODE_INVALID.
+   */
+  async createUser(
+    trx: Db,
+    input: {
+      account: string;
+      isPhone: boolean;
+      passwordHash: string;
+      inviteCode?: string;
+      invitedBy?: string;
+      ip: string;
+    },
+  ): Promise<bigint> {
+    const exists = input.isPhone
+      ? await repo.findUserByPhone(trx, input.account)
+      : await repo.findUserByUsername(trx, input.account);
+    const takenError = input.isPhone ? 'PHONE_EXISTS' : 'USERNAME_EXISTS';
+    if (exists) throw new AppError(takenError);
+    let referrerId: bigint | null = null;
+    if (input.invitedBy) {
+      const referrer = await repo.findUserByInviteCode(trx, input.invitedBy);
+      if (!referrer) throw new AppError('INVITE_CODE_INVALID');
+      referrerId = referrer.id;
+    }
+    try {
+      return await repo.insertUser(trx, {
+        username: input.account,
+        phone: input.isPhone ? input.account : null,
+        email: !input.isPhone && EMAIL_RE.test(input.account) ? input.account : null,
+        passwordHash: input.passwordHash,
+        inviteCode: input.inviteCode ?? (await this.#newInviteCode(trx)),
+        referrerId,
+        regIp: input.ip,
+        now: toMillis(this.#deps.clock.now()),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(takenError);
+      throw error;
+    }
+  }
+
+  /** The account a login names, by username (any case) or phone number. */
+  async findLoginCandidate(account: string): Promise<LoginCandidate | undefined> {
+    const { db } = this.#deps;
+    const user = (await repo.findUserByUsername(db, account)) ?? (await repo.findUserByPhone(db, account));
+    if (!user) return undefined;
+    return { id: user.id, passwordHash: user.password_hash, isFrozen: user.status === 'frozen' };
+  }
+
+  /** Records a successful login on the account, inside the caller's transaction. */
+  async recordLogin(trx: Db, userId: bigint, ip: string): Promise<void> {
+    await repo.updateLastLogin(trx, userId, ip, toMillis(this.#deps.clock.now()));
+  }
+
+  async getUserInfo(userId: bigint): Promise<UserInfo> {
+    const { db } = this.#deps;
+    const user = await repo.findUserById(db, userId);
     if (!user) throw new AppError('SESSION_INVALID');
     return {
-      id: Number(user.id),
+      id: toSafeNumber(user.id),
       username: user.username,
       paypassword: user.pay_password_hash ? 1 : 0,
       is_address: (await repo.hasWithdrawAddress(db, userId)) ? 1 : 0,
       email: user.email ?? '',
       phone: user.phone ?? '',
-      level: Number(user.level),
-      credit: Number(user.credit),
-      last_login_time: user.last_login_at === null ? null : Math.floor(Number(user.last_login_at) / 1000),
+      level: toSafeNumber(user.level),
+      credit: toSafeNumber(user.credit),
+      last_login_time: user.last_login_at === null ? null : Math.floor(fromMillis(user.last_login_at) / 1000),
       last_login_ip: user.last_login_ip,
       invite_code: user.invite_code,
       reg_ip: user.reg_ip,
-      referrer: await repo.findUsernameById(db, user.referrer_id === null ? null : Number(user.referrer_id)),
-      realname_status: Number(user.realname_status),
+      referrer: await repo.findUsernameById(db, user.referrer_id),
+      realname_status: toSafeNumber(user.realname_status),
     };
   }
 
   /**
-   * Changes the login password. The old one must match; the user's other sessions end and
-   * withdrawals are blocked for 24 hours, in one transaction.
+   * Changes the login password. The old one must match (checks are limited per account, the slot
+   * taken before the hash is compared); the user's other sessions end and withdrawals are blocked
+   * for 24 hours, in one transaction.
    */
   async changePassword(
     auth: AuthContext,
-    input: { oldpwd: string; newpwd: string; renewpwd: string },
+    input: { oldPassword: string; newPassword: string; repeatPassword: string },
   ): Promise<void> {
-    const { db, clock } = this.deps;
-    if (input.newpwd !== input.renewpwd) throw new AppError('PASSWORDS_INCONSISTENT');
-    const user = await findUserById(db, auth.userId);
+    const { db, clock, sessions } = this.#deps;
+    if (input.newPassword !== input.repeatPassword) throw new AppError('PASSWORDS_INCONSISTENT');
+    const user = await repo.findUserById(db, auth.userId);
     if (!user) throw new AppError('SESSION_INVALID');
-    if (!(await verifyPassword(user.password_hash, input.oldpwd))) throw new AppError('OLD_PASSWORD_WRONG');
-    if (input.oldpwd === input.newpwd) throw new AppError('PASSWORD_SAME_AS_OLD');
-    const passwordHash = await hashPassword(input.newpwd);
-    const now = clock.now();
+    await this.#checkPassword(
+      this.#deps.loginPasswordChecks,
+      auth.userId,
+      user.password_hash,
+      input.oldPassword,
+      'OLD_PASSWORD_WRONG',
+    );
+    if (input.oldPassword === input.newPassword) throw new AppError('PASSWORD_SAME_AS_OLD');
+    const passwordHash = await hashPassword(input.newPassword);
+    const blockedUntil = toMillis(clock.now() + WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS);
     await db.transaction().execute(async (trx) => {
-      await repo.updatePassword(
-        trx,
-        auth.userId,
-        passwordHash,
-        now + WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS,
-      );
-      await revokeOtherSessions(trx, auth.userId, auth.sessionId, now);
+      await repo.updatePassword(trx, auth.userId, passwordHash, blockedUntil);
+      await sessions.endOthers(trx, auth);
     });
   }
 
   /** Sets the withdrawal password, or changes it when one is set (then the old one is required). */
   async setWithdrawPassword(
     auth: AuthContext,
-    input: { paypassword: string; repaypassword: string; oldpaypassword?: string },
+    input: { newPassword: string; repeatPassword: string; oldPassword?: string },
   ): Promise<void> {
-    const { db } = this.deps;
-    if (input.paypassword !== input.repaypassword) throw new AppError('PASSWORDS_INCONSISTENT');
-    const user = await findUserById(db, auth.userId);
+    const { db } = this.#deps;
+    if (input.newPassword !== input.repeatPassword) throw new AppError('PASSWORDS_INCONSISTENT');
+    const user = await repo.findUserById(db, auth.userId);
     if (!user) throw new AppError('SESSION_INVALID');
     if (user.pay_password_hash) {
-      if (!input.oldpaypassword) throw new AppError('PARAM_MISSING');
-      if (!(await verifyPassword(user.pay_password_hash, input.oldpaypassword)))
-        throw new AppError('WITHDRAW_PASSWORD_WRONG');
+      if (!input.oldPassword) throw new AppError('PARAM_MISSING');
+      await this.#checkPassword(
+        this.#deps.withdrawPasswordChecks,
+        auth.userId,
+        user.pay_password_hash,
+        input.oldPassword,
+        'WITHDRAW_PASSWORD_WRONG',
+      );
     }
-    await repo.updatePayPassword(db, auth.userId, await hashPassword(input.paypassword));
+    const hash = await hashPassword(input.newPassword);
+    await db.transaction().execute(async (trx) => {
+      // why: two concurrent first-time sets must not both pass the "none set yet" read above.
+      const current = await repo.findUserById(trx, auth.userId);
+      if ((current?.pay_password_hash ?? null) !== (user.pay_password_hash ?? null))
+        throw new AppError('ILLEGAL_OPERATION');
+      await repo.updatePayPassword(trx, auth.userId, hash);
+    });
   }
 
   /** The online-support URL: the `support_url` setting, else the configured default. */
   async getSupportUrl(): Promise<string> {
-    return (await repo.getSetting(this.deps.db, 'support_url')) ?? this.deps.supportUrl;
+    return (await this.#deps.settings.get('support_url')) ?? this.#deps.supportUrl;
   }
 
   /** Whether withdrawals are blocked right now (e.g. within 24 h of a password change). */
-  async isWithdrawBlocked(userId: number): Promise<boolean> {
-    const user = await findUserById(this.deps.db, userId);
-    return user !== undefined && Number(user.withdraw_blocked_until) > this.deps.clock.now();
+  async isWithdrawBlocked(userId: bigint): Promise<boolean> {
+    const user = await repo.findUserById(this.#deps.db, userId);
+    return user !== undefined && fromMillis(user.withdraw_blocked_until) > this.#deps.clock.now();
+  }
+
+  // why: reserve before verify: the slot is taken before the (slow) hash comparison, so a burst
+  // of guesses cannot have more than the limit compared; a right password gives its slot back.
+  async #checkPassword(
+    limit: Limit,
+    userId: bigint,
+    hash: string,
+    candidate: string,
+    wrong: 'OLD_PASSWORD_WRONG' | 'WITHDRAW_PASSWORD_WRONG',
+  ): Promise<void> {
+    const key = `user:${userId}`;
+    if (!(await limit.take(key))) throw new AppError('TOO_MANY_REQUESTS');
+    if (!(await verifyPassword(hash, candidate))) throw new AppError(wrong);
+    await limit.clear(key);
+  }
+
+  async #newInviteCode(db: Db): Promise<string> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const code = randomCode(8);
+      if (!(await repo.isInviteCodeTaken(db, code))) return code;
+    }
+    throw new Error('could not find a free invitation code');
   }
 }

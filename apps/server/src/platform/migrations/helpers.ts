@@ -13,3 +13,15 @@ export function idColumn(
     ? ['serial', (c) => c.primaryKey()]
     : ['integer', (c) => c.primaryKey().autoIncrement()];
 }
+
+/**
+ * An auto-increment 64-bit primary key: `bigserial` on PostgreSQL; on SQLite an INTEGER PRIMARY
+ * KEY, which is already a 64-bit rowid.
+ */
+export function bigIdColumn(
+  db: Kysely<any>,
+): ['integer' | 'bigserial', (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder] {
+  return isPostgres(db)
+    ? ['bigserial', (c) => c.primaryKey()]
+    : ['integer', (c) => c.primaryKey().autoIncrement()];
+}

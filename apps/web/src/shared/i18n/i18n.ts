@@ -1,11 +1,10 @@
-import { DEFAULT_LOCALE, LOCALES, type Locale, normalizeLocale } from '@bourse/i18n';
+import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '@bourse/i18n';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getStoredLanguage, setStoredLanguage } from '../storage.ts';
+import { type Resource, startI18n } from './start-i18n.ts';
 
-type Resource = { [key: string]: string | Resource };
-
-// why: one chunk per locale; only the current one is fetched at start, the others on switch.
+// why: one chunk per locale; the current one and the fallback are fetched at start, others on switch.
 const RESOURCE_LOADERS = import.meta.glob<Resource>('~i18n-web/*.json', { import: 'default' });
 
 function loaderFor(locale: Locale): () => Promise<Resource> {
@@ -39,18 +38,13 @@ export function getInitialLocale(): Locale {
   return normalizeLocale(getStoredLanguage() ?? DEFAULT_LOCALE);
 }
 
-/** Loads the stored (or default) locale and starts i18next. Resolves before the first render. */
+/**
+ * Loads the stored (or default) locale and the ja-JP fallback, and starts i18next. Resolves
+ * before the first render.
+ */
 export async function initI18n(): Promise<Locale> {
   const locale = getInitialLocale();
-  const resource = await loaderFor(locale)();
-  await i18next.use(initReactI18next).init({
-    lng: locale,
-    fallbackLng: DEFAULT_LOCALE,
-    supportedLngs: [...LOCALES],
-    resources: { [locale]: { translation: resource } },
-    partialBundledLanguages: true,
-    interpolation: { escapeValue: false },
-  });
+  await startI18n(i18next.use(initReactI18next), locale, (each) => loaderFor(each)());
   document.documentElement.lang = locale;
   return locale;
 }

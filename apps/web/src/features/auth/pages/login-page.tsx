@@ -1,9 +1,11 @@
 import '../components/auth.css';
+import { RESULT_CODES } from '@bourse/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { userInfoQueryOptions } from '../../../api/get-user-info.ts';
+import { ApiError } from '../../../api/http.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { startSession } from '../../../shared/storage.ts';
 import { NAVIGATE_DELAY_MS, wait } from '../../../shared/timing.ts';
@@ -16,12 +18,17 @@ import { AuthShell } from '../components/auth-shell.tsx';
 import { CaptchaField } from '../components/captcha-field.tsx';
 import { useCaptchaState } from '../components/use-captcha-state.ts';
 
+const CAPTCHA_REQUIRED_CODE = RESULT_CODES.CAPTCHA_REQUIRED.code;
+
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const config = useLoginConfig();
-  const isCaptchaOn = config.data?.captcha === true;
+  // why: the server asks for the graphic code on an account under attack even when the operator
+  // turned it off; the form then shows it from the next attempt on.
+  const [isCaptchaDemanded, setIsCaptchaDemanded] = useState(false);
+  const isCaptchaOn = config.data?.captcha === true || isCaptchaDemanded;
   const captcha = useCaptchaState(isCaptchaOn);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -45,9 +52,10 @@ export default function LoginPage() {
       // why: the spec loads the user info before entering the app; a failure here is not fatal.
       await queryClient.fetchQuery(userInfoQueryOptions()).catch(() => undefined);
       navigate(PATHS.home, { replace: true });
-    } catch {
+    } catch (error) {
       // The client already showed the server's message.
-      if (isCaptchaOn) captcha.refresh();
+      if (error instanceof ApiError && error.code === CAPTCHA_REQUIRED_CODE) setIsCaptchaDemanded(true);
+      else if (isCaptchaOn) captcha.refresh();
       setIsBusy(false);
     }
   }

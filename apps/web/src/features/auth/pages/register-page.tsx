@@ -13,6 +13,7 @@ import { register } from '../api/register.ts';
 import { AuthShell } from '../components/auth-shell.tsx';
 import { CaptchaField } from '../components/captcha-field.tsx';
 import { useCaptchaState } from '../components/use-captcha-state.ts';
+import { findRegisterProblem } from '../components/validate-register.ts';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
@@ -31,16 +32,13 @@ export default function RegisterPage() {
     event.preventDefault();
     if (isBusy) return;
     const name = account.trim();
-    const message = !name
-      ? t(mode === 2 ? 'auth.validation.phoneRequired' : 'auth.validation.usernameRequired')
-      : !password
-        ? t('auth.validation.passwordRequired')
-        : password !== password2
-          ? t('auth.validation.passwordsInconsistent')
-          : isCaptchaOn && !captcha.code.trim()
-            ? t('auth.validation.captchaRequired')
-            : null;
-    if (message) return void showToast(message);
+    const problem = findRegisterProblem({
+      account: name,
+      password,
+      confirmation: password2,
+      captcha: isCaptchaOn ? captcha.code : null,
+    });
+    if (problem) return void showToast(t(problem));
     setIsBusy(true);
     try {
       const body = await register({

@@ -1,5 +1,4 @@
 import '../components/markets.css';
-import { DEFAULT_DECIMALS, DEMO_MARKETS } from '@bourse/shared';
 import Button from 'antd-mobile/es/components/button';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,8 +14,6 @@ import { useTickers } from '../api/get-tickers.ts';
 import { useTickerStream } from '../api/subscribe-tickers.ts';
 import { MarketListSkeleton } from '../components/market-list-skeleton.tsx';
 import { MarketRow } from '../components/market-row.tsx';
-
-const PRICE_DECIMALS = new Map(DEMO_MARKETS.map((m) => [m.symbol, m.priceDecimals]));
 
 function WelcomeCard() {
   const { t } = useTranslation();
@@ -59,7 +56,7 @@ export default function MarketListPage() {
           <MarketRow
             key={ticker.symbol}
             ticker={ticker}
-            priceDecimals={PRICE_DECIMALS.get(ticker.symbol) ?? DEFAULT_DECIMALS}
+            priceDecimals={ticker.priceDecimals}
             showSimulatedTag={!isAllSimulated}
           />
         ))}

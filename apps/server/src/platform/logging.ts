@@ -1,0 +1,115 @@
+import type { FastifyBaseLogger, FastifyLoggerOptions, FastifyRequest } from 'fastify';
+import pino, { type LoggerOptions as PinoLoggerOptions } from 'pino';
+
+/** What a secret is replaced with in the log. */
+export const REDACTED = '[Redacted]';
+
+/**
+ * Key paths pino blanks out wherever a log line carries them: the session token in a query or a
+ * body, and the headers that carry credentials.
+ */
+export const REDACT_PATHS = [
+  'token',
+  '*.token',
+  'req.query.token',
+  'req.body.token',
+  'request.query.token',
+  'request.body.token',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  '*.headers["set-cookie"]',
+];
+
+// why: the spec sends the session token as `?token=` on GET calls and as a form field, so it ends
+// up inside URLs and error texts that pino's key-based redaction cannot see.
+const TOKEN_IN_TEXT = /\b(token=)[^&#\s"'<>]*/gi;
+const TOKEN_IN_JSON = /("token"\s*:\s*")[^"]*(")/gi;
+const BEARER_IN_TEXT = /\b(bearer\s+)[^\s"',;]+/gi;
+
+/** Replaces session tokens and bearer credentials inside free text (URLs, messages, stacks). */
+export function redactSecrets(text: string): string {
+  if (!/token|bearer/i.test(text)) return text;
+  return text
+    .replace(TOKEN_IN_TEXT, `$1${REDACTED}`)
+    .replace(TOKEN_IN_JSON, `$1${REDACTED}$2`)
+    .replace(BEARER_IN_TEXT, `$1${REDACTED}`);
+}
+
+function redactTopLevelStrings(value: unknown): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Error)
+    return value;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field !== 'string') continue;
+    const clean = redactSecrets(field);
+    if (clean === field) continue;
+    copy ??= { ...(value as Record<string, unknown>) };
+    copy[key] = clean;
+  }
+  return copy ?? value;
+}
+
+export interface LoggerSettings {
+  /** pino level (`silent` … `trace`). */
+  level: string;
+  /** Where lines go; stdout when absent. Tests pass an in-memory stream. */
+  stream?: { write(line: string): void };
+}
+
+/**
+ * Fastify's logger options: pino at `level`, writing to `stream`, with every session token and
+ * credential header kept out of the log — in request URLs (`?token=`), bodies, headers, error
+ * messages and stacks, and free-text messages such as Fastify's "Route GET:/x?token=… not found".
+ */
+export function createLoggerOptions(settings: LoggerSettings): FastifyLoggerOptions & PinoLoggerOptions {
+  return {
+    level: settings.level,
+    ...(settings.stream ? { stream: settings.stream } : {}),
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactSecrets(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+      err: (error: Error) => {
+        const serialized = pino.stdSerializers.err(error);
+        serialized.message = redactSecrets(serialized.message ?? '');
+        serialized.stack = redactSecrets(serialized.stack ?? '');
+        return serialized;
+      },
+    },
+    hooks: {
+      logMethod(args: unknown[], method: (...args: unknown[]) => void) {
+        // why: bound messages and one-level fields (e.g. `{ path: request.url }`) are free text.
+        return method.apply(this, args.map(redactTopLevelStrings));
+      },
+    },
+  };
+}
+
+/**
+ * States at start-up whether demo accounts (known passwords) are seeded: a warning when a
+ * production start seeds them because `DEMO=on` was set, a note when a production start skips them.
+ */
+export function logDemoMode(
+  log: FastifyBaseLogger,
+  state: { demo: boolean; production: boolean; seeded: boolean },
+): void {
+  if (!state.production) return;
+  if (state.demo) {
+    log.warn(
+      { demo: true, seeded: state.seeded },
+      'DEMO=on in production: demo accounts with published passwords (demo / demo1234) exist; remove them before opening to customers',
+    );
+  } else {
+    log.info({ demo: false }, 'production start: demo accounts are not created (set DEMO=on to create them)');
+  }
+}

@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import {
+  type IRateLimiterStoreOptions,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RateLimiterSQLite,
+} from 'rate-limiter-flexible';
+
+/** At most `points` events per `durationSec` seconds for one key. */
+export interface LimitRule {
+  points: number;
+  durationSec: number;
+}
+
+/**
+ * One named limit. Callers reserve before they verify: `take` atomically claims a slot before the
+ * expensive check (a password hash, an account creation), so any number of concurrent requests
+ * can never evaluate more than `points` of them; `giveBack` returns the slot when the attempt
+ * turns out not to count (a right password, a refused sign-up).
+ */
+export interface Limit {
+  /** Claims one slot; false when none is left in the window. */
+  take(key: string): Promise<boolean>;
+  /** Returns one slot claimed by `take`. */
+  giveBack(key: string): Promise<void>;
+  /** How many slots the key has used in its current window. */
+  used(key: string): Promise<number>;
+  /** Forgets the key (e.g. after a successful login). */
+  clear(key: string): Promise<void>;
+}
+
+export type LimitStoreKind = 'memory' | 'sqlite' | 'postgres' | 'redis';
+
+/** Where limits keep their counts. `memory` is per process; the others survive a restart. */
+export interface LimitStore {
+  readonly kind: LimitStoreKind;
+  limit(name: string, rule: LimitRule): Limit;
+  close(): Promise<void>;
+}
+
+export interface LimitStoreOptions {
+  kind: LimitStoreKind;
+  /** sqlite: the folder of `limits.sqlite` (kept apart from the ledger's file and its lock). */
+  dataDir?: string;
+  /** postgres: connection string. */
+  databaseUrl?: string;
+  /** redis: connection string, e.g. `redis://127.0.0.1:6379`. */
+  redisUrl?: string;
+  /** Prefix of keys and tables, so tests and tenants do not share counts. */
+  prefix?: string;
+}
+
+type Flexible = RateLimiterMemory | RateLimiterSQLite | RateLimiterPostgres | RateLimiterRedis;
+
+class FlexibleLimit implements Limit {
+  readonly #limiter: Flexible;
+  // why: the SQL stores create their table asynchronously from the constructor; a consume issued
+  // before the table exists fails, so every call waits for it.
+  readonly #ready: Promise<void>;
+
+  constructor(limiter: Flexible, ready: Promise<void>) {
+    this.#limiter = limiter;
+    this.#ready = ready;
+  }
+
+  async take(key: string): Promise<boolean> {
+    await this.#ready;
+    try {
+      await this.#limiter.consume(key, 1);
+      return true;
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return false;
+      throw error;
+    }
+  }
+
+  async giveBack(key: string): Promise<void> {
+    await this.#ready;
+    // why: a slot taken in a window that has since ended is gone already; rewarding it would
+    // open the next window with a credit of one.
+    const res = await this.#limiter.get(key);
+    if (res && res.consumedPoints > 0) await this.#limiter.reward(key, 1);
+  }
+
+  async used(key: string): Promise<number> {
+    await this.#ready;
+    const res = await this.#limiter.get(key);
+    return res ? Math.max(0, res.consumedPoints) : 0;
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.#ready;
+    await this.#limiter.delete(key);
+  }
+}
+
+/** A limiter whose constructor reports table creation through a callback, with that as a promise. */
+function withTable<T>(create: (done: (error?: unknown) => void) => T): { limiter: T; ready: Promise<void> } {
+  let done!: (error?: unknown) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    done = (error) => (error ? reject(error) : resolve());
+  });
+  return { limiter: create(done), ready };
+}
+
+/** Opens the store that limits count in. Throws when the store cannot be reached. */
+export async function openLimitStore(options: LimitStoreOptions): Promise<LimitStore> {
+  const prefix = (options.prefix ?? 'rl').replace(/[^a-z0-9_]/gi, '_');
+  const kind = options.kind;
+  let close: () => Promise<void> = async () => {};
+  let make: (name: string, rule: LimitRule) => { limiter: Flexible; ready: Promise<void> };
+
+  const base = (name: string, rule: LimitRule) => ({
+    keyPrefix: `${prefix}_${name}`,
+    points: rule.points,
+    duration: rule.durationSec,
+  });
+  const now = { ready: Promise.resolve() };
+
+  switch (kind) {
+    case 'memory':
+      make = (name, rule) => ({ limiter: new RateLimiterMemory(base(name, rule)), ...now });
+      break;
+    case 'sqlite': {
+      if (!options.dataDir) throw new Error('the sqlite limit store needs dataDir');
+      fs.mkdirSync(options.dataDir, { recursive: true });
+      const db = new SQLite(path.join(options.dataDir, 'limits.sqlite'));
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      close = async () => {
+        db.close();
+      };
+      make = (name, rule) =>
+        withTable(
+          (done) =>
+            new RateLimiterSQLite(
+              {
+                ...base(name, rule),
+                storeClient: db,
+                storeType: 'better-sqlite3',
+                tableName: `${prefix}_${name}`,
+                clearExpiredByTimeout: false,
+              } as IRateLimiterStoreOptions,
+              done,
+            ),
+        );
+      break;
+    }
+    case 'postgres': {
+      if (!options.databaseUrl) throw new Error('the postgres limit store needs databaseUrl');
+      const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+      // why: as in db.ts, an idle connection ended by the server must not crash the process.
+      pool.on('error', () => {});
+      await pool.query('select 1');
+      close = () => pool.end();
+      make = (name, rule) =>
+        withTable(
+          (done) =>
+            new RateLimiterPostgres(
+              {
+                ...base(name, rule),
+                storeClient: pool,
+                storeType: 'pool',
+                tableName: `${prefix}_${name}`,
+                clearExpiredByTimeout: false,
+              } as IRateLimiterStoreOptions,
+              done,
+            ),
+        );
+      break;
+    }
+    case 'redis': {
+      if (!options.redisUrl) throw new Error('the redis limit store needs redisUrl');
+      const client = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+      await client.connect();
+      close = async () => {
+        client.disconnect();
+      };
+      make = (name, rule) => ({
+        limiter: new RateLimiterRedis({ ...base(name, rule), storeClient: client }),
+        ...now,
+      });
+      break;
+    }
+  }
+
+  const limits = new Map<string, Limit>();
+  const pending: Promise<unknown>[] = [];
+  return {
+    kind,
+    limit(name, rule) {
+      const key = `${name}:${rule.points}:${rule.durationSec}`;
+      let limit = limits.get(key);
+      if (!limit) {
+        const { limiter, ready } = make(name, rule);
+        // why: a failed table creation surfaces at the first take; keep it from being unhandled here.
+        ready.catch(() => {});
+        pending.push(ready);
+        limit = new FlexibleLimit(limiter, ready);
+        limits.set(key, limit);
+      }
+      return limit;
+    },
+    async close() {
+      await Promise.allSettled(pending);
+      await close();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+export interface SecurityHeadersOptions {
+  /**
+   * Folder of the built customer app. The inline `<script>` and `<style>` blocks of its
+   * index.html are allowed by their hashes, so no `'unsafe-inline'` is needed.
+   */
+  webDist: string;
+  /** Path of the API documentation (swagger-ui), which gets a policy of its own; `/docs` by default. */
+  docsPrefix?: string;
+}
+
+/** How long browsers remember to use HTTPS only (one year), sent only on answers over TLS. */
+export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+
+type Directives = Record<string, string[]>;
+
+/** The CSP hash sources (`'sha256-…'`) of the inline scripts and styles of an HTML page. */
+export function hashInlineBlocks(html: string): { scripts: string[]; styles: string[] } {
+  const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+    .filter(([, attributes, body]) => !/\bsrc\s*=/i.test(attributes) && body.trim() !== '')
+    .map(([, , body]) => hash(body));
+  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map(([, body]) => hash(body));
+  return { scripts, styles };
+}
+
+/**
+ * The customer app's policy: everything from this origin only, inline code only by hash, no
+ * framing, no plugins. `connect-src 'self'` covers the same-origin `/ws` socket (CSP 3).
+ */
+export function appDirectives(inline: { scripts: string[]; styles: string[] }): Directives {
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'connect-src': ["'self'"],
+    'font-src': ["'self'", 'data:'],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    // why: graphic codes arrive as data: URLs.
+    'img-src': ["'self'", 'data:'],
+    'manifest-src': ["'self'"],
+    'object-src': ["'none'"],
+    'script-src': ["'self'", ...inline.scripts],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'", ...inline.styles],
+  };
+}
+
+/**
+ * swagger-ui's policy, on its routes only: its React views set inline style attributes and draw
+ * data: images; scripts stay same-origin files.
+ */
+export const DOCS_DIRECTIVES: Directives = {
+  'default-src': ["'self'"],
+  'base-uri': ["'self'"],
+  'connect-src': ["'self'"],
+  'font-src': ["'self'", 'data:'],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'img-src': ["'self'", 'data:'],
+  'object-src': ["'none'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+};
+
+function readIndexHtml(webDist: string): string {
+  try {
+    return fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Security headers on every answer (@fastify/helmet): a Content-Security-Policy the customer app
+ * passes (see `appDirectives`; the docs get `DOCS_DIRECTIVES`), `X-Frame-Options: DENY`,
+ * `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (API calls carry the session
+ * token in their query string, spec §7), and HSTS only on answers served over TLS
+ * (`request.protocol`, which honours TRUST_PROXY). Register before the routes it covers.
+ */
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: SecurityHeadersOptions,
+): Promise<void> {
+  const docsPrefix = options.docsPrefix ?? '/docs';
+  // why: added before swagger-ui registers its routes, so each of them carries the docs policy.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== docsPrefix && !route.url.startsWith(`${docsPrefix}/`)) return;
+    route.config = Object.assign(route.config ?? {}, {
+      helmet: { contentSecurityPolicy: { useDefaults: false, directives: DOCS_DIRECTIVES } },
+    });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: appDirectives(hashInlineBlocks(readIndexHtml(options.webDist))),
+    },
+    // why: set below, and only over TLS; on plain HTTP a browser ignores it anyway.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
+  });
+}

@@ -1,0 +1,173 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createLoggerOptions } from '../src/platform/logging.ts';
+import { WS_CLOSE, WsGateway, type WsGatewayOptions } from '../src/platform/ws-gateway.ts';
+import { captureLog, type LoggedServer, startLoggedServer } from './logged-server.ts';
+
+interface Closed {
+  code: number;
+  reason: string;
+}
+
+/** A `ws` client that records its frames and how it was closed. */
+async function connect(base: string, options: WebSocket.ClientOptions = {}) {
+  const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, options);
+  const frames: string[] = [];
+  const closed = new Promise<Closed>((resolve) => {
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  socket.on('error', () => {});
+  socket.on('message', (data) => frames.push(String(data)));
+  await new Promise<void>((resolve) => {
+    socket.once('open', () => resolve());
+    socket.once('close', () => resolve());
+  });
+  return { socket, frames, closed };
+}
+
+/** Resolves with how `closed` ended, or with `null` when it has not within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  return Promise.race([promise, sleep(ms).then(() => null)]);
+}
+
+async function until(condition: () => boolean, ms = 3000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await sleep(10);
+  }
+  return true;
+}
+
+/** The gateway alone on a loopback port, with short limits and its log captured. */
+async function startGateway(options: WsGatewayOptions) {
+  const log = captureLog();
+  const app: FastifyInstance = Fastify({
+    logger: createLoggerOptions({ level: 'debug', stream: log.stream }),
+  });
+  const gateway = new WsGateway(options);
+  await gateway.register(app);
+  gateway.addChannel('feed', { snapshot: () => 'hello' });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, gateway, url, log };
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('WebSocket heartbeat', () => {
+  it('drops a client that stops answering pings, and keeps one that answers', async () => {
+    const { app, gateway, url, log } = await startGateway({ heartbeatMs: 100 });
+    cleanups.push(() => app.close());
+    const silent = await connect(url, { autoPong: false });
+    const alive = await connect(url);
+    expect(gateway.connectionCount).toBe(2);
+
+    const ended = await within(silent.closed, 3000);
+    // why: terminated, not closed politely: the close code is the client's "abnormal closure".
+    expect(ended).toEqual({ code: 1006, reason: '' });
+    await sleep(350); // three more beats
+    expect(alive.socket.readyState).toBe(WebSocket.OPEN);
+    expect(gateway.connectionCount).toBe(1);
+    expect(log.lines().filter((line) => /no pong/.test(line.msg ?? ''))).toHaveLength(1);
+    alive.socket.close();
+  });
+});
+
+describe('WebSocket connections per address', () => {
+  let server: LoggedServer;
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  it('closes connections over WS_CONNECTIONS_PER_IP with 1008, and frees the slot on close', async () => {
+    server = await startLoggedServer({ env: { WS_CONNECTIONS_PER_IP: '3' } });
+    const open = [await connect(server.url), await connect(server.url), await connect(server.url)];
+    for (const client of open) expect(client.socket.readyState).toBe(WebSocket.OPEN);
+
+    // why: without TRUST_PROXY a forged X-Forwarded-For does not make a new address.
+    const excess = await connect(server.url, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    expect(await within(excess.closed, 3000)).toEqual({
+      code: WS_CLOSE.policyViolation,
+      reason: 'too many connections',
+    });
+    expect(server.app.ctx.gateway.connectionCount).toBe(3);
+
+    open[0]!.socket.close();
+    expect(await until(() => server.app.ctx.gateway.connectionCount === 2)).toBe(true);
+    const again = await connect(server.url);
+    again.socket.send(JSON.stringify({ op: 'ping' }));
+    expect(await until(() => again.frames.includes('{"op":"pong"}'))).toBe(true);
+    expect(again.socket.readyState).toBe(WebSocket.OPEN);
+    for (const client of [...open, again]) client.socket.close();
+  });
+});
+
+describe('WebSocket slow readers', () => {
+  it('drops a client whose unsent frames pass the limit, and keeps serving the others', async () => {
+    const { app, gateway, url, log } = await startGateway({
+      heartbeatMs: 60_000,
+      maxBufferedBytes: 256 * 1024,
+    });
+    cleanups.push(() => app.close());
+    const slow = await connect(url);
+    const fast = await connect(url);
+    for (const client of [slow, fast])
+      client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'feed' }));
+    expect(await until(() => slow.frames.length === 1 && fast.frames.length === 1)).toBe(true);
+
+    // why: stop reading the TCP socket: the kernel buffers fill, then the server's own queue grows.
+    (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    const payload = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    while (gateway.connectionCount === 2 && sent < 2000) {
+      gateway.broadcast('feed', payload);
+      sent += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(gateway.connectionCount).toBe(1);
+    expect(sent).toBeLessThan(2000);
+    expect(await until(() => fast.frames.length === sent + 1, 10_000)).toBe(true);
+    expect(fast.socket.readyState).toBe(WebSocket.OPEN);
+
+    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    expect(await within(slow.closed, 10_000)).toMatchObject({ code: 1006 });
+    expect(log.lines().filter((line) => /reads too slowly/.test(line.msg ?? ''))).toHaveLength(1);
+    fast.socket.close();
+  });
+});
+
+describe('WebSocket oversize frames', () => {
+  it('closes an oversize frame with 1009 and logs it without an error entry', async () => {
+    const server = await startLoggedServer();
+    cleanups.push(() => server.close());
+    const client = await connect(server.url);
+    client.socket.send(JSON.stringify({ op: 'ping' }));
+    expect(await until(() => client.frames.includes('{"op":"pong"}'))).toBe(true);
+
+    client.socket.send('x'.repeat(70 * 1024));
+    expect(await within(client.closed, 3000)).toEqual({ code: 1009, reason: '' });
+
+    const lines = server.log.lines();
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    const note = lines.find((line) => line.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH');
+    expect(note).toMatchObject({ level: 30, msg: 'websocket: protocol error from client, closed' });
+    expect(note).not.toHaveProperty('err');
+    expect(JSON.stringify(lines)).not.toMatch(/\n\s+at /);
+  });
+
+  it('still answers a frame over its message limit but under the payload limit with an error frame', async () => {
+    const server = await startLoggedServer();
+    cleanups.push(() => server.close());
+    const client = await connect(server.url);
+    client.socket.send('x'.repeat(8 * 1024));
+    expect(await until(() => client.frames.length === 1)).toBe(true);
+    expect(JSON.parse(client.frames[0]!)).toEqual({ op: 'error', msg: 'bad frame' });
+    expect(client.socket.readyState).toBe(WebSocket.OPEN);
+    client.socket.close();
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { findRegisterProblem } from './validate-register.ts';
+
+const filled = { account: 'alice', password: 'secret123', confirmation: 'secret123', captcha: null };
+
+describe('register form checks', () => {
+  it('asks for the username when the account is empty or blank, whatever the register mode', () => {
+    expect(findRegisterProblem({ ...filled, account: '' })).toBe('auth.validation.usernameRequired');
+    expect(findRegisterProblem({ ...filled, account: '   ' })).toBe('auth.validation.usernameRequired');
+  });
+
+  it('then asks for the password, then for a matching confirmation', () => {
+    expect(findRegisterProblem({ ...filled, password: '', confirmation: '' })).toBe(
+      'auth.validation.passwordRequired',
+    );
+    expect(findRegisterProblem({ ...filled, confirmation: 'secret124' })).toBe(
+      'auth.validation.passwordsInconsistent',
+    );
+  });
+
+  it('asks for the graphic code only when the captcha is on', () => {
+    expect(findRegisterProblem({ ...filled, captcha: ' ' })).toBe('auth.validation.captchaRequired');
+    expect(findRegisterProblem({ ...filled, captcha: 'ab12' })).toBeNull();
+    expect(findRegisterProblem(filled)).toBeNull();
+  });
+});

@@ -1,0 +1,132 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_PAGES, type MainPage, seedSession } from '../scripts/lib/main-pages.mjs';
+import {
+  launchChromium,
+  loginViaApi,
+  newPhoneContext,
+  type Platform,
+  registerViaApi,
+  startPlatform,
+} from './harness.ts';
+
+/** The WCAG 2.0–2.2 A and AA rules axe knows (the engine Lighthouse's accessibility audit runs). */
+const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+describe('accessibility of every main page (axe-core, phone size)', () => {
+  let platform: Platform;
+  let browser: Browser;
+  let session: { token: string; uid: number };
+
+  beforeAll(async () => {
+    // why: the markets are rows the demo seed lists.
+    [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
+    await registerViaApi(platform.url, 'a11y_user');
+    session = await loginViaApi(platform.url, 'a11y_user');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  async function openPage(main: MainPage, options: { upDown?: string } = {}): Promise<Page> {
+    const context = await newPhoneContext(browser);
+    if (options.upDown) {
+      await context.addInitScript((upDown) => localStorage.setItem('updown', upDown), options.upDown);
+    }
+    if (main.signedIn) await context.addInitScript(seedSession, session);
+    const page = await context.newPage();
+    await page.goto(`${platform.url}/#${main.path}`);
+    await page.getByTestId(main.ready).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => location.hash)).toBe(`#${main.path}`);
+    return page;
+  }
+
+  /** Serious and critical violations, as `rule: selector` lines (an empty list passes). */
+  async function seriousViolations(page: Page): Promise<string[]> {
+    const result = await new AxeBuilder({ page }).withTags(WCAG_AA_TAGS).analyze();
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .flatMap((violation) =>
+        violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary}`),
+      );
+  }
+
+  it.each(MAIN_PAGES.map((main) => [main.path, main] as const))(
+    '%s has no serious or critical violation',
+    async (_path, main) => {
+      const page = await openPage(main);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.context().close();
+    },
+  );
+
+  it('keeps the market list free of violations in the red-up preference too', async () => {
+    const page = await openPage(MAIN_PAGES.find((main) => main.name === 'markets')!, { upDown: 'red-up' });
+    expect(await page.evaluate(() => document.documentElement.dataset.updown)).toBe('red-up');
+    // both chip colours are on screen, so both fills are measured
+    expect(await page.locator('.change-chip.is-up').count()).toBeGreaterThan(0);
+    expect(await page.locator('.change-chip.is-down').count()).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(MAIN_PAGES.map((main) => [main.path, main] as const))(
+    '%s allows zoom, has one h1, labels every field at 16 px or more, names every control',
+    async (_path, main) => {
+      const page = await openPage(main);
+      const facts = await page.evaluate(() => {
+        const viewport = document.querySelector('meta[name="viewport"]')?.getAttribute('content') ?? '';
+        const fields = Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea'));
+        const controls = Array.from(
+          document.querySelectorAll<HTMLElement>('button, a[href], [role="button"]'),
+        );
+        return {
+          viewport,
+          h1: Array.from(document.querySelectorAll('h1')).map((h) => h.textContent?.trim() ?? ''),
+          smallFields: fields
+            .filter((field) => Number.parseFloat(getComputedStyle(field).fontSize) < 16)
+            .map((field) => field.outerHTML.slice(0, 80)),
+          unlabelledFields: fields
+            .filter((field) => !(field.labels?.length || field.getAttribute('aria-label')))
+            .map((field) => field.outerHTML.slice(0, 80)),
+          unnamedControls: controls
+            .filter((control) => !(control.getAttribute('aria-label') || control.textContent?.trim()))
+            .map((control) => control.outerHTML.slice(0, 80)),
+        };
+      });
+      expect(facts.viewport).not.toMatch(/user-scalable\s*=\s*(no|0)|maximum-scale/i);
+      expect(facts.h1).toHaveLength(1);
+      expect(facts.h1[0]).not.toBe('');
+      expect(facts.smallFields).toEqual([]);
+      expect(facts.unlabelledFields).toEqual([]);
+      expect(facts.unnamedControls).toEqual([]);
+      await page.context().close();
+    },
+  );
+
+  it('keeps live prices out of live regions, so updates never interrupt a screen reader', async () => {
+    const page = await openPage(MAIN_PAGES.find((main) => main.name === 'markets')!);
+    const firstPrice = await page.getByTestId('market-row-BTCUSDT').locator('.market-price').textContent();
+    // the feed moves every second: wait for a new price before looking
+    await page.waitForFunction(
+      (before) =>
+        document.querySelector('[data-testid="market-row-BTCUSDT"] .market-price')?.textContent !== before,
+      firstPrice,
+      { timeout: 15_000 },
+    );
+    const livePrices = await page.evaluate(() =>
+      Array.from(
+        document.querySelectorAll(
+          '[aria-live]:not([aria-live="off"]), [role="status"], [role="log"], [role="alert"], [role="marquee"], [role="timer"]',
+        ),
+      )
+        .filter((region) => region.querySelector('.market-price, .change-chip'))
+        .map((region) => region.outerHTML.slice(0, 80)),
+    );
+    expect(livePrices).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,29 @@
+// The main pages of the customer app, in one list that `npm run bench:web` (Lighthouse), the axe
+// test (e2e/a11y.test.ts) and the Content-Security-Policy check (e2e/app.test.ts) all visit.
+// A later issue that adds a page adds it here, and every one of them covers it.
+
+/**
+ * @type {readonly import('./main-pages.d.mts').MainPage[]}
+ */
+export const MAIN_PAGES = [
+  { name: 'markets', path: '/Trade/tradelist', ready: 'market-row-BTCUSDT', signedIn: false },
+  { name: 'login', path: '/login', ready: 'login-submit', signedIn: false },
+  { name: 'register', path: '/register', ready: 'register-submit', signedIn: false },
+  { name: 'language', path: '/Login/setlang', ready: 'lang-en-US', signedIn: false },
+  { name: 'not-found', path: '/404', ready: 'not-found', signedIn: false },
+  { name: 'user', path: '/Index/uoption', ready: 'profile-username', signedIn: true },
+  { name: 'security', path: '/Index/security', ready: 'last-login', signedIn: true },
+  { name: 'set-password', path: '/Index/spwd', ready: 'spwd-submit', signedIn: true },
+  { name: 'change-password', path: '/Index/respwd', ready: 'respwd-submit', signedIn: true },
+  { name: 'withdraw-password', path: '/Index/withdrawpwd', ready: 'withdrawpwd-submit', signedIn: true },
+];
+
+/**
+ * Seeds the session the way the app keeps it (apps/web/src/shared/storage.ts: `token` and `uid`
+ * in localStorage). Runs in the page, e.g. through Playwright's `addInitScript` or `evaluate`.
+ * @param {{ token: string, uid: number | string }} session
+ */
+export function seedSession(session) {
+  localStorage.setItem('token', session.token);
+  localStorage.setItem('uid', String(session.uid));
+}
