@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +65,41 @@ async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<s
   return ((await toast.textContent()) ?? '').trim();
 }
 
+/** A server message of the registry, as the API answers it in `locale`. */
+function serverMessage(locale: string, key: string): string {
+  const file = path.resolve(import.meta.dirname, `../packages/i18n/resources/server/${locale}.json`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')).errors[key];
+}
+
+/** POSTs a form from a given loopback address (another client, as far as the server can tell). */
+function postFormFrom(localAddress: string, url: string, fields: Record<string, string>) {
+  const body = new URLSearchParams(fields).toString();
+  return new Promise<{ code: number }>((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
+        timeout: 10_000,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 /** Counts the page's loads from now on (the first navigation included). */
 function countLoads(page: Page): () => number {
   let loads = 0;
@@ -94,7 +130,10 @@ describe('customer app at phone size', () => {
 
   beforeAll(async () => {
     // why: the markets are rows the demo seed lists.
-    [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
+    [platform, browser] = await Promise.all([
+      startPlatform({ env: { DEMO: 'on', LIMIT_LOGIN_CAPTCHA_AFTER: '3' } }),
+      launchChromium(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -176,6 +215,31 @@ describe('customer app at phone size', () => {
     expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
       'ログインパスワードが間違っています',
     );
+    expect(await page.evaluate(() => location.hash)).toBe('#/login');
+    await page.context().close();
+  });
+
+  it('asks for the graphic code when the server demands it for an account under attack', async () => {
+    await registerViaApi(platform.url, 'e2e_carol');
+    // why: another address (127.0.0.2) guesses wrong three times; captcha is off on this server,
+    // so only the account's failure count can make the login form ask for the code.
+    for (let i = 0; i < 3; i++) {
+      const answer = await postFormFrom('127.0.0.2', `${platform.url}/apiv/Login/loginsubmit`, {
+        email: 'e2e_carol',
+        lpwd: `wrong-${i}`,
+      });
+      expect(answer.code).toBe(2004);
+    }
+    const page = await phonePage();
+    await page.goto(`${platform.url}/#/login`);
+    expect(await page.getByTestId('captcha-input').count()).toBe(0);
+    await input(page, 'login-username').fill('e2e_carol');
+    await input(page, 'login-password').fill('secret123');
+    expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
+      serverMessage('ja-JP', 'CAPTCHA_REQUIRED'),
+    );
+    await page.locator('[data-testid="captcha-image"] img').waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await input(page, 'captcha-input').isVisible()).toBe(true);
     expect(await page.evaluate(() => location.hash)).toBe('#/login');
     await page.context().close();
   });
