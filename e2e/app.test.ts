@@ -220,12 +220,12 @@ describe('customer app at phone size', () => {
   });
 
   it('asks for the graphic code when the server demands it for an account under attack', async () => {
-    await registerViaApi(platform.url, 'e2e_carol');
+    await registerViaApi(platform.url, 'e2e_under_attack');
     // why: another address (127.0.0.2) guesses wrong three times; captcha is off on this server,
     // so only the account's failure count can make the login form ask for the code.
     for (let i = 0; i < 3; i++) {
       const answer = await postFormFrom('127.0.0.2', `${platform.url}/apiv/Login/loginsubmit`, {
-        email: 'e2e_carol',
+        email: 'e2e_under_attack',
         lpwd: `wrong-${i}`,
       });
       expect(answer.code).toBe(2004);
@@ -233,7 +233,7 @@ describe('customer app at phone size', () => {
     const page = await phonePage();
     await page.goto(`${platform.url}/#/login`);
     expect(await page.getByTestId('captcha-input').count()).toBe(0);
-    await input(page, 'login-username').fill('e2e_carol');
+    await input(page, 'login-username').fill('e2e_under_attack');
     await input(page, 'login-password').fill('secret123');
     expect(await toastAfter(page, () => page.getByTestId('login-submit').click())).toBe(
       serverMessage('ja-JP', 'CAPTCHA_REQUIRED'),
