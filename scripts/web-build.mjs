@@ -1,4 +1,4 @@
-// Builds the customer app only when its sources are newer than the last build.
+// Builds the customer app and the back office only when their sources are newer than the last build.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,11 +34,39 @@ export function isWebBuildStale() {
 }
 
 export function buildWebIfStale({ force = false } = {}) {
-  if (!force && !isWebBuildStale()) return;
-  console.log('Building the customer app (apps/web)…');
-  const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], { cwd: root, stdio: 'inherit' });
+  if (force || isWebBuildStale()) {
+    console.log('Building the customer app (apps/web)…');
+    const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) {
+      console.error('The customer app failed to build.');
+      process.exit(result.status ?? 1);
+    }
+  }
+  buildAdminIfStale({ force });
+}
+
+const adminDist = path.join(root, 'apps/admin/dist/index.html');
+const ADMIN_SOURCES = [
+  'apps/admin/src',
+  'apps/admin/index.html',
+  'apps/admin/vite.config.ts',
+  'package-lock.json',
+];
+
+/** True when apps/admin/dist is missing or older than any source it is built from. */
+export function isAdminBuildStale() {
+  if (!fs.existsSync(adminDist)) return true;
+  const built = fs.statSync(adminDist).mtimeMs;
+  return ADMIN_SOURCES.some((source) => newestMtime(path.join(root, source)) > built);
+}
+
+/** Builds the back office (apps/admin, served at /admin/) when its sources changed. */
+export function buildAdminIfStale({ force = false } = {}) {
+  if (!force && !isAdminBuildStale()) return;
+  console.log('Building the back office (apps/admin)…');
+  const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/admin'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error('The customer app failed to build.');
+    console.error('The back office failed to build.');
     process.exit(result.status ?? 1);
   }
 }

@@ -16,6 +16,13 @@ export const MAIN_PAGES = [
   { name: 'set-password', path: '/Index/spwd', ready: 'spwd-submit', signedIn: true },
   { name: 'change-password', path: '/Index/respwd', ready: 'respwd-submit', signedIn: true },
   { name: 'withdraw-password', path: '/Index/withdrawpwd', ready: 'withdrawpwd-submit', signedIn: true },
+  { name: 'assets', path: '/User/index', ready: 'assets-total', signedIn: true },
+  { name: 'deposit', path: '/User/czpage?coin=USDT', ready: 'deposit-submit', signedIn: true },
+  { name: 'deposit-list', path: '/User/czlist', ready: 'empty-state', signedIn: true },
+  { name: 'withdraw', path: '/User/txpage?coin=USDT', ready: 'withdraw-submit', signedIn: true },
+  { name: 'address-list', path: '/User/addresslist', ready: 'address-add', signedIn: true },
+  { name: 'convert', path: '/User/zhuanhua', ready: 'convert-submit', signedIn: true },
+  { name: 'bills', path: '/User/mybill', ready: 'empty-state', signedIn: true },
 ];
 
 /**

@@ -9,13 +9,21 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
+import { registerAuditModule } from './modules/audit/module.ts';
+import type { AuditService } from './modules/audit/service.ts';
 import type { CaptchaTextSource } from './modules/auth/captcha.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
+import type { AuthService } from './modules/auth/service.ts';
+import { registerLedgerModule } from './modules/ledger/module.ts';
+import type { LedgerService } from './modules/ledger/service.ts';
 import { type MarketsModule, registerMarketsModule } from './modules/markets/module.ts';
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
+import { registerStaffModule } from './modules/staff/module.ts';
 import { registerUsersModule } from './modules/users/module.ts';
+import { registerWalletModule } from './modules/wallet/module.ts';
+import type { WalletService } from './modules/wallet/service.ts';
 import { type Bus, MemoryBus } from './platform/bus.ts';
 import { systemClock, type TimerClock } from './platform/clock.ts';
 import { type DbHandle, openDb } from './platform/db.ts';
@@ -27,7 +35,14 @@ import { migrateToLatest } from './platform/migrate.ts';
 import { NatsBus } from './platform/nats-bus.ts';
 import { type LimitStore, openLimitStore } from './platform/rate-limit.ts';
 import { Scheduler } from './platform/scheduler.ts';
-import { registerSecurityHeaders } from './platform/security-headers.ts';
+import { DOCS_DIRECTIVES, registerSecurityHeaders } from './platform/security-headers.ts';
+import {
+  DEFAULT_UPLOAD_MAX_BYTES,
+  ImageUploads,
+  LocalFileStore,
+  registerUploadParsing,
+  registerUploadServing,
+} from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
 import { seedDemoData } from './seed.ts';
 
@@ -53,6 +68,11 @@ export interface AppContext {
   limitStore: LimitStore;
   feed: PriceFeed;
   gateway: WsGateway;
+  /** The books: tests and the back office check their invariants through it. */
+  ledger: LedgerService;
+  audit: AuditService;
+  /** The wallet's service, set once the API is registered (the back office and tests call it). */
+  wallet?: WalletService;
 }
 
 declare module 'fastify' {
@@ -107,13 +127,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     leases: new DbLeaseStore(store.db),
     onError: (error, job) => app.log.error({ err: error, job }, 'scheduled job failed'),
   });
-  const ctx: AppContext = { config, store, clock, bus, scheduler, limitStore, feed, gateway };
+  const ledger = registerLedgerModule({ db: store.db, clock });
+  const audit = registerAuditModule({ db: store.db, clock });
+  const ctx: AppContext = { config, store, clock, bus, scheduler, limitStore, feed, gateway, ledger, audit };
   app.decorate('ctx', ctx);
 
   registerHttpPlatform(app);
   await registerSecurityHeaders(app, { webDist: config.webDist });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
+  // why: on the root, before the API, so a multipart form's token is in the body for the auth hook.
+  await registerUploadParsing(app, { maxBytes: DEFAULT_UPLOAD_MAX_BYTES });
+  const files = new LocalFileStore({ dir: path.join(config.dataDir, 'uploads') });
+  registerUploadServing(app, { store: files });
   await gateway.register(app);
   await app.register(swagger, {
     openapi: {
@@ -135,6 +161,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let users!: ReturnType<typeof registerUsersModule>;
   let settings!: ReturnType<typeof registerSettingsModule>;
   let markets!: MarketsModule;
+  let auth!: AuthService;
+  let wallet!: WalletService;
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories).
   await app.register(
@@ -149,8 +177,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         supportUrl: config.supportUrl,
         loginPasswordChecks: limit('login_password_check', limits.passwordChecks),
         withdrawPasswordChecks: limit('withdraw_password_check', limits.passwordChecks),
+        withdrawAddresses: { hasWithdrawAddress: (userId) => wallet.hasWithdrawAddress(userId) },
       });
-      registerAuthModule(api, {
+      auth = registerAuthModule(api, {
         db,
         clock,
         users,
@@ -181,13 +210,45 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         feedIntervalMs: config.feedIntervalMs,
         onError: (error, what) => app.log.error({ err: error, what }, 'markets failed'),
       });
+      wallet = registerWalletModule(api, {
+        db,
+        clock,
+        ledger,
+        audit,
+        markets: markets.service,
+        users,
+        uploads: new ImageUploads({ store: files, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
+        livePrices: () => feed.prices(),
+      });
     },
     { prefix: '/apiv' },
   );
+  ctx.wallet = wallet;
   const seeded = config.demo
-    ? await seedDemoData({ db, clock, users, settings, markets: markets.service })
+    ? await seedDemoData({ db, clock, users, settings, markets: markets.service, wallet })
     : false;
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
+
+  await registerStaffModule(app, {
+    db,
+    clock,
+    audit,
+    ledger,
+    users,
+    auth,
+    policy: config.staffSession,
+    limits: {
+      loginPerAccountAndIp: limit('staff_login_account_ip', limits.loginPerAccountAndIp),
+      loginPerIp: limit('staff_login_ip', limits.loginPerIp),
+      totpChecks: limit('staff_totp', limits.passwordChecks),
+    },
+    totpIssuer: 'Bourse',
+    listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
+    // why: the finance review routes call the wallet's staff-side methods once it is registered.
+    wallet: () => wallet,
+    firstOwner: config.firstOwner,
+    log: app.log,
+  });
 
   await markets.start({ runFeed: options.startFeed !== false });
 
@@ -201,6 +262,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     });
   });
 
+  registerAdminApp(app, config.adminDist);
   registerWebApp(app, config.webDist);
 
   app.addHook('onClose', async () => {
@@ -211,6 +273,40 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await store.close();
   });
   return app;
+}
+
+/** Serves the built back office at `/admin/` (hash routes, so every page is its index.html). */
+function registerAdminApp(app: FastifyInstance, adminDist: string): void {
+  if (!fs.existsSync(path.join(adminDist, 'index.html'))) {
+    app.get('/admin/', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/plain').send('The back office is not built yet: run `npm run build`.'),
+    );
+    return;
+  }
+  // why: antd writes its styles as <style> elements at run time, which the customer app's
+  // hash-only policy refuses; the back office gets the docs' policy (inline styles, scripts 'self').
+  const policy = Object.entries(DOCS_DIRECTIVES)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/admin/')) reply.header('content-security-policy', policy);
+  });
+  // why: with ignoreTrailingSlash, `/admin/` is routed as `/admin`, which the static wildcard
+  // (`/admin/*`) does not match; the entry page is answered here.
+  const indexHtml = fs.readFileSync(path.join(adminDist, 'index.html'), 'utf8');
+  app.get('/admin', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml),
+  );
+  app.register(fastifyStatic, {
+    root: adminDist,
+    prefix: '/admin/',
+    decorateReply: false,
+    index: false,
+    setHeaders(reply, filePath) {
+      const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
+      reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
 }
 
 /** Serves the built customer app: hashed assets cached for a year, index.html always revalidated. */

@@ -126,6 +126,15 @@ const ConfigSchema = z.object({
     .min(5)
     .default(3 * 24 * 60),
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(30),
+  STAFF_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
+  STAFF_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  ADMIN_USER: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{3,32}$/, 'ADMIN_USER: 3–32 letters, digits, _ . or -')
+    .optional()
+    .or(z.literal('')),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD: use at least 8 characters').optional().or(z.literal('')),
+  ADMIN_DIST: z.string().optional(),
   RATE_LIMIT_STORE: z.enum(['memory', 'sqlite', 'postgres', 'redis']).optional(),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PREFIX: z
@@ -171,6 +180,12 @@ export interface Config {
   webDist: string;
   /** Sessions end after this long unused, and this long after login at most. */
   session: { idleTimeoutMs: number; maxAgeMs: number };
+  /** Back-office sessions: shorter than customers'. */
+  staffSession: { idleTimeoutMs: number; maxAgeMs: number };
+  /** The first back-office owner, created at the first start; unset = `admin` with a one-time password. */
+  firstOwner: { username?: string; password?: string };
+  /** Folder of the built back office; served at `/admin/` when it exists. */
+  adminDist: string;
   /** Where limits count: memory (per process), sqlite (beside the store), postgres or redis. */
   limitStore: LimitStoreKind;
   redisUrl: string | undefined;
@@ -225,6 +240,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       idleTimeoutMs: parsed.SESSION_IDLE_MINUTES * 60_000,
       maxAgeMs: parsed.SESSION_MAX_DAYS * 24 * 60 * 60_000,
     },
+    staffSession: {
+      idleTimeoutMs: parsed.STAFF_SESSION_IDLE_MINUTES * 60_000,
+      maxAgeMs: parsed.STAFF_SESSION_MAX_HOURS * 60 * 60_000,
+    },
+    firstOwner: { username: parsed.ADMIN_USER || undefined, password: parsed.ADMIN_PASSWORD || undefined },
+    adminDist: parsed.ADMIN_DIST ? path.resolve(parsed.ADMIN_DIST) : path.join(root, 'apps/admin/dist'),
     // why: limits count in a store that survives a restart by default: the PostgreSQL store when
     // the ledger is on PostgreSQL, a SQLite file beside the embedded store otherwise.
     limitStore: parsed.RATE_LIMIT_STORE ?? (isPostgresUrl(parsed.DATABASE_URL) ? 'postgres' : 'sqlite'),

@@ -1,6 +1,8 @@
 import type { Listings, MarketsService } from './modules/markets/service.ts';
 import type { SettingsService } from './modules/settings/service.ts';
 import type { UsersService } from './modules/users/service.ts';
+import { DEMO_WALLET_CONFIG } from './modules/wallet/config.ts';
+import type { WalletService } from './modules/wallet/service.ts';
 import type { Clock } from './platform/clock.ts';
 import { hashPassword } from './platform/crypto.ts';
 import type { Db } from './platform/db.ts';
@@ -37,6 +39,7 @@ export const DEMO_LISTINGS: Listings = {
 };
 
 const SEEDED_KEY = 'demo_seeded';
+const MONEY_SEEDED_KEY = 'demo_money_seeded';
 
 /**
  * Lists the demo coins and markets where missing; seeds demo accounts once, through the owning modules' services, in one transaction; the
@@ -48,12 +51,19 @@ export async function seedDemoData(deps: {
   users: UsersService;
   settings: SettingsService;
   markets: MarketsService;
+  wallet: WalletService;
 }): Promise<boolean> {
-  const { db, clock, users, settings, markets } = deps;
+  const { db, clock, users, settings, markets, wallet } = deps;
   // why: on every start, not once: listings already there are kept as they are, and a store
   // seeded before coins and markets were tables gets them too.
-  await db.transaction().execute((trx) => markets.addListings(trx, DEMO_LISTINGS));
-  if (await settings.get(SEEDED_KEY)) return false;
+  await db.transaction().execute(async (trx) => {
+    await markets.addListings(trx, DEMO_LISTINGS);
+    await wallet.addMissingConfig(trx, DEMO_WALLET_CONFIG);
+  });
+  if (await settings.get(SEEDED_KEY)) {
+    await seedDemoMoney(deps);
+    return false;
+  }
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
   await db.transaction().execute(async (trx) => {
     if (await settings.get(SEEDED_KEY, trx)) return;
@@ -71,5 +81,30 @@ export async function seedDemoData(deps: {
     }
     await settings.set(trx, SEEDED_KEY, String(clock.now()));
   });
+  await seedDemoMoney(deps);
   return true;
+}
+
+/**
+ * Credits the demo accounts' starting balances once (a visible `demo.credit` entry from the `demo`
+ * system account), also on a store seeded before the wallet existed.
+ */
+async function seedDemoMoney(deps: {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  settings: SettingsService;
+  wallet: WalletService;
+}): Promise<void> {
+  const { db, clock, users, settings, wallet } = deps;
+  if (await settings.get(MONEY_SEEDED_KEY)) return;
+  // why: looked up before the transaction: on SQLite a read outside it would wait for its lock.
+  const accounts = await Promise.all(DEMO_USERS.map((user) => users.findLoginCandidate(user.username)));
+  await db.transaction().execute(async (trx) => {
+    if (await settings.get(MONEY_SEEDED_KEY, trx)) return;
+    for (const account of accounts) {
+      if (account) await wallet.creditDemo(trx, account.id);
+    }
+    await settings.set(trx, MONEY_SEEDED_KEY, String(clock.now()));
+  });
 }

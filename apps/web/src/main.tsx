@@ -7,6 +7,7 @@ import { App } from './app/app.tsx';
 import {
   installAntdRender,
   installHttpHooks,
+  installZodConfig,
   loadDeferredCode,
   preloadEntryPage,
   showNoticeFromLastLoad,
@@ -16,6 +17,7 @@ import { installUpDownMode } from './shared/preferences/up-down.ts';
 import { captureInviteCode } from './shared/storage.ts';
 
 captureInviteCode(window.location);
+installZodConfig();
 installAntdRender();
 installHttpHooks();
 // why: the entry page's code downloads while the language resources do.

@@ -36,6 +36,28 @@ function numberToPlain(value: number): string {
   return text.includes('e') ? value.toFixed(20) : text;
 }
 
+/** Most decimals an amount may carry (atoms are 10^-8 units). */
+export const MAX_AMOUNT_DECIMALS = 8;
+
+const AMOUNT_RE = /^\d{1,20}(\.\d{1,8})?$/;
+
+/**
+ * True when `value` is an amount a user may type: digits with at most 8 decimals and 20 integer
+ * digits, no sign, no exponent (`"12"`, `"0.5"`, `"1.23456789"`; not `"1.234567891"`, `"-1"`, `".5"`).
+ */
+export function isAmountString(value: string): boolean {
+  return AMOUNT_RE.test(value);
+}
+
+/**
+ * Parses an amount a user typed into atoms exactly: throws a RangeError where {@link isAmountString}
+ * says no (never truncates, unlike {@link toAtoms}).
+ */
+export function parseAmount(value: string): bigint {
+  if (!isAmountString(value)) throw new RangeError(`not an amount: ${value}`);
+  return toAtoms(value);
+}
+
 /** Atoms per unit for every asset (10^8). */
 export const ATOMS_PER_UNIT = 100_000_000n;
 

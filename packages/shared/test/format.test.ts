@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPercent, fromAtoms, splitDuration, toAtoms, truncateDecimal } from '../src/format.ts';
+import {
+  formatPercent,
+  fromAtoms,
+  isAmountString,
+  parseAmount,
+  splitDuration,
+  toAtoms,
+  truncateDecimal,
+} from '../src/format.ts';
 
 describe('truncateDecimal', () => {
   it('truncates, never rounds, to 8 decimals by default', () => {
@@ -54,5 +62,42 @@ describe('formatPercent', () => {
     expect(formatPercent('1.239')).toBe('+1.23%');
     expect(formatPercent('-0.456')).toBe('-0.45%');
     expect(formatPercent('0')).toBe('+0.00%');
+  });
+});
+
+describe('amounts typed by users', () => {
+  it('accepts plain amounts with up to 8 decimals and nothing else', () => {
+    for (const ok of ['0', '12', '0.5', '1.23456789', '00012.10', '99999999999999999999.99999999']) {
+      expect(isAmountString(ok)).toBe(true);
+    }
+    for (const bad of [
+      '',
+      '.5',
+      '5.',
+      '-1',
+      '+1',
+      '1e5',
+      '1.234567891',
+      '1,5',
+      ' 1',
+      '0x10',
+      '123456789012345678901',
+    ]) {
+      expect(isAmountString(bad)).toBe(false);
+    }
+  });
+  it('parses exactly into atoms, refusing what it would have to truncate', () => {
+    expect(parseAmount('1.23456789')).toBe(123_456_789n);
+    expect(parseAmount('10000')).toBe(1_000_000_000_000n);
+    expect(parseAmount('0.00000001')).toBe(1n);
+    expect(() => parseAmount('0.000000001')).toThrow(RangeError);
+    expect(() => parseAmount('-1')).toThrow(RangeError);
+  });
+  it('parseAmount ∘ fromAtoms is the identity on non-negative atoms', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 27n }), (atoms) => {
+        expect(parseAmount(fromAtoms(atoms))).toBe(atoms);
+      }),
+    );
   });
 });

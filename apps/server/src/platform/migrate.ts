@@ -2,12 +2,18 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as accounts from './migrations/2026_11_22_0001_accounts.ts';
 import * as int8Ids from './migrations/2026_11_23_0001_int8_ids.ts';
 import * as ports from './migrations/2026_11_23_0002_ports.ts';
+import * as ledger from './migrations/2026_11_23_0003_ledger.ts';
+import * as wallet from './migrations/2026_11_23_0004_wallet.ts';
+import * as staff from './migrations/2026_11_23_0005_staff.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_0001_accounts': accounts,
   '2026_11_23_0001_int8_ids': int8Ids,
   '2026_11_23_0002_ports': ports,
+  '2026_11_23_0003_ledger': ledger,
+  '2026_11_23_0004_wallet': wallet,
+  '2026_11_23_0005_staff': staff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -122,6 +122,16 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
     duration: rule.durationSec,
   });
   const now = { ready: Promise.resolve() };
+  // why: the SQL stores keep one table per limit; expired rows are overwritten in place, so no
+  // background sweep (a timer that would outlive close) is needed.
+  const sqlOptions = (name: string, rule: LimitRule, storeClient: unknown, storeType: string) =>
+    ({
+      ...base(name, rule),
+      storeClient,
+      storeType,
+      tableName: `${prefix}_${name}`,
+      clearExpiredByTimeout: false,
+    }) as IRateLimiterStoreOptions;
 
   switch (kind) {
     case 'memory':
@@ -137,19 +147,7 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
         db.close();
       };
       make = (name, rule) =>
-        withTable(
-          (done) =>
-            new RateLimiterSQLite(
-              {
-                ...base(name, rule),
-                storeClient: db,
-                storeType: 'better-sqlite3',
-                tableName: `${prefix}_${name}`,
-                clearExpiredByTimeout: false,
-              } as IRateLimiterStoreOptions,
-              done,
-            ),
-        );
+        withTable((done) => new RateLimiterSQLite(sqlOptions(name, rule, db, 'better-sqlite3'), done));
       break;
     }
     case 'postgres': {
@@ -160,19 +158,7 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
       await pool.query('select 1');
       close = () => pool.end();
       make = (name, rule) =>
-        withTable(
-          (done) =>
-            new RateLimiterPostgres(
-              {
-                ...base(name, rule),
-                storeClient: pool,
-                storeType: 'pool',
-                tableName: `${prefix}_${name}`,
-                clearExpiredByTimeout: false,
-              } as IRateLimiterStoreOptions,
-              done,
-            ),
-        );
+        withTable((done) => new RateLimiterPostgres(sqlOptions(name, rule, pool, 'pool'), done));
       break;
     }
     case 'redis': {

@@ -16,6 +16,18 @@ export interface Database {
   markets: MarketsTable;
   index_prices: IndexPricesTable;
   job_leases: JobLeasesTable;
+  wallet_coins: WalletCoinsTable;
+  wallet_networks: WalletNetworksTable;
+  deposits: DepositsTable;
+  withdrawals: WithdrawalsTable;
+  conversions: ConversionsTable;
+  bank_cards: BankCardsTable;
+  ledger_accounts: LedgerAccountsTable;
+  journal_entries: JournalEntriesTable;
+  postings: PostingsTable;
+  audit_log: AuditLogTable;
+  staff: StaffTable;
+  staff_sessions: StaffSessionsTable;
 }
 
 /** Unix milliseconds as stored: a `bigint` column. */
@@ -125,4 +137,164 @@ export interface JobLeasesTable {
   name: string;
   holder: string;
   expires_at: Millis;
+}
+
+export interface LedgerAccountsTable {
+  id: Generated<bigint>;
+  /** `user:<id>` or `system:<name>`. */
+  owner: string;
+  user_id: bigint | null;
+  asset: string;
+  kind: string;
+  balance: Generated<bigint>;
+}
+
+export interface JournalEntriesTable {
+  id: Generated<bigint>;
+  type: string;
+  ref: string;
+  memo: Generated<string>;
+  created_by: string;
+  created_at: Millis;
+}
+
+export interface PostingsTable {
+  id: Generated<bigint>;
+  entry_id: bigint;
+  account_id: bigint;
+  amount: bigint;
+  balance_after: bigint;
+}
+
+export interface AuditLogTable {
+  id: Generated<bigint>;
+  actor: string;
+  action: string;
+  target: string;
+  reason: Generated<string>;
+  before_json: string | null;
+  after_json: string | null;
+  ip: Generated<string>;
+  created_at: Millis;
+}
+
+export type StaffRole = 'owner' | 'finance' | 'compliance' | 'support' | 'content';
+
+/** Back-office accounts, apart from customers; written by the staff module. */
+export interface StaffTable {
+  id: Generated<bigint>;
+  username: string;
+  username_key: string;
+  password_hash: string;
+  role: StaffRole;
+  /** Base32 TOTP secret; never returned after enrolment. */
+  totp_secret: string | null;
+  totp_enabled: Generated<bigint>;
+  /** The last TOTP time step accepted, so a code is never accepted twice. */
+  totp_last_step: Generated<bigint>;
+  must_change_password: Generated<bigint>;
+  status: Generated<'active' | 'disabled'>;
+  created_at: Millis;
+}
+
+/** Staff sessions; `enrol` and `totp` are login steps waiting for a TOTP code, `active` a session. */
+export interface StaffSessionsTable {
+  id: Generated<bigint>;
+  staff_id: bigint;
+  token_hash: string;
+  stage: 'enrol' | 'totp' | 'active';
+  device: string;
+  ip: string;
+  created_at: Millis;
+  last_used_at: Millis;
+  revoked_at: Millis | null;
+}
+
+/** A coin's wallet switches; written by the wallet module. */
+export interface WalletCoinsTable {
+  coin: string;
+  icon: Generated<string>;
+  display_decimals: Generated<bigint>;
+  convertible: Generated<bigint>;
+  deposit_enabled: Generated<bigint>;
+  withdraw_enabled: Generated<bigint>;
+}
+
+/** A coin's network: deposit address and limits in atoms; written by the wallet module. */
+export interface WalletNetworksTable {
+  id: Generated<bigint>;
+  coin: string;
+  network: string;
+  /** `btc`, `eth`, `trx`, ... (address validation) or `bank` (withdrawal to a bank card). */
+  address_format: string;
+  deposit_address: Generated<string>;
+  min_deposit: Generated<bigint>;
+  min_withdraw: Generated<bigint>;
+  max_withdraw: Generated<bigint>;
+  withdraw_fee: Generated<bigint>;
+  enabled: Generated<bigint>;
+  sort: Generated<bigint>;
+}
+
+export type DepositStatus = 'confirming' | 'credited' | 'rejected';
+
+export interface DepositsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  coin: string;
+  network: string;
+  address: string;
+  amount: bigint;
+  credited_amount: Generated<bigint>;
+  tx_hash: Generated<string>;
+  /** File name of the voucher image in the upload store. */
+  voucher: string;
+  status: DepositStatus;
+  reason: Generated<string>;
+  reviewed_by: Generated<string>;
+  created_at: Millis;
+  reviewed_at: Millis | null;
+}
+
+export type WithdrawalStatus = 'review' | 'passed' | 'rejected';
+
+export interface WithdrawalsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  coin: string;
+  network: string;
+  type: 'address' | 'bank';
+  destination: string;
+  amount: bigint;
+  fee: bigint;
+  status: WithdrawalStatus;
+  reason: Generated<string>;
+  idempotency_key: string;
+  reviewed_by: Generated<string>;
+  created_at: Millis;
+  reviewed_at: Millis | null;
+}
+
+export interface ConversionsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  from_coin: string;
+  to_coin: string;
+  amount: bigint;
+  /** Atoms of `to_coin` per unit of `from_coin`, before the fee. */
+  rate: bigint;
+  fee: bigint;
+  received: bigint;
+  idempotency_key: string;
+  created_at: Millis;
+}
+
+export interface BankCardsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  number: string;
+  name: string;
+  bank: string;
+  bank_code: string;
+  created_at: Millis;
 }

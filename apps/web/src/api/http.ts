@@ -96,11 +96,10 @@ function forceLogout(message: string | null): void {
 export async function request<T>(
   method: 'GET' | 'POST',
   path: string,
-  params: Params = {},
+  params: Params | FormData = {},
   options: RequestOptions = {},
 ): Promise<Envelope<T>> {
   const token = getToken();
-  const payload: Params = token ? { ...params, token } : { ...params };
   const controller = new AbortController();
   const timer = window.setTimeout(() => controller.abort(), API_TIMEOUT_MS);
   options.signal?.addEventListener('abort', () => controller.abort());
@@ -111,10 +110,18 @@ export async function request<T>(
     headers: { Lang: getLangHeader(), Accept: 'application/json' },
     signal: controller.signal,
   };
-  if (method === 'GET') {
-    const search = toSearch(payload);
+  if (params instanceof FormData) {
+    // why: multipart (uploads); the browser sets the content type with its boundary. The token
+    // goes first, so a streaming reader knows the session before the file arrives.
+    const form = new FormData();
+    if (token) form.append('token', token);
+    for (const [key, value] of params) if (key !== 'token') form.append(key, value);
+    init.body = form;
+  } else if (method === 'GET') {
+    const search = toSearch(token ? { ...params, token } : params);
     if (search) url += `?${search}`;
   } else {
+    const payload: Params = token ? { ...params, token } : { ...params };
     init.headers = { ...init.headers, 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' };
     init.body = toSearch(payload);
   }
@@ -163,4 +170,13 @@ export function get<T>(path: string, params?: Params, options?: RequestOptions):
 
 export function post<T>(path: string, params?: Params, options?: RequestOptions): Promise<Envelope<T>> {
   return request<T>('POST', path, params, options);
+}
+
+/** POST as multipart form data (file uploads); `token` is added to the form. */
+export function postMultipart<T>(
+  path: string,
+  form: FormData,
+  options?: RequestOptions,
+): Promise<Envelope<T>> {
+  return request<T>('POST', path, form, options);
 }

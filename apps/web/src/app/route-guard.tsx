@@ -15,7 +15,10 @@ export function RouteGuard({ children }: { children: ReactNode }) {
   const hasToken = useHasToken();
   const isUserInfoNeeded = hasToken && needsUserInfo(pathname);
   const user = useQuery({ ...userInfoQueryOptions(), enabled: isUserInfoNeeded });
-  const decision = resolveGuard(pathname, { hasToken, userInfo: user.data });
+  // why: a cached answer that is being refetched may be out of date (a withdrawal address saved a
+  // moment ago on another page): the guard waits for the fresh one rather than decide on it.
+  const userInfo = user.isFetching && user.isStale ? undefined : user.data;
+  const decision = resolveGuard(pathname, { hasToken, userInfo });
 
   if (decision.type === 'redirect') return <Navigate to={decision.to} replace />;
   // why: if the user info cannot load, the client already said why; the page itself decides next.

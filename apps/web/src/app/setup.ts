@@ -8,6 +8,17 @@ import { APP_ROUTES, isPublicPath } from './routes.tsx';
 
 type Container = (Element | DocumentFragment) & { _bourseRoot?: Root };
 
+/**
+ * Keeps zod from compiling parsers with `new Function`. It probes for eval when a schema is built,
+ * and the Content-Security-Policy (no 'unsafe-eval') reports even the caught probe. zod reads its
+ * settings from `globalThis.__zod_globalConfig`, so they are set here, before any schema module
+ * loads, without bringing zod into the first page load.
+ */
+export function installZodConfig(): void {
+  const scope = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+  scope.__zod_globalConfig = { ...scope.__zod_globalConfig, jitless: true };
+}
+
 /** antd-mobile renders Toast, Dialog and ActionSheet itself; on React 19 it needs createRoot handed in. */
 export function installAntdRender(): void {
   unstableSetRender((node, container: Container) => {

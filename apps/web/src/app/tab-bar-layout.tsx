@@ -10,12 +10,20 @@ interface Tab {
   labelKey: string;
   testId: string;
   Icon: ComponentType<{ className?: string }>;
+  /** Other tab-bar pages that belong to this tab (the assets page is reached from "Me"). */
+  alsoActiveOn?: readonly string[];
 }
 
 const TABS: readonly Tab[] = [
   { path: PATHS.markets, labelKey: 'tabs.markets', testId: 'tab-markets', Icon: IconMarkets },
   { path: PATHS.trade, labelKey: 'tabs.trade', testId: 'tab-trade', Icon: IconTrade },
-  { path: PATHS.user, labelKey: 'tabs.user', testId: 'tab-user', Icon: IconUser },
+  {
+    path: PATHS.user,
+    labelKey: 'tabs.user',
+    testId: 'tab-user',
+    Icon: IconUser,
+    alsoActiveOn: [PATHS.assets],
+  },
 ];
 
 /** Layout of the tab pages: content above, the three tabs fixed at the bottom. */
@@ -29,15 +37,16 @@ export function TabBarLayout() {
         <Outlet />
       </Suspense>
       <nav className="tab-bar" data-testid="tab-bar" aria-label={t('tabs.label')}>
-        {TABS.map(({ path, labelKey, testId, Icon }) => {
-          const isActive = current === path.toLowerCase();
+        {TABS.map(({ path, labelKey, testId, Icon, alsoActiveOn = [] }) => {
+          const isCurrent = current === path.toLowerCase();
+          const isActive = isCurrent || alsoActiveOn.some((other) => current === other.toLowerCase());
           return (
             <Link
               key={path}
               to={path}
-              replace={isActive}
+              replace={isCurrent}
               className={isActive ? 'tab-bar-item is-active' : 'tab-bar-item'}
-              aria-current={isActive ? 'page' : undefined}
+              aria-current={isCurrent ? 'page' : undefined}
               data-testid={testId}
             >
               <Icon className="tab-bar-icon" />

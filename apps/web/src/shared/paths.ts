@@ -17,6 +17,33 @@ export const PATHS = {
   setPassword: '/Index/spwd',
   changePassword: '/Index/respwd',
   withdrawPassword: '/Index/withdrawpwd',
+  /** The assets tab (spec §2: User/index, shown with the tab bar). */
+  assets: '/User/index',
+  myWallet: '/User/myWallte',
+  coinInfo: '/User/coininfo',
+  depositCoins: '/User/czcoin',
+  deposit: '/User/czpage',
+  depositList: '/User/czlist',
+  depositDetail: '/User/czinfo',
+  /** The withdrawal entry, behind the spec's guard (withdrawal password, then an address). */
   withdraw: '/User/txcoin',
+  withdrawForm: '/User/txpage',
+  withdrawList: '/User/txlist',
+  withdrawDetail: '/User/txinfo',
   addressList: '/User/addresslist',
+  addAddress: '/User/plusaddress',
+  /** Bank cards, conversion and bills: labels in the spec, no paths; named in its style. */
+  bankCards: '/User/banklist',
+  addBankCard: '/User/addbank',
+  convert: '/User/zhuanhua',
+  bills: '/User/mybill',
+  billDetail: '/User/billinfo',
 } as const;
+
+/** A path with its query, e.g. `withQuery(PATHS.deposit, { coin: 'USDT' })` → `/User/czpage?coin=USDT`. */
+export function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -1,3 +1,4 @@
 export * from './auth.ts';
 export * from './fields.ts';
 export * from './markets.ts';
+export * from './wallet.ts';

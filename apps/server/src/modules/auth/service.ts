@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
-import { toMillis } from '../../platform/time.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { CaptchaService } from './captcha.ts';
@@ -49,6 +49,17 @@ export interface AuthDeps {
   captchaEnabled: boolean;
   registerMode: 1 | 2;
   limits: AuthLimits;
+}
+
+/** One row of a user's login log. */
+export interface LoginLogEntry {
+  id: bigint;
+  account: string;
+  success: boolean;
+  reason: string;
+  ip: string;
+  device: string;
+  createdAt: number;
 }
 
 type LoginFailure = 'CAPTCHA_WRONG' | 'USER_NOT_FOUND' | 'LOGIN_PASSWORD_WRONG' | 'ACCOUNT_FROZEN';
@@ -165,6 +176,20 @@ export class AuthService {
       throw new AppError('TOO_MANY_REQUESTS');
     }
     return this.#deps.captcha.issue();
+  }
+
+  /** A user's login log, newest first (the back office shows it). */
+  async listLoginLog(userId: bigint, limit: number): Promise<LoginLogEntry[]> {
+    const rows = await repo.listLoginLogs(this.#deps.db, userId, limit);
+    return rows.map((row) => ({
+      id: row.id,
+      account: row.account,
+      success: row.success === 1n,
+      reason: row.reason,
+      ip: row.ip,
+      device: row.device,
+      createdAt: fromMillis(row.created_at),
+    }));
   }
 
   async logout(auth: AuthContext): Promise<void> {

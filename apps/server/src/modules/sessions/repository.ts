@@ -68,3 +68,13 @@ export async function revokeOtherSessions(
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** Ends every live session of a user. */
+export async function revokeUserSessions(db: Db, userId: bigint, now: Millis): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

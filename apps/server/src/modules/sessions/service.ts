@@ -67,6 +67,11 @@ export class SessionsService implements Authenticator {
     await repo.revokeSession(this.#db, auth.sessionId, toMillis(this.#clock.now()));
   }
 
+  /** Ends every session of a user (a frozen account), inside the caller's transaction. */
+  async endAllOfUser(trx: Db, userId: bigint): Promise<void> {
+    await repo.revokeUserSessions(trx, userId, toMillis(this.#clock.now()));
+  }
+
   /** Ends every other session of the user, inside the caller's transaction. */
   async endOthers(trx: Db, auth: AuthContext): Promise<void> {
     await repo.revokeOtherSessions(trx, auth.userId, auth.sessionId, toMillis(this.#clock.now()));

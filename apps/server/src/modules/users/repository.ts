@@ -1,3 +1,4 @@
+import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
 
@@ -100,14 +101,41 @@ export async function updatePayPassword(db: Db, userId: bigint, payPasswordHash:
     .execute();
 }
 
-// why: withdrawal addresses are read here for the profile's `is_address` flag; the wallet module
-// will own the table when it arrives, and this read will move behind its service.
-export async function hasWithdrawAddress(db: Db, userId: bigint): Promise<boolean> {
+/** Accounts whose id, username (prefix, any case) or phone (prefix) matches; newest first. */
+export function searchUsers(db: Db, query: { text: string; id?: bigint; limit: number }) {
+  // why: the search text is matched literally; LIKE's own wildcards in it are escaped.
+  const prefix = `${query.text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'phone', 'email', 'status', 'trade_banned', 'created_at', 'last_login_at'])
+    .where((eb) => {
+      const byText = [
+        sql<SqlBool>`username_key like ${prefix} escape '\\'`,
+        sql<SqlBool>`phone like ${prefix} escape '\\'`,
+      ];
+      return query.id === undefined ? eb.or(byText) : eb.or([eb('id', '=', query.id), ...byText]);
+    })
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
+}
+
+export async function countUsers(db: Db): Promise<bigint> {
   const row = await db
-    .selectFrom('withdraw_addresses')
-    .select('id')
-    .where('user_id', '=', userId)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<bigint | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return BigInt(row.n);
+}
+
+export async function updateStatus(db: Db, userId: bigint, status: 'active' | 'frozen'): Promise<void> {
+  await db.updateTable('users').set({ status }).where('id', '=', userId).execute();
+}
+
+export async function updateTradeBanned(db: Db, userId: bigint, banned: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ trade_banned: banned ? 1n : 0n })
+    .where('id', '=', userId)
+    .execute();
 }

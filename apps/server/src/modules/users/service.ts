@@ -26,6 +26,11 @@ export interface UsersDeps {
   loginPasswordChecks: Limit;
   /** Checks of the current withdrawal password, per account. */
   withdrawPasswordChecks: Limit;
+  /**
+   * Whether a user has saved a withdrawal address (the profile's `is_address`); the wallet module
+   * owns the addresses and answers it. Without it, `is_address` is 0.
+   */
+  withdrawAddresses?: { hasWithdrawAddress(userId: bigint): Promise<boolean> };
 }
 
 /** What login needs to know of an account. */
@@ -33,6 +38,51 @@ export interface LoginCandidate {
   id: bigint;
   passwordHash: string;
   isFrozen: boolean;
+}
+
+/** An account in a back-office list. */
+export interface UserSummary {
+  id: bigint;
+  username: string;
+  phone: string | null;
+  email: string | null;
+  status: 'active' | 'frozen';
+  tradeBanned: boolean;
+  createdAt: number;
+  lastLoginAt: number | null;
+}
+
+/** An account's profile in the back office. */
+export interface UserAccount extends UserSummary {
+  level: bigint;
+  inviteCode: string;
+  referrerId: bigint | null;
+  regIp: string;
+  lastLoginIp: string;
+  hasWithdrawPassword: boolean;
+  realnameStatus: bigint;
+}
+
+function toUserSummary(user: {
+  id: bigint;
+  username: string;
+  phone: string | null;
+  email: string | null;
+  status: 'active' | 'frozen';
+  trade_banned: bigint;
+  created_at: bigint;
+  last_login_at: bigint | null;
+}): UserSummary {
+  return {
+    id: user.id,
+    username: user.username,
+    phone: user.phone,
+    email: user.email,
+    status: user.status,
+    tradeBanned: user.trade_banned === 1n,
+    createdAt: fromMillis(user.created_at),
+    lastLoginAt: user.last_login_at === null ? null : fromMillis(user.last_login_at),
+  };
 }
 
 /** Accounts (the `users` table's owner): creation, profile, passwords. */
@@ -108,7 +158,7 @@ export class UsersService {
       id: toSafeNumber(user.id),
       username: user.username,
       paypassword: user.pay_password_hash ? 1 : 0,
-      is_address: (await repo.hasWithdrawAddress(db, userId)) ? 1 : 0,
+      is_address: (await this.#deps.withdrawAddresses?.hasWithdrawAddress(userId)) ? 1 : 0,
       email: user.email ?? '',
       phone: user.phone ?? '',
       level: toSafeNumber(user.level),
@@ -180,9 +230,84 @@ export class UsersService {
     });
   }
 
+  /** Accounts matching a back-office search: an id, or the start of a username or phone number. */
+  async searchUsers(text: string, limit: number): Promise<UserSummary[]> {
+    const trimmed = text.trim();
+    const id = /^\d{1,18}$/.test(trimmed) ? BigInt(trimmed) : undefined;
+    const rows = await repo.searchUsers(this.#deps.db, { text: trimmed, id, limit });
+    return rows.map(toUserSummary);
+  }
+
+  /** One account as the back office sees it (no password hashes); undefined when unknown. */
+  async getAccount(userId: bigint): Promise<UserAccount | undefined> {
+    const user = await repo.findUserById(this.#deps.db, userId);
+    if (!user) return undefined;
+    return {
+      ...toUserSummary(user),
+      level: user.level,
+      inviteCode: user.invite_code,
+      referrerId: user.referrer_id,
+      regIp: user.reg_ip,
+      lastLoginIp: user.last_login_ip,
+      hasWithdrawPassword: user.pay_password_hash !== null,
+      realnameStatus: user.realname_status,
+    };
+  }
+
+  async countUsers(): Promise<bigint> {
+    return repo.countUsers(this.#deps.db);
+  }
+
+  /**
+   * Freezes or unfreezes an account inside the caller's transaction (the back office records the
+   * audit row in the same one). A frozen account cannot log in and all its sessions end.
+   * Throws USER_NOT_FOUND for an unknown account.
+   */
+  async setStatus(
+    trx: Db,
+    userId: bigint,
+    status: 'active' | 'frozen',
+  ): Promise<{ before: { status: string }; after: { status: string } }> {
+    const user = await repo.findUserById(trx, userId);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    await repo.updateStatus(trx, userId, status);
+    if (status === 'frozen') await this.#deps.sessions.endAllOfUser(trx, userId);
+    return { before: { status: user.status }, after: { status } };
+  }
+
+  /** Bans or allows trading inside the caller's transaction; USER_NOT_FOUND for an unknown account. */
+  async setTradeBanned(
+    trx: Db,
+    userId: bigint,
+    banned: boolean,
+  ): Promise<{ before: { tradeBanned: boolean }; after: { tradeBanned: boolean } }> {
+    const user = await repo.findUserById(trx, userId);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    await repo.updateTradeBanned(trx, userId, banned);
+    return { before: { tradeBanned: user.trade_banned === 1n }, after: { tradeBanned: banned } };
+  }
+
   /** The online-support URL: the `support_url` setting, else the configured default. */
   async getSupportUrl(): Promise<string> {
     return (await this.#deps.settings.get('support_url')) ?? this.#deps.supportUrl;
+  }
+
+  /**
+   * Checks a withdrawal password for the wallet: WITHDRAW_PASSWORD_NOT_SET when none is set,
+   * WITHDRAW_PASSWORD_WRONG when it does not match; limited per account like every password check
+   * (TOO_MANY_REQUESTS past the limit), the slot given back on success.
+   */
+  async verifyWithdrawPassword(auth: AuthContext, candidate: string): Promise<void> {
+    const user = await repo.findUserById(this.#deps.db, auth.userId);
+    if (!user) throw new AppError('SESSION_INVALID');
+    if (!user.pay_password_hash) throw new AppError('WITHDRAW_PASSWORD_NOT_SET');
+    await this.#checkPassword(
+      this.#deps.withdrawPasswordChecks,
+      auth.userId,
+      user.pay_password_hash,
+      candidate,
+      'WITHDRAW_PASSWORD_WRONG',
+    );
   }
 
   /** Whether withdrawals are blocked right now (e.g. within 24 h of a password change). */

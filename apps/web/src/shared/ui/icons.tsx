@@ -161,3 +161,79 @@ export const IconCompass = (p: IconProps) => (
     <path d="M15.5 8.5l-2 5-5 2 2-5z" />
   </Svg>
 );
+
+export const IconWallet = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 7a2 2 0 012-2h11v4" />
+    <rect x="4" y="7" width="16" height="12" rx="2" />
+    <path d="M16 13h4" />
+  </Svg>
+);
+
+export const IconDeposit = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 4v11M7 10l5 5 5-5" />
+    <path d="M5 20h14" />
+  </Svg>
+);
+
+export const IconWithdraw = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 15V4M7 9l5-5 5 5" />
+    <path d="M5 20h14" />
+  </Svg>
+);
+
+export const IconConvert = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 8h14l-3-3M20 16H6l3 3" />
+  </Svg>
+);
+
+export const IconBill = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 3h12v18l-3-2-3 2-3-2-3 2z" />
+    <path d="M9 8h6M9 12h6" />
+  </Svg>
+);
+
+export const IconPlus = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Svg>
+);
+
+export const IconTrash = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 7h16M10 11v6M14 11v6" />
+    <path d="M6 7l1 13h10l1-13M9 7V4h6v3" />
+  </Svg>
+);
+
+export const IconCard = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="M3 10h18M7 15h4" />
+  </Svg>
+);
+
+export const IconPin = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 21s-7-6.2-7-11.5a7 7 0 0114 0C19 14.8 12 21 12 21z" />
+    <circle cx="12" cy="9.5" r="2.5" />
+  </Svg>
+);
+
+export const IconImage = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <circle cx="9" cy="10" r="2" />
+    <path d="M21 17l-5-5-9 8" />
+  </Svg>
+);
+
+export const IconSwap = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 4v16M8 20l-4-4M16 20V4M16 4l4 4" />
+  </Svg>
+);

@@ -18,9 +18,17 @@ export function ErrorState({ message, onRetry }: { message?: string; onRetry: ()
 }
 
 /** Nothing to show: an icon, one sentence, and the action that fills the list. */
-export function EmptyState({ message, action }: { message: string; action?: ReactNode }) {
+export function EmptyState({
+  message,
+  action,
+  testId = 'empty-state',
+}: {
+  message: string;
+  action?: ReactNode;
+  testId?: string;
+}) {
   return (
-    <div className="state-block">
+    <div className="state-block" data-testid={testId}>
       <IconCompass className="state-block-icon" />
       <p className="state-block-text">{message}</p>
       {action}

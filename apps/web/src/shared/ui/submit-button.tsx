@@ -4,11 +4,14 @@ import type { ReactNode } from 'react';
 /** The one primary action of a form: full width, large, busy while the request runs. */
 export function SubmitButton({
   isBusy,
+  isDisabled = false,
   testId,
   className,
   children,
 }: {
   isBusy: boolean;
+  /** Not available right now (e.g. a prerequisite is missing), without the busy spinner. */
+  isDisabled?: boolean;
   testId: string;
   className?: string;
   children: ReactNode;
@@ -21,7 +24,7 @@ export function SubmitButton({
       size="large"
       className={className}
       loading={isBusy}
-      disabled={isBusy}
+      disabled={isBusy || isDisabled}
       data-testid={testId}
     >
       {children}

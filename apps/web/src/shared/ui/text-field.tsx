@@ -1,15 +1,18 @@
-import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconEye, IconEyeOff } from './icons.tsx';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
   value: string;
+  ref?: Ref<HTMLInputElement>;
   onChange: (value: string) => void;
   /** Something at the end of the field, e.g. the captcha image. */
   trailing?: ReactNode;
   /** Shown under the field in a muted tone. */
   hint?: ReactNode;
+  /** What is wrong with the value, shown under the field and announced with it. */
+  error?: string;
   testId?: string;
 }
 
@@ -20,6 +23,7 @@ export function TextField({
   onChange,
   trailing,
   hint,
+  error,
   testId,
   type,
   id,
@@ -30,8 +34,11 @@ export function TextField({
   const inputId = id ?? autoId;
   const [isRevealed, setIsRevealed] = useState(false);
   const isPassword = type === 'password';
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ');
   return (
-    <div className="field">
+    <div className={error ? 'field has-error' : 'field'}>
       <label className="field-label" htmlFor={inputId}>
         {label}
       </label>
@@ -43,6 +50,8 @@ export function TextField({
           value={value}
           onChange={(event) => onChange(event.target.value)}
           data-testid={testId}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy || undefined}
           {...rest}
         />
         {isPassword && (
@@ -58,7 +67,16 @@ export function TextField({
         )}
         {trailing}
       </div>
-      {hint && <p className="field-hint">{hint}</p>}
+      {hint && (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

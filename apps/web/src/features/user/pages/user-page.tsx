@@ -15,6 +15,7 @@ import {
   IconLogout,
   IconPalette,
   IconShield,
+  IconWallet,
 } from '../../../shared/ui/icons.tsx';
 import { Menu, MenuItem } from '../../../shared/ui/menu.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
@@ -61,6 +62,10 @@ export default function UserPage() {
       ) : (
         <ProfileHeader user={user.data} />
       )}
+
+      <Menu title={t('user.sections.wallet')}>
+        <MenuItem icon={IconWallet} label={t('user.menu.assets')} to={PATHS.assets} testId="menu-assets" />
+      </Menu>
 
       <Menu title={t('user.sections.security')}>
         <MenuItem

@@ -1,0 +1,145 @@
+import {
+  AuditOutlined,
+  BankOutlined,
+  DashboardOutlined,
+  DollarOutlined,
+  SwapOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, Button, ConfigProvider, Layout, Menu, Select, Space, Spin, Typography } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { useTranslation } from 'react-i18next';
+import { createHashRouter, Navigate, Outlet, RouterProvider, useLocation, useNavigate } from 'react-router';
+import { setApiLanguage } from '../api/client.ts';
+import { ADMIN_LANGUAGES, type AdminLanguage, rememberLanguage } from '../i18n/index.ts';
+import { AdjustmentsPage } from '../pages/adjustments.tsx';
+import { AuditPage } from '../pages/audit.tsx';
+import { DashboardPage } from '../pages/dashboard.tsx';
+import { DepositsPage } from '../pages/deposits.tsx';
+import { LoginPage } from '../pages/login.tsx';
+import { StaffPage } from '../pages/staff.tsx';
+import { UserDetailPage } from '../pages/user-detail.tsx';
+import { UsersPage } from '../pages/users.tsx';
+import { WithdrawalsPage } from '../pages/withdrawals.tsx';
+import { SessionProvider, useSession } from './session.tsx';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
+});
+
+const NAV = [
+  { path: '/dashboard', key: 'dashboard', permission: 'dashboard.read', icon: <DashboardOutlined /> },
+  { path: '/users', key: 'users', permission: 'users.read', icon: <UserOutlined /> },
+  { path: '/deposits', key: 'deposits', permission: 'finance.read', icon: <BankOutlined /> },
+  { path: '/withdrawals', key: 'withdrawals', permission: 'finance.read', icon: <SwapOutlined /> },
+  { path: '/adjustments', key: 'adjustments', permission: 'finance.adjust', icon: <DollarOutlined /> },
+  { path: '/staff', key: 'staff', permission: 'staff.manage', icon: <TeamOutlined /> },
+  { path: '/audit', key: 'audit', permission: 'audit.read', icon: <AuditOutlined /> },
+] as const;
+
+function Shell() {
+  const { t, i18n } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  if (!session.isSignedIn) return <Navigate to="/login" replace />;
+  if (!session.me) return <Spin style={{ margin: 64 }} />;
+  const items = NAV.filter((item) => session.can(item.permission)).map((item) => ({
+    key: item.path,
+    icon: item.icon,
+    label: t(`menu.${item.key}`),
+  }));
+  const selected = NAV.find((item) => location.pathname.startsWith(item.path))?.path ?? '/dashboard';
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider theme="light" width={220} breakpoint="lg" collapsedWidth={56}>
+        <Typography.Title level={5} style={{ padding: '16px 20px', margin: 0 }}>
+          {t('app.title')}
+        </Typography.Title>
+        <Menu mode="inline" selectedKeys={[selected]} items={items} onClick={({ key }) => navigate(key)} />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            background: '#fff',
+            display: 'flex',
+            justifyContent: 'flex-end',
+            alignItems: 'center',
+            gap: 16,
+          }}
+        >
+          <Space>
+            <Typography.Text>
+              {session.me.username} · {t(`staff.roles.${session.me.role}`)}
+            </Typography.Text>
+            <LanguageSelect value={i18n.language as AdminLanguage} />
+            <Button onClick={() => void session.signOut()}>{t('app.logout')}</Button>
+          </Space>
+        </Layout.Header>
+        <Layout.Content style={{ padding: 24 }}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+function LanguageSelect({ value }: { value: AdminLanguage }) {
+  const { i18n, t } = useTranslation();
+  return (
+    <Select
+      aria-label={t('app.language')}
+      value={value}
+      style={{ width: 120 }}
+      options={Object.entries(ADMIN_LANGUAGES).map(([code, label]) => ({ value: code, label }))}
+      onChange={(lang: AdminLanguage) => {
+        rememberLanguage(lang);
+        setApiLanguage(lang);
+        void i18n.changeLanguage(lang);
+      }}
+    />
+  );
+}
+
+const router = createHashRouter([
+  { path: '/login', element: <LoginPage /> },
+  {
+    path: '/',
+    element: <Shell />,
+    children: [
+      { index: true, element: <Navigate to="/dashboard" replace /> },
+      { path: 'dashboard', element: <DashboardPage /> },
+      { path: 'users', element: <UsersPage /> },
+      { path: 'users/:id', element: <UserDetailPage /> },
+      { path: 'deposits', element: <DepositsPage /> },
+      { path: 'withdrawals', element: <WithdrawalsPage /> },
+      { path: 'adjustments', element: <AdjustmentsPage /> },
+      { path: 'staff', element: <StaffPage /> },
+      { path: 'audit', element: <AuditPage /> },
+      { path: '*', element: <Navigate to="/dashboard" replace /> },
+    ],
+  },
+]);
+
+export function App() {
+  const { i18n } = useTranslation();
+  // why: useTranslation re-renders on a language change; the API client follows it.
+  setApiLanguage(i18n.language);
+  return (
+    <ConfigProvider
+      locale={i18n.language === 'zh-CN' ? zhCN : enUS}
+      theme={{ token: { colorPrimary: '#1f6feb' } }}
+    >
+      <AntApp>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider>
+            <RouterProvider router={router} />
+          </SessionProvider>
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Card, Col, Row, Statistic, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client.ts';
+import type { Dashboard } from '../api/types.ts';
+
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const query = useQuery({
+    queryKey: ['dashboard'],
+    queryFn: () => api<Dashboard>('GET', '/dashboard'),
+    refetchInterval: 30_000,
+  });
+  const data = query.data;
+  const figure = (value: number | null | undefined) =>
+    value === null || value === undefined ? t('dashboard.unavailable') : value;
+  return (
+    <>
+      {query.error && <Alert type="error" title={query.error.message} />}
+      <Row gutter={[16, 16]}>
+        {(
+          [
+            ['users', data?.usersTotal],
+            ['pendingDeposits', data?.pendingDeposits],
+            ['pendingWithdrawals', data?.pendingWithdrawals],
+            ['depositsToday', data?.depositsToday],
+            ['withdrawalsToday', data?.withdrawalsToday],
+          ] as const
+        ).map(([key, value]) => (
+          <Col key={key} xs={24} sm={12} lg={8}>
+            <Card loading={query.isLoading}>
+              <Statistic title={t(`dashboard.${key}`)} value={figure(value)} />
+            </Card>
+          </Col>
+        ))}
+        <Col xs={24} sm={12} lg={8}>
+          <Card loading={query.isLoading} title={t('dashboard.ledger')}>
+            {data && (
+              <>
+                <Tag color={data.ledger.ok ? 'green' : 'red'}>
+                  {data.ledger.ok ? t('dashboard.ledgerOk') : t('dashboard.ledgerBroken')}
+                </Tag>
+                <ul>
+                  {data.ledger.problems.map((problem) => (
+                    <li key={problem}>{problem}</li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </Card>
+        </Col>
+      </Row>
+    </>
+  );
+}

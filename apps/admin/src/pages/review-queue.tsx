@@ -1,0 +1,158 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Image, Segmented, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client.ts';
+import { pick, type ReviewRow, rowsOf } from '../api/types.ts';
+import { formatTime } from '../app/format.ts';
+import { useSession } from '../app/session.tsx';
+import { ReasonModal } from './reason-modal.tsx';
+
+type Kind = 'deposits' | 'withdrawals';
+const PAGE_SIZE = 20;
+type Pending = { row: ReviewRow; action: 'confirm' | 'approve' | 'reject' };
+
+const PENDING_STATUS: Record<Kind, string> = { deposits: 'confirming', withdrawals: 'review' };
+
+/** A finance review queue: the wallet's deposits or withdrawals, with confirm/approve and reject. */
+export function ReviewQueue({ kind }: { kind: Kind }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const session = useSession();
+  const client = useQueryClient();
+  const [status, setStatus] = useState<string>(PENDING_STATUS[kind]);
+  const [page, setPage] = useState(1);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const query = useQuery({
+    queryKey: [kind, status, page],
+    queryFn: () => api<unknown>('GET', `/${kind}`, { status: status || undefined, page }),
+  });
+  const act = useMutation({
+    mutationFn: (input: { id: string; action: string; reason?: string; amount?: string }) =>
+      api('POST', `/${kind}/${input.id}/${input.action}`, { reason: input.reason, amount: input.amount }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: [kind] });
+      void client.invalidateQueries({ queryKey: ['dashboard'] });
+      message.success(t('review.done'));
+    },
+    onError: (error) => message.error(error.message),
+  });
+  const { rows, total } = rowsOf(query.data, page, PAGE_SIZE);
+  const canReview = session.can('finance.review');
+  const isOpen = (row: ReviewRow) => pick(row, 'status') === PENDING_STATUS[kind];
+
+  const columns: ColumnsType<ReviewRow> = [
+    { title: '#', render: (_, row) => pick(row, 'id') },
+    { title: t('review.user'), render: (_, row) => pick(row, 'username', 'userId', 'user_id') },
+    { title: t('review.coin'), render: (_, row) => pick(row, 'coin') },
+    { title: t('review.network'), render: (_, row) => pick(row, 'network') },
+    { title: t('review.amount'), align: 'right', render: (_, row) => pick(row, 'amount') },
+    kind === 'deposits'
+      ? {
+          title: t('review.txHash'),
+          ellipsis: true,
+          render: (_, row) => (
+            <Typography.Text copyable={!!pick(row, 'hash', 'tx_hash')}>
+              {pick(row, 'hash', 'tx_hash')}
+            </Typography.Text>
+          ),
+        }
+      : { title: t('review.fee'), align: 'right', render: (_, row) => pick(row, 'fee') },
+    kind === 'deposits'
+      ? {
+          title: t('review.voucher'),
+          render: (_, row) => {
+            const src = pick(row, 'voucherUrl', 'voucher');
+            return src ? (
+              <Image
+                src={src}
+                width={56}
+                height={56}
+                style={{ objectFit: 'cover' }}
+                alt={t('review.voucher')}
+              />
+            ) : (
+              '—'
+            );
+          },
+        }
+      : {
+          title: t('review.destination'),
+          ellipsis: true,
+          render: (_, row) => pick(row, 'destination', 'address'),
+        },
+    { title: t('review.status'), render: (_, row) => <Tag>{pick(row, 'status')}</Tag> },
+    { title: t('review.createdAt'), render: (_, row) => formatTime(pick(row, 'createdAt', 'created_at')) },
+    {
+      title: t('review.actions'),
+      render: (_, row) =>
+        canReview && isOpen(row) ? (
+          <Space>
+            <Button
+              type="primary"
+              size="small"
+              onClick={() => setPending({ row, action: kind === 'deposits' ? 'confirm' : 'approve' })}
+            >
+              {kind === 'deposits' ? t('review.confirm') : t('review.approve')}
+            </Button>
+            <Button danger size="small" onClick={() => setPending({ row, action: 'reject' })}>
+              {t('review.reject')}
+            </Button>
+          </Space>
+        ) : (
+          pick(row, 'reason')
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <Segmented
+        style={{ marginBottom: 16 }}
+        value={status}
+        onChange={(value) => {
+          setStatus(String(value));
+          setPage(1);
+        }}
+        options={[
+          { value: PENDING_STATUS[kind], label: t('review.pending') },
+          { value: '', label: t('review.all') },
+        ]}
+      />
+      {query.error && (
+        <Alert
+          type="warning"
+          showIcon
+          title={query.error.message || t('review.unavailable')}
+          style={{ marginBottom: 16 }}
+        />
+      )}
+      <Table<ReviewRow>
+        rowKey={(row) => pick(row, 'id')}
+        loading={query.isLoading}
+        dataSource={rows}
+        columns={columns}
+        pagination={{ current: page, total, pageSize: PAGE_SIZE, onChange: setPage }}
+      />
+      <ReasonModal
+        open={pending !== null}
+        title={pending ? t(`review.${pending.action}`) : ''}
+        amountLabel={pending?.action === 'confirm' ? t('review.creditedAmount') : undefined}
+        initialAmount={pending ? pick(pending.row, 'amount') : undefined}
+        reasonRequired={pending?.action === 'reject' ? true : undefined}
+        onCancel={() => setPending(null)}
+        onSubmit={async ({ reason, amount }) => {
+          if (!pending) return;
+          await act.mutateAsync({
+            id: pick(pending.row, 'id'),
+            action: pending.action,
+            reason: pending.action === 'reject' ? reason : undefined,
+            amount: pending.action === 'confirm' ? amount : undefined,
+          });
+          setPending(null);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db.ts';
+import { LedgerService } from './service.ts';
+
+/** The ledger has no customer routes: other modules move money through its service. */
+export function registerLedgerModule(deps: { db: Db; clock: Clock }): LedgerService {
+  return new LedgerService(deps);
+}

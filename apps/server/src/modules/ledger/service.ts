@@ -1,0 +1,224 @@
+import { AppError } from '@bourse/shared';
+import type { Clock } from '../../platform/clock.ts';
+import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
+import * as repo from './repository.ts';
+
+export const ACCOUNT_KINDS = ['available', 'frozen', 'locked', 'trial', 'margin'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+/** The platform's own accounts: where money comes from and goes to outside the users. */
+export const SYSTEM_ACCOUNTS = [
+  'external_deposits',
+  'external_withdrawals',
+  'fees',
+  'house',
+  'insurance',
+  'rewards',
+  'demo',
+  'conversion',
+  'adjustments',
+] as const;
+export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
+
+export type Owner = { userId: bigint } | { system: SystemAccount };
+
+/** One line of an entry: a signed amount in atoms (10^8 per unit); positive credits the account. */
+export interface Posting {
+  owner: Owner;
+  asset: string;
+  kind: AccountKind;
+  amount: bigint;
+}
+
+export interface EntryInput {
+  /** What happened, e.g. `deposit.credit`, `withdrawal.freeze`, `conversion`, `adjustment`. */
+  type: string;
+  /** What it refers to, e.g. `deposit:12`. (type, ref) is unique: an entry is posted once. */
+  ref: string;
+  /** Shown with the movement in the user's bills and in the back office. */
+  memo?: string;
+  /** Who caused it: `user:3`, `staff:7`, `system`. */
+  by?: string;
+  postings: Posting[];
+}
+
+export interface StatementLine {
+  id: bigint;
+  entryId: bigint;
+  type: string;
+  ref: string;
+  memo: string;
+  asset: string;
+  kind: AccountKind;
+  amount: bigint;
+  balanceAfter: bigint;
+  createdAt: number;
+}
+
+/** Open reservations of one source (e.g. pending withdrawals): what each user's `frozen` must hold. */
+export type ReservationSource = (db: Db) => Promise<{ userId: bigint; asset: string; amount: bigint }[]>;
+
+const ASSET_RE = /^[A-Z0-9]{1,16}$/;
+
+function ownerKey(owner: Owner): string {
+  return 'userId' in owner ? `user:${owner.userId}` : `system:${owner.system}`;
+}
+
+/**
+ * The double-entry ledger: the only code that changes a balance. Every change is one journal
+ * entry whose postings sum to zero per asset; a user account never goes below zero, checked by the
+ * same statement that moves it, inside the caller's transaction.
+ */
+export class LedgerService {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #reservations = new Map<string, ReservationSource>();
+
+  constructor(deps: { db: Db; clock: Clock }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+  }
+
+  /**
+   * Posts one balanced entry inside `trx`. Throws BALANCE_INSUFFICIENT when a user account would
+   * go below zero and ILLEGAL_OPERATION when the same (type, ref) was posted before; either way
+   * the caller's transaction must roll back (throwing out of it does).
+   */
+  async post(trx: Db, entry: EntryInput): Promise<{ entryId: bigint }> {
+    const sums = new Map<string, bigint>();
+    if (entry.postings.length < 2) throw new Error(`entry ${entry.type} ${entry.ref} needs two postings`);
+    for (const posting of entry.postings) {
+      if (posting.amount === 0n) throw new Error(`entry ${entry.type} ${entry.ref} has a zero posting`);
+      if (!ASSET_RE.test(posting.asset)) throw new Error(`bad asset ${posting.asset}`);
+      if (!(ACCOUNT_KINDS as readonly string[]).includes(posting.kind))
+        throw new Error(`bad kind ${posting.kind}`);
+      sums.set(posting.asset, (sums.get(posting.asset) ?? 0n) + posting.amount);
+    }
+    for (const [asset, sum] of sums) {
+      if (sum !== 0n)
+        throw new Error(`entry ${entry.type} ${entry.ref} does not balance in ${asset}: ${sum}`);
+    }
+
+    let entryId: bigint;
+    try {
+      entryId = await repo.insertEntry(trx, {
+        type: entry.type,
+        ref: entry.ref,
+        memo: (entry.memo ?? '').slice(0, 500),
+        createdBy: entry.by ?? 'system',
+        now: toMillis(this.#clock.now()),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('ILLEGAL_OPERATION');
+      throw error;
+    }
+
+    // why: accounts are updated in one fixed order (by key), so two entries touching the same
+    // accounts lock them in the same order and cannot deadlock on PostgreSQL.
+    const ordered = entry.postings
+      .map((posting) => ({ posting, key: `${ownerKey(posting.owner)}|${posting.asset}|${posting.kind}` }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const { posting } of ordered) {
+      const isUser = 'userId' in posting.owner;
+      const accountId = await repo.ensureAccount(trx, {
+        owner: ownerKey(posting.owner),
+        userId: 'userId' in posting.owner ? posting.owner.userId : null,
+        asset: posting.asset,
+        kind: posting.kind,
+      });
+      const balanceAfter = await repo.addToBalance(trx, accountId, posting.amount, !isUser);
+      if (balanceAfter === undefined) throw new AppError('BALANCE_INSUFFICIENT');
+      await repo.insertPosting(trx, { entryId, accountId, amount: posting.amount, balanceAfter });
+    }
+    return { entryId };
+  }
+
+  /** One balance; 0 when the account does not exist yet. */
+  balance(db: Db, owner: Owner, asset: string, kind: AccountKind): Promise<bigint> {
+    return repo.findBalance(db, ownerKey(owner), asset, kind);
+  }
+
+  /** Every non-empty account of a user. */
+  async userBalances(
+    db: Db,
+    userId: bigint,
+  ): Promise<{ asset: string; kind: AccountKind; balance: bigint }[]> {
+    const rows = await repo.listUserAccounts(db, userId);
+    return rows.map((row) => ({ asset: row.asset, kind: row.kind as AccountKind, balance: row.balance }));
+  }
+
+  /** The user's movements, newest first, `limit` at a time (`beforeId` pages back). */
+  async statement(
+    db: Db,
+    userId: bigint,
+    options: { asset?: string; limit: number; beforeId?: bigint },
+  ): Promise<StatementLine[]> {
+    const rows = await repo.listStatement(db, userId, options);
+    return rows.map(toStatementLine);
+  }
+
+  async statementLine(db: Db, userId: bigint, postingId: bigint): Promise<StatementLine | undefined> {
+    const row = await repo.findStatementLine(db, userId, postingId);
+    return row && toStatementLine(row);
+  }
+
+  /** Adds a source of open reservations that users' `frozen` balances must equal in total. */
+  addReservationSource(name: string, source: ReservationSource): void {
+    this.#reservations.set(name, source);
+  }
+
+  /**
+   * Checks the books: per asset every balance sums to zero; every entry balances; each stored
+   * balance equals the fold of its postings; no user balance is negative; each user's frozen
+   * balance equals the open reservations of every registered source.
+   */
+  async checkInvariants(db: Db = this.#db): Promise<{ ok: boolean; problems: string[] }> {
+    const problems: string[] = [];
+    for (const row of await repo.sumBalancesByAsset(db)) {
+      if (row.total !== 0n) problems.push(`asset ${row.asset}: balances sum to ${row.total}, not 0`);
+    }
+    for (const row of await repo.findUnbalancedEntries(db)) {
+      problems.push(`entry ${row.entryId}: postings in ${row.asset} sum to ${row.total}`);
+    }
+    for (const row of await repo.findBalancesNotMatchingPostings(db)) {
+      problems.push(
+        `account ${row.owner} ${row.asset} ${row.kind}: balance ${row.balance}, postings ${row.folded}`,
+      );
+    }
+    for (const row of await repo.findNegativeUserBalances(db)) {
+      problems.push(`account ${row.owner} ${row.asset} ${row.kind}: negative balance ${row.balance}`);
+    }
+    const reserved = new Map<string, bigint>();
+    for (const source of this.#reservations.values()) {
+      for (const r of await source(db)) {
+        const key = `${r.userId}|${r.asset}`;
+        reserved.set(key, (reserved.get(key) ?? 0n) + r.amount);
+      }
+    }
+    const frozen = new Map<string, bigint>();
+    for (const row of await repo.listFrozenBalances(db))
+      frozen.set(`${row.user_id}|${row.asset}`, row.balance);
+    for (const key of new Set([...reserved.keys(), ...frozen.keys()])) {
+      const held = frozen.get(key) ?? 0n;
+      const open = reserved.get(key) ?? 0n;
+      if (held !== open) problems.push(`user|asset ${key}: frozen ${held}, open reservations ${open}`);
+    }
+    return { ok: problems.length === 0, problems };
+  }
+}
+
+function toStatementLine(row: Awaited<ReturnType<typeof repo.listStatement>>[number]): StatementLine {
+  return {
+    id: row.id,
+    entryId: row.entryId,
+    type: row.type,
+    ref: row.ref,
+    memo: row.memo,
+    asset: row.asset,
+    kind: row.kind as AccountKind,
+    amount: row.amount,
+    balanceAfter: row.balanceAfter,
+    createdAt: fromMillis(row.createdAt),
+  };
+}

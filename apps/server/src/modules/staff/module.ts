@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { registerStaffHook } from './hook.ts';
+import { type BackOfficeDeps, BackOfficeService } from './operations.ts';
+import { staffRoutes } from './routes.ts';
+import { type StaffDeps, StaffService } from './service.ts';
+
+export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 'clock' | 'audit'> {
+  /** The first owner's credentials (`ADMIN_USER`, `ADMIN_PASSWORD`); unset = a one-time password. */
+  firstOwner: { username?: string; password?: string };
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The back office's server side: `/admin-api/*` in a scope of its own, with its own auth hook,
+ * staff accounts and sessions. Creates the first owner at the first start.
+ */
+export async function registerStaffModule(
+  app: FastifyInstance,
+  deps: StaffModuleDeps,
+): Promise<{ staff: StaffService; backOffice: BackOfficeService }> {
+  const staff = new StaffService(deps);
+  const backOffice = new BackOfficeService(deps);
+  await app.register(
+    async (scope) => {
+      registerStaffHook(scope, staff);
+      await scope.register(staffRoutes, { staff, backOffice });
+    },
+    { prefix: '/admin-api' },
+  );
+  const created = await staff.bootstrapOwner(deps.firstOwner);
+  if (created?.oneTimePassword) {
+    // why: printed once, at the start that creates the account; the owner must change it at first login.
+    deps.log.warn(
+      `Back office: first owner "${created.username}" created with the one-time password ${created.oneTimePassword} — sign in at /admin/ to set your own password and two-factor code.`,
+    );
+  } else if (created) {
+    deps.log.info({ username: created.username }, 'back office: first owner created from ADMIN_USER');
+  }
+  return { staff, backOffice };
+}

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@bourse/shared';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db.ts';
+import type { AuditRow, AuditService } from '../audit/service.ts';
+import type { AuthService, LoginLogEntry } from '../auth/service.ts';
+import type { AccountKind, LedgerService, StatementLine } from '../ledger/service.ts';
+import type { UserAccount, UserSummary, UsersService } from '../users/service.ts';
+import type { StaffContext } from './service.ts';
+import type { StaffActorRef, WalletReview } from './wallet-port.ts';
+
+export interface BackOfficeDeps {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  users: UsersService;
+  auth: AuthService;
+  ledger: LedgerService;
+  /** The wallet's review methods; the finance routes answer NOT_FOUND until it is registered. */
+  wallet?: () => WalletReview | undefined;
+  /** Symbols of the coins the platform knows (adjustments are refused in any other asset). */
+  listAssets: () => Promise<string[]>;
+}
+
+export interface DashboardFigures {
+  usersTotal: bigint;
+  pendingDeposits: number | null;
+  pendingWithdrawals: number | null;
+  depositsToday: number | null;
+  withdrawalsToday: number | null;
+  ledger: { ok: boolean; problems: string[] };
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * The back office's work on other modules' data: user search and profile, freezing and trade bans,
+ * balances and statements, manual adjustments, the dashboard, the audit log and the finance
+ * review queues. Every change runs in one transaction with its audit record.
+ */
+export class BackOfficeService {
+  readonly #deps: BackOfficeDeps;
+
+  constructor(deps: BackOfficeDeps) {
+    this.#deps = deps;
+  }
+
+  searchUsers(text: string): Promise<UserSummary[]> {
+    return this.#deps.users.searchUsers(text, 50);
+  }
+
+  async getUser(userId: bigint): Promise<UserAccount> {
+    const user = await this.#deps.users.getAccount(userId);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    return user;
+  }
+
+  async loginLog(userId: bigint): Promise<LoginLogEntry[]> {
+    await this.getUser(userId);
+    return this.#deps.auth.listLoginLog(userId, 50);
+  }
+
+  async balances(userId: bigint): Promise<{ asset: string; kind: AccountKind; balance: bigint }[]> {
+    await this.getUser(userId);
+    return this.#deps.ledger.userBalances(this.#deps.db, userId);
+  }
+
+  async statement(
+    userId: bigint,
+    options: { asset?: string; beforeId?: bigint; limit: number },
+  ): Promise<StatementLine[]> {
+    await this.getUser(userId);
+    return this.#deps.ledger.statement(this.#deps.db, userId, options);
+  }
+
+  /** Freezes (ending the user's sessions; logins refused) or unfreezes an account, audited. */
+  async setFrozen(staff: StaffContext, userId: bigint, frozen: boolean, reason: string): Promise<void> {
+    const { db, users, audit } = this.#deps;
+    await db.transaction().execute(async (trx) => {
+      const change = await users.setStatus(trx, userId, frozen ? 'frozen' : 'active');
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: frozen ? 'user.freeze' : 'user.unfreeze',
+        target: `user:${userId}`,
+        ...change,
+        reason,
+        ip: staff.ip,
+      });
+    });
+  }
+
+  /** Bans or allows an account's trading, audited. */
+  async setTradeBanned(staff: StaffContext, userId: bigint, banned: boolean, reason: string): Promise<void> {
+    const { db, users, audit } = this.#deps;
+    await db.transaction().execute(async (trx) => {
+      const change = await users.setTradeBanned(trx, userId, banned);
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: banned ? 'user.trade_ban' : 'user.trade_unban',
+        target: `user:${userId}`,
+        ...change,
+        reason,
+        ip: staff.ip,
+      });
+    });
+  }
+
+  /**
+   * A manual adjustment: one double-entry `adjustment` between the user's available balance and
+   * the system account `adjustments`, with the reason as the memo the user sees in their bills.
+   * `key` makes a repeated submission take effect once (the second answers ILLEGAL_OPERATION).
+   */
+  async adjust(
+    staff: StaffContext,
+    input: { userId: bigint; asset: string; amount: bigint; reason: string; key?: string },
+  ): Promise<{ entryId: bigint; balance: bigint }> {
+    const { db, ledger, audit } = this.#deps;
+    if (input.amount === 0n) throw new AppError('PARAM_ERROR');
+    if (!(await this.#deps.listAssets()).includes(input.asset)) throw new AppError('PARAM_ERROR');
+    await this.getUser(input.userId);
+    const owner = { userId: input.userId };
+    const ref = `adjustment:${input.key || randomUUID()}`;
+    return db.transaction().execute(async (trx) => {
+      const before = await ledger.balance(trx, owner, input.asset, 'available');
+      const { entryId } = await ledger.post(trx, {
+        type: 'adjustment',
+        ref,
+        memo: input.reason,
+        by: staff.actor,
+        postings: [
+          { owner, asset: input.asset, kind: 'available', amount: input.amount },
+          { owner: { system: 'adjustments' }, asset: input.asset, kind: 'available', amount: -input.amount },
+        ],
+      });
+      const after = await ledger.balance(trx, owner, input.asset, 'available');
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: 'ledger.adjust',
+        target: `user:${input.userId}`,
+        before: { asset: input.asset, available: before },
+        after: { asset: input.asset, available: after, amount: input.amount, entryId, ref },
+        reason: input.reason,
+        ip: staff.ip,
+      });
+      return { entryId, balance: after };
+    });
+  }
+
+  async dashboard(): Promise<DashboardFigures> {
+    const { users, ledger, clock } = this.#deps;
+    const now = clock.now();
+    const wallet = this.#deps.wallet?.();
+    const figures = wallet?.reviewFigures ? await wallet.reviewFigures(now - (now % DAY_MS)) : undefined;
+    return {
+      usersTotal: await users.countUsers(),
+      pendingDeposits: figures?.pendingDeposits ?? null,
+      pendingWithdrawals: figures?.pendingWithdrawals ?? null,
+      depositsToday: figures?.depositsToday ?? null,
+      withdrawalsToday: figures?.withdrawalsToday ?? null,
+      ledger: await ledger.checkInvariants(),
+    };
+  }
+
+  listAudit(filter: {
+    actor?: string;
+    action?: string;
+    target?: string;
+    from?: number;
+    to?: number;
+    beforeId?: bigint;
+    limit: number;
+  }): Promise<AuditRow[]> {
+    return this.#deps.audit.list(this.#deps.db, filter);
+  }
+
+  /** The wallet's review methods; NOT_FOUND while no wallet module is registered. */
+  wallet(): WalletReview {
+    const wallet = this.#deps.wallet?.();
+    if (!wallet) throw new AppError('NOT_FOUND');
+    return wallet;
+  }
+}
+
+/** Who a staff member is when another module writes the audit record. */
+export function toActorRef(staff: StaffContext): StaffActorRef {
+  return { staffId: staff.staffId, username: staff.username, actor: staff.actor, ip: staff.ip };
+}

@@ -1,0 +1,58 @@
+import type { StaffRole } from '../../platform/schema.ts';
+
+export type { StaffRole };
+
+export const STAFF_ROLES = [
+  'owner',
+  'finance',
+  'compliance',
+  'support',
+  'content',
+] as const satisfies readonly StaffRole[];
+
+/** What a back-office route may need; each route names exactly one. */
+export const PERMISSIONS = [
+  'dashboard.read',
+  'users.read',
+  'users.balances',
+  'users.freeze',
+  'users.trade_ban',
+  'finance.read',
+  'finance.review',
+  'finance.adjust',
+  'staff.manage',
+  'audit.read',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Which role may do what. The owner may do everything; nobody else manages staff. */
+export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
+  owner: PERMISSIONS,
+  finance: [
+    'dashboard.read',
+    'users.read',
+    'users.balances',
+    'finance.read',
+    'finance.review',
+    'finance.adjust',
+  ],
+  compliance: [
+    'dashboard.read',
+    'users.read',
+    'users.balances',
+    'users.freeze',
+    'users.trade_ban',
+    'finance.read',
+    'audit.read',
+  ],
+  support: ['dashboard.read', 'users.read'],
+  content: ['dashboard.read'],
+};
+
+export function canRole(role: StaffRole, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+export function isStaffRole(value: string): value is StaffRole {
+  return (STAFF_ROLES as readonly string[]).includes(value);
+}

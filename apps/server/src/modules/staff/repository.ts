@@ -1,0 +1,164 @@
+import type { Db } from '../../platform/db.ts';
+import type { Millis, StaffRole } from '../../platform/schema.ts';
+
+/** Queries of the `staff` and `staff_sessions` tables (this module owns both). */
+
+export function findStaffById(db: Db, id: bigint) {
+  return db.selectFrom('staff').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findStaffByUsername(db: Db, username: string) {
+  return db
+    .selectFrom('staff')
+    .selectAll()
+    .where('username_key', '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function countStaff(db: Db): Promise<bigint> {
+  const row = await db
+    .selectFrom('staff')
+    .select((eb) => eb.fn.countAll<bigint | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return BigInt(row.n);
+}
+
+export function listStaff(db: Db) {
+  return db
+    .selectFrom('staff')
+    .select(['id', 'username', 'role', 'status', 'totp_enabled', 'must_change_password', 'created_at'])
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+export async function insertStaff(
+  db: Db,
+  staff: {
+    username: string;
+    passwordHash: string;
+    role: StaffRole;
+    mustChangePassword: boolean;
+    now: Millis;
+  },
+): Promise<bigint> {
+  const row = await db
+    .insertInto('staff')
+    .values({
+      username: staff.username,
+      username_key: staff.username.toLowerCase(),
+      password_hash: staff.passwordHash,
+      role: staff.role,
+      totp_secret: null,
+      must_change_password: staff.mustChangePassword ? 1n : 0n,
+      created_at: staff.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateTotpSecret(db: Db, staffId: bigint, secret: string): Promise<void> {
+  await db.updateTable('staff').set({ totp_secret: secret }).where('id', '=', staffId).execute();
+}
+
+/**
+ * Accepts a TOTP time step: moves `totp_last_step` forward only when `step` is newer, so the same
+ * code can never be used twice, even by two concurrent requests. True when it moved.
+ */
+export async function acceptTotpStep(db: Db, staffId: bigint, step: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable('staff')
+    .set({ totp_last_step: step, totp_enabled: 1n })
+    .where('id', '=', staffId)
+    .where('totp_last_step', '<', step)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function updateStaffPassword(db: Db, staffId: bigint, passwordHash: string): Promise<void> {
+  await db
+    .updateTable('staff')
+    .set({ password_hash: passwordHash, must_change_password: 0n })
+    .where('id', '=', staffId)
+    .execute();
+}
+
+export async function updateStaffStatus(
+  db: Db,
+  staffId: bigint,
+  status: 'active' | 'disabled',
+): Promise<void> {
+  await db.updateTable('staff').set({ status }).where('id', '=', staffId).execute();
+}
+
+export async function insertStaffSession(
+  db: Db,
+  session: {
+    staffId: bigint;
+    tokenHash: string;
+    stage: 'enrol' | 'totp' | 'active';
+    ip: string;
+    device: string;
+    now: Millis;
+  },
+): Promise<bigint> {
+  const row = await db
+    .insertInto('staff_sessions')
+    .values({
+      staff_id: session.staffId,
+      token_hash: session.tokenHash,
+      stage: session.stage,
+      ip: session.ip,
+      device: session.device,
+      created_at: session.now,
+      last_used_at: session.now,
+      revoked_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The unrevoked staff session (or login step) of a token hash, with its account. */
+export function findLiveStaffSession(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('staff_sessions')
+    .innerJoin('staff', 'staff.id', 'staff_sessions.staff_id')
+    .select([
+      'staff_sessions.id as sessionId',
+      'staff_sessions.stage',
+      'staff_sessions.created_at as createdAt',
+      'staff_sessions.last_used_at as lastUsedAt',
+      'staff.id as staffId',
+      'staff.username',
+      'staff.role',
+      'staff.status',
+    ])
+    .where('staff_sessions.token_hash', '=', tokenHash)
+    .where('staff_sessions.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function touchStaffSession(db: Db, sessionId: bigint, ip: string, now: Millis): Promise<void> {
+  await db.updateTable('staff_sessions').set({ last_used_at: now, ip }).where('id', '=', sessionId).execute();
+}
+
+/** Ends one session or login step; true when it was still live (so it ends exactly once). */
+export async function revokeStaffSession(db: Db, sessionId: bigint, now: Millis): Promise<boolean> {
+  const result = await db
+    .updateTable('staff_sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function revokeAllStaffSessions(db: Db, staffId: bigint, now: Millis): Promise<void> {
+  await db
+    .updateTable('staff_sessions')
+    .set({ revoked_at: now })
+    .where('staff_id', '=', staffId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,501 @@
+import { fromAtoms, isDecimalString, toAtoms } from '@bourse/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { clientOf, envelope, ok } from '../../platform/http.ts';
+import { toSafeNumber } from '../../platform/time.ts';
+import { requireStaff } from './hook.ts';
+import { type BackOfficeService, toActorRef } from './operations.ts';
+import { STAFF_ROLES } from './permissions.ts';
+import type { StaffService, StaffView } from './service.ts';
+
+export interface StaffRoutesOptions {
+  staff: StaffService;
+  backOffice: BackOfficeService;
+}
+
+// why: control characters are never meaningful in these fields, and PostgreSQL refuses NUL in text.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const text = (max: number, min = 1) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((v) => !CONTROL_CHARS.test(v), { error: 'PARAM_ERROR' });
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((v) => !CONTROL_CHARS.test(v), { error: 'PARAM_ERROR' })
+    .optional()
+    .transform((v) => v ?? '');
+const idText = z.string().regex(/^\d{1,18}$/);
+const IdParams = z.object({ id: idText });
+const positiveAmount = z
+  .string()
+  .trim()
+  .refine((v) => isDecimalString(v) && !v.startsWith('-') && toAtoms(v) > 0n, { error: 'PARAM_ERROR' });
+const signedAmount = z
+  .string()
+  .trim()
+  .refine((v) => isDecimalString(v) && toAtoms(v) !== 0n, { error: 'PARAM_ERROR' });
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+const Any = envelope(z.unknown());
+const tokenField = z.string().max(200).optional();
+
+/** bigints as decimal strings, so a wallet answer of any shape travels as JSON. */
+function toJsonSafe(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return value.map(toJsonSafe);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSafe(v)]));
+  }
+  return value;
+}
+
+function staffWire(view: StaffView) {
+  return { ...view, id: toSafeNumber(view.id) };
+}
+
+/** `/admin-api/*`: the back office. Each route names the permission it needs (see permissions.ts). */
+export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOptions): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { staff, backOffice } = options;
+  const tags = ['admin'];
+
+  // --- sign-in ---------------------------------------------------------------------------------
+  api.post('/login', {
+    config: { staff: 'public' },
+    schema: {
+      tags,
+      summary: 'Staff login, step 1: password; answers a TOTP enrolment or a TOTP step',
+      body: z.object({ username: text(64), password: z.string().min(1).max(128) }),
+      response: { 200: Any },
+    },
+    handler: async (request) => ok(request, await staff.login(request.body, clientOf(request))),
+  });
+
+  const TotpBody = z.object({
+    ticket: z.string().min(1).max(200),
+    code: z.string().trim().max(10),
+    newPassword: z.string().min(8).max(128).optional(),
+  });
+  api.post('/totp/enrol', {
+    config: { staff: 'public' },
+    schema: {
+      tags,
+      summary: 'Staff login, step 2 at first login: confirm the new TOTP secret (and set a new password)',
+      body: TotpBody,
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const result = await staff.completeLogin('enrol', request.body, clientOf(request));
+      return ok(request, { token: result.token, staff: staffWire(result.staff) }, 'LOGGED_IN');
+    },
+  });
+  api.post('/totp/verify', {
+    config: { staff: 'public' },
+    schema: {
+      tags,
+      summary: 'Staff login, step 2: the current TOTP code',
+      body: TotpBody,
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const result = await staff.completeLogin('totp', request.body, clientOf(request));
+      return ok(request, { token: result.token, staff: staffWire(result.staff) }, 'LOGGED_IN');
+    },
+  });
+
+  api.post('/logout', {
+    config: { staff: 'session' },
+    schema: {
+      tags,
+      summary: 'End the staff session',
+      body: z.object({ token: tokenField }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      await staff.logout(requireStaff(request));
+      return ok(request, null, 'LOGGED_OUT');
+    },
+  });
+
+  api.get('/me', {
+    config: { staff: 'session' },
+    schema: {
+      tags,
+      summary: 'The signed-in staff member and what their role may do',
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const me = await staff.me(requireStaff(request));
+      return ok(request, { ...staffWire(me), permissions: me.permissions });
+    },
+  });
+
+  // --- dashboard -------------------------------------------------------------------------------
+  api.get('/dashboard', {
+    config: { staff: 'dashboard.read' },
+    schema: {
+      tags,
+      summary: 'Users, pending reviews, today’s deposits and withdrawals, ledger status',
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const figures = await backOffice.dashboard();
+      return ok(request, { ...figures, usersTotal: toSafeNumber(figures.usersTotal) });
+    },
+  });
+
+  // --- users -----------------------------------------------------------------------------------
+  api.get('/users', {
+    config: { staff: 'users.read' },
+    schema: {
+      tags,
+      summary: 'Search users by id, username or phone (prefix)',
+      querystring: z.object({ q: optionalText(64), token: tokenField }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const rows = await backOffice.searchUsers(request.query.q);
+      return ok(
+        request,
+        rows.map((row) => ({ ...row, id: toSafeNumber(row.id) })),
+      );
+    },
+  });
+
+  api.get('/users/:id', {
+    config: { staff: 'users.read' },
+    schema: { tags, summary: 'A user’s profile', params: IdParams, response: { 200: Any } },
+    handler: async (request) => {
+      const user = await backOffice.getUser(BigInt(request.params.id));
+      return ok(request, {
+        ...user,
+        id: toSafeNumber(user.id),
+        level: toSafeNumber(user.level),
+        realnameStatus: toSafeNumber(user.realnameStatus),
+        referrerId: user.referrerId === null ? null : toSafeNumber(user.referrerId),
+      });
+    },
+  });
+
+  api.get('/users/:id/logins', {
+    config: { staff: 'users.read' },
+    schema: { tags, summary: 'A user’s login log, newest first', params: IdParams, response: { 200: Any } },
+    handler: async (request) => {
+      const rows = await backOffice.loginLog(BigInt(request.params.id));
+      return ok(
+        request,
+        rows.map((row) => ({ ...row, id: toSafeNumber(row.id) })),
+      );
+    },
+  });
+
+  api.get('/users/:id/balances', {
+    config: { staff: 'users.balances' },
+    schema: {
+      tags,
+      summary: 'A user’s balances per asset and kind',
+      params: IdParams,
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const rows = await backOffice.balances(BigInt(request.params.id));
+      return ok(
+        request,
+        rows.map((row) => ({ ...row, balance: fromAtoms(row.balance) })),
+      );
+    },
+  });
+
+  api.get('/users/:id/statement', {
+    config: { staff: 'users.balances' },
+    schema: {
+      tags,
+      summary: 'A user’s statement (every ledger movement), newest first',
+      params: IdParams,
+      querystring: z.object({
+        asset: z
+          .string()
+          .regex(/^[A-Z0-9]{1,16}$/)
+          .optional(),
+        beforeId: idText.optional(),
+        limit: z.coerce.number().int().min(1).max(200).default(50),
+        token: tokenField,
+      }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const { asset, beforeId, limit } = request.query;
+      const lines = await backOffice.statement(BigInt(request.params.id), {
+        asset,
+        limit,
+        beforeId: beforeId === undefined ? undefined : BigInt(beforeId),
+      });
+      return ok(
+        request,
+        lines.map((line) => ({
+          ...line,
+          id: toSafeNumber(line.id),
+          entryId: toSafeNumber(line.entryId),
+          amount: fromAtoms(line.amount),
+          balanceAfter: fromAtoms(line.balanceAfter),
+        })),
+      );
+    },
+  });
+
+  api.post('/users/:id/freeze', {
+    config: { staff: 'users.freeze' },
+    schema: {
+      tags,
+      summary: 'Freeze (sessions end, logins refused) or unfreeze a user',
+      params: IdParams,
+      body: z.object({ frozen: flag, reason: optionalText(500), token: tokenField }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const { frozen, reason } = request.body;
+      await backOffice.setFrozen(requireStaff(request), BigInt(request.params.id), frozen, reason);
+      return ok(request, null);
+    },
+  });
+
+  api.post('/users/:id/trade-ban', {
+    config: { staff: 'users.trade_ban' },
+    schema: {
+      tags,
+      summary: 'Ban or allow a user’s trading',
+      params: IdParams,
+      body: z.object({ banned: flag, reason: optionalText(500), token: tokenField }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const { banned, reason } = request.body;
+      await backOffice.setTradeBanned(requireStaff(request), BigInt(request.params.id), banned, reason);
+      return ok(request, null);
+    },
+  });
+
+  api.post('/users/:id/adjust', {
+    config: { staff: 'finance.adjust' },
+    schema: {
+      tags,
+      summary: 'Manual adjustment: a double-entry entry with the system account `adjustments`',
+      params: IdParams,
+      body: z.object({
+        asset: z
+          .string()
+          .trim()
+          .regex(/^[A-Z0-9]{1,16}$/),
+        amount: signedAmount,
+        reason: text(500),
+        key: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{8,64}$/)
+          .optional(),
+        token: tokenField,
+      }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const { asset, amount, reason, key } = request.body;
+      const result = await backOffice.adjust(requireStaff(request), {
+        userId: BigInt(request.params.id),
+        asset,
+        amount: toAtoms(amount),
+        reason,
+        key,
+      });
+      return ok(request, { entryId: toSafeNumber(result.entryId), balance: fromAtoms(result.balance) });
+    },
+  });
+
+  // --- finance reviews -------------------------------------------------------------------------
+  const Queue = z.object({
+    status: z
+      .string()
+      .regex(/^[a-z_]{1,20}$/)
+      .optional(),
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    token: tokenField,
+  });
+  api.get('/deposits', {
+    config: { staff: 'finance.read' },
+    schema: { tags, summary: 'Deposits, by status', querystring: Queue, response: { 200: Any } },
+    handler: async (request) => {
+      const { status, page } = request.query;
+      return ok(request, toJsonSafe(await backOffice.wallet().listDeposits({ status, page })));
+    },
+  });
+  api.get('/withdrawals', {
+    config: { staff: 'finance.read' },
+    schema: { tags, summary: 'Withdrawals, by status', querystring: Queue, response: { 200: Any } },
+    handler: async (request) => {
+      const { status, page } = request.query;
+      return ok(request, toJsonSafe(await backOffice.wallet().listWithdrawals({ status, page })));
+    },
+  });
+  api.post('/deposits/:id/confirm', {
+    config: { staff: 'finance.review' },
+    schema: {
+      tags,
+      summary: 'Confirm a deposit, crediting the amount given',
+      params: IdParams,
+      body: z.object({ amount: positiveAmount, token: tokenField }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const result = await backOffice.wallet().confirmDeposit({
+        depositId: BigInt(request.params.id),
+        creditedAmount: toAtoms(request.body.amount),
+        staff: toActorRef(requireStaff(request)),
+      });
+      return ok(request, toJsonSafe(result ?? null));
+    },
+  });
+  const ReasonBody = z.object({ reason: text(500), token: tokenField });
+  api.post('/deposits/:id/reject', {
+    config: { staff: 'finance.review' },
+    schema: {
+      tags,
+      summary: 'Reject a deposit with a reason',
+      params: IdParams,
+      body: ReasonBody,
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const result = await backOffice.wallet().rejectDeposit({
+        depositId: BigInt(request.params.id),
+        reason: request.body.reason,
+        staff: toActorRef(requireStaff(request)),
+      });
+      return ok(request, toJsonSafe(result ?? null));
+    },
+  });
+  api.post('/withdrawals/:id/approve', {
+    config: { staff: 'finance.review' },
+    schema: {
+      tags,
+      summary: 'Approve a withdrawal (debits the frozen amount)',
+      params: IdParams,
+      body: z.object({ token: tokenField }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const result = await backOffice.wallet().approveWithdrawal({
+        withdrawalId: BigInt(request.params.id),
+        staff: toActorRef(requireStaff(request)),
+      });
+      return ok(request, toJsonSafe(result ?? null));
+    },
+  });
+  api.post('/withdrawals/:id/reject', {
+    config: { staff: 'finance.review' },
+    schema: {
+      tags,
+      summary: 'Reject a withdrawal with a reason (returns the frozen amount)',
+      params: IdParams,
+      body: ReasonBody,
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const result = await backOffice.wallet().rejectWithdrawal({
+        withdrawalId: BigInt(request.params.id),
+        reason: request.body.reason,
+        staff: toActorRef(requireStaff(request)),
+      });
+      return ok(request, toJsonSafe(result ?? null));
+    },
+  });
+
+  // --- staff -----------------------------------------------------------------------------------
+  api.get('/staff', {
+    config: { staff: 'staff.manage' },
+    schema: { tags, summary: 'Staff accounts', response: { 200: Any } },
+    handler: async (request) => ok(request, (await staff.listStaff()).map(staffWire)),
+  });
+  api.post('/staff', {
+    config: { staff: 'staff.manage' },
+    schema: {
+      tags,
+      summary: 'Create a staff account (it changes its password and enrols TOTP at first login)',
+      body: z.object({
+        username: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9_.-]{3,32}$/),
+        password: z.string().min(8).max(128),
+        role: z.enum(STAFF_ROLES),
+        token: tokenField,
+      }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const { username, password, role } = request.body;
+      const id = await staff.createStaff(requireStaff(request), { username, password, role });
+      return ok(request, { id: toSafeNumber(id) });
+    },
+  });
+  api.post('/staff/:id/status', {
+    config: { staff: 'staff.manage' },
+    schema: {
+      tags,
+      summary: 'Disable (sessions end) or enable a staff account',
+      params: IdParams,
+      body: z.object({ disabled: flag, reason: optionalText(500), token: tokenField }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      await staff.setStaffStatus(requireStaff(request), {
+        staffId: BigInt(request.params.id),
+        status: request.body.disabled ? 'disabled' : 'active',
+        reason: request.body.reason,
+      });
+      return ok(request, null);
+    },
+  });
+
+  // --- audit log (read only: no route writes it) ------------------------------------------------
+  api.get('/audit', {
+    config: { staff: 'audit.read' },
+    schema: {
+      tags,
+      summary: 'The audit log, newest first, filtered',
+      querystring: z.object({
+        actor: z.string().max(64).optional(),
+        action: z.string().max(64).optional(),
+        target: z.string().max(128).optional(),
+        from: z.coerce.number().int().min(0).optional(),
+        to: z.coerce.number().int().min(0).optional(),
+        beforeId: idText.optional(),
+        limit: z.coerce.number().int().min(1).max(200).default(50),
+        token: tokenField,
+      }),
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const { actor, action, target, from, to, beforeId, limit } = request.query;
+      const rows = await backOffice.listAudit({
+        actor: actor || undefined,
+        action: action || undefined,
+        target: target || undefined,
+        from,
+        to,
+        limit,
+        beforeId: beforeId === undefined ? undefined : BigInt(beforeId),
+      });
+      return ok(
+        request,
+        rows.map((row) => ({ ...row, id: toSafeNumber(row.id) })),
+      );
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import type { DepositFields, DepositRecord } from '@bourse/shared/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { postMultipart } from '../../../api/http.ts';
+import { walletQueryKey } from './wallet-query-key.ts';
+
+export interface SubmitDepositInput {
+  fields: Required<Omit<DepositFields, 'token' | 'hash'>> & { hash?: string };
+  /** The transfer voucher image (required by the server). */
+  voucher: File;
+}
+
+/**
+ * `POST /Finance/czhandle` (multipart): a deposit for staff to review, with its voucher image.
+ * Resolves with the envelope (`msg` is the success message, `data` the new record, confirming).
+ */
+export function submitDeposit({ fields, voucher }: SubmitDepositInput) {
+  const form = new FormData();
+  form.append('coin', fields.coin);
+  form.append('network', fields.network);
+  form.append('amount', fields.amount);
+  if (fields.hash) form.append('hash', fields.hash);
+  form.append('voucher', voucher, voucher.name || 'voucher.png');
+  return postMultipart<DepositRecord>('/Finance/czhandle', form);
+}
+
+export function useSubmitDeposit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: submitDeposit,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: walletQueryKey }),
+  });
+}

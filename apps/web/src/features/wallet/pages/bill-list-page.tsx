@@ -1,0 +1,38 @@
+import '../components/wallet.css';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../../shared/ui/page.tsx';
+import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
+import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
+import { useBills } from '../api/get-bills.ts';
+import { BillRows } from '../components/bill-rows.tsx';
+import { ListSkeleton } from '../components/list-skeleton.tsx';
+import { LoadMore } from '../components/load-more.tsx';
+import { useQueryParam } from '../components/use-query-param.ts';
+
+/** Bills: every movement of the user's money (optionally one coin's), newest first. */
+export default function BillListPage() {
+  const { t } = useTranslation();
+  const coin = useQueryParam('coin').toUpperCase();
+  const bills = useBills(coin || undefined);
+  const lines = bills.data?.pages.flatMap((page) => page.list) ?? [];
+
+  let content: ReactNode;
+  if (bills.isPending) content = <ListSkeleton />;
+  else if (bills.isError && lines.length === 0)
+    content = <ErrorState message={bills.error.message} onRetry={() => bills.refetch()} />;
+  else if (lines.length === 0) content = <EmptyState message={t('wallet.bills.empty')} />;
+  else
+    content = (
+      <>
+        <BillRows lines={lines} />
+        <LoadMore query={bills} />
+      </>
+    );
+
+  return (
+    <Page title={coin ? t('wallet.bills.coinTitle', { coin }) : t('wallet.bills.title')}>
+      <PullToRefresh onRefresh={() => bills.refetch()}>{content}</PullToRefresh>
+    </Page>
+  );
+}

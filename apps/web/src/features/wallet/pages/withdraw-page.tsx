@@ -1,0 +1,340 @@
+import '../components/wallet.css';
+import { fromAtoms, isAmountString, toAtoms, truncateDecimal } from '@bourse/shared';
+import { WithdrawBody, type WithdrawPage as WithdrawPageData } from '@bourse/shared/api';
+import Skeleton from 'antd-mobile/es/components/skeleton';
+import { useMemo, useRef, useState } from 'react';
+import { useController, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { ApiError } from '../../../api/http.ts';
+import { useFieldErrorText } from '../../../shared/form/field-error.ts';
+import { FormAmountField, FormTextField } from '../../../shared/form/form-fields.tsx';
+import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
+import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
+import { Page } from '../../../shared/ui/page.tsx';
+import { ErrorState } from '../../../shared/ui/state-block.tsx';
+import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
+import { showToast } from '../../../shared/ui/toast.ts';
+import { useWithdrawPage } from '../api/get-withdraw-page.ts';
+import { useRequestWithdrawal } from '../api/request-withdrawal.ts';
+import { ConfirmSheet } from '../components/confirm-sheet.tsx';
+import { newIdempotencyKey } from '../components/idempotency-key.ts';
+import { Money, trimZeros } from '../components/money.tsx';
+import { OptionPicker } from '../components/option-picker.tsx';
+import { useQueryParam } from '../components/use-query-param.ts';
+
+type Network = WithdrawPageData['networks'][number];
+
+/** The withdrawal form over the shared request schema, bounded by the network's limits and the balance. */
+function withdrawFormSchema(network: Network, available: string) {
+  const min = toAtoms(network.min_withdraw);
+  const max = toAtoms(network.max_withdraw);
+  const fee = toAtoms(network.fee);
+  const balance = toAtoms(available);
+  return WithdrawBody.pick({ paypassword: true }).extend({
+    // why: checked on the field itself, so the message shows even while other fields are wrong.
+    amount: WithdrawBody.shape.amount.superRefine((value, context) => {
+      if (!isAmountString(value)) return;
+      const amount = toAtoms(value);
+      const problem =
+        amount < min
+          ? 'AMOUNT_BELOW_MIN'
+          : max > 0n && amount > max
+            ? 'AMOUNT_ABOVE_MAX'
+            : amount + fee > balance
+              ? 'BALANCE_INSUFFICIENT'
+              : null;
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
+    destination: z.string().min(1, {
+      error: network.type === 'bank' ? 'wallet.withdraw.chooseCard' : 'wallet.withdraw.chooseAddress',
+    }),
+  });
+}
+
+/** The most that can be withdrawn: the balance less the fee, within the maximum, at the coin's precision. */
+function maxWithdrawable(network: Network, available: string, decimals: number): string {
+  let most = toAtoms(available) - toAtoms(network.fee);
+  const max = toAtoms(network.max_withdraw);
+  if (max > 0n && most > max) most = max;
+  if (most <= 0n) return '';
+  return trimZeros(truncateDecimal(fromAtoms(most), decimals));
+}
+
+function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Network }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const errorText = useFieldErrorText();
+  const mutation = useRequestWithdrawal();
+  const idempotencyKey = useRef(newIdempotencyKey());
+  const [pending, setPending] = useState<{ amount: string; paypassword: string; destination: string } | null>(
+    null,
+  );
+  const [isDone, setIsDone] = useState(false);
+  const schema = useMemo(() => withdrawFormSchema(network, page.available), [network, page.available]);
+  const isBank = network.type === 'bank';
+  const isBlocked = page.withdraw_blocked === 1;
+  const canSubmit = !isBlocked && page.paypassword === 1;
+
+  const options = isBank
+    ? page.bank_cards.map((card) => ({
+        value: card.id,
+        label: `${card.bank} ${card.number}`,
+        description: card.name,
+      }))
+    : page.addresses
+        .filter((address) => address.coin === page.coin && address.network === network.network)
+        .map((address) => ({
+          value: address.id,
+          label: address.address,
+          description: address.remark || undefined,
+        }));
+  // why: most users keep one address per network; it is chosen for them, and the sheet changes it.
+  const form = useSchemaForm(schema, {
+    defaultValues: { amount: '', paypassword: '', destination: options[0]?.value ?? '' },
+  });
+  const destination = useController({ control: form.control, name: 'destination' });
+  const amount = useWatch({ control: form.control, name: 'amount' });
+  const chosen = options.find((option) => option.value === destination.field.value);
+
+  const amountAtoms = isAmountString(amount ?? '') ? toAtoms(amount ?? '') : 0n;
+  const total = fromAtoms(amountAtoms + toAtoms(network.fee));
+  const most = maxWithdrawable(network, page.available, page.decimals);
+
+  const onSubmit = form.handleSubmit((values) => {
+    if (!isDone) setPending(values);
+  });
+
+  function confirm() {
+    if (!pending || mutation.isPending) return;
+    mutation.mutate(
+      {
+        coin: page.coin,
+        type: network.type,
+        destinationId: pending.destination,
+        amount: pending.amount,
+        payPassword: pending.paypassword,
+        idempotencyKey: idempotencyKey.current,
+      },
+      {
+        onSuccess: (body) => {
+          setIsDone(true);
+          setPending(null);
+          showToast(body.msg, 'success');
+          setTimeout(() => navigate(PATHS.withdrawList, { replace: true }), NAVIGATE_DELAY_MS);
+        },
+        onError: (error) => {
+          setPending(null);
+          // why: a refused request took no effect, so the next try is a new submission; after a
+          // network failure the outcome is unknown, and the same key makes a retry safe.
+          if (!(error instanceof ApiError && error.code === -1)) idempotencyKey.current = newIdempotencyKey();
+        },
+      },
+    );
+  }
+
+  const addPath = isBank
+    ? PATHS.addBankCard
+    : withQuery(PATHS.addAddress, { coin: page.coin, network: network.network });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      {options.length > 0 ? (
+        <OptionPicker
+          label={isBank ? t('wallet.withdraw.card') : t('wallet.withdraw.address')}
+          value={destination.field.value}
+          options={options}
+          onChange={(value) => {
+            destination.field.onChange(value);
+            destination.field.onBlur();
+          }}
+          placeholder={isBank ? t('wallet.withdraw.chooseCard') : t('wallet.withdraw.chooseAddress')}
+          error={errorText(destination.fieldState.error?.message)}
+          testId="withdraw-destination"
+        />
+      ) : (
+        <p className="note note-info">
+          {isBank
+            ? t('wallet.withdraw.noCard')
+            : t('wallet.withdraw.noAddress', { network: network.network })}
+        </p>
+      )}
+      <p className="form-link">
+        <Link to={addPath} className="text-button" data-testid="withdraw-add-destination">
+          {isBank ? t('wallet.bankCards.add') : t('wallet.addresses.add')}
+        </Link>
+      </p>
+      <FormAmountField
+        control={form.control}
+        name="amount"
+        label={t('wallet.withdraw.amount')}
+        placeholder={t('wallet.withdraw.amountPlaceholder', {
+          min: trimZeros(network.min_withdraw),
+        })}
+        decimals={page.decimals}
+        testId="withdraw-amount"
+        trailing={
+          <span className="field-trailing">
+            {page.coin}
+            <button
+              type="button"
+              className="text-button"
+              disabled={!most}
+              onClick={() => form.setValue('amount', most, { shouldValidate: true, shouldTouch: true })}
+              data-testid="withdraw-all"
+            >
+              {t('wallet.all')}
+            </button>
+          </span>
+        }
+      />
+      <ul className="wallet-facts" data-testid="withdraw-facts">
+        <li>
+          {t('wallet.fields.available')}
+          <Money
+            value={page.available}
+            decimals={page.decimals}
+            unit={page.coin}
+            testId="withdraw-available"
+          />
+        </li>
+        <li>
+          {t('wallet.withdraw.limits')}
+          <span className="num">
+            <Money value={network.min_withdraw} decimals={page.decimals} /> –{' '}
+            <Money value={network.max_withdraw} decimals={page.decimals} unit={page.coin} />
+          </span>
+        </li>
+        <li>
+          {t('wallet.fields.fee')}
+          <Money value={network.fee} decimals={page.decimals} unit={page.coin} testId="withdraw-fee" />
+        </li>
+        <li>
+          {t('wallet.fields.arrival')}
+          <Money
+            value={fromAtoms(amountAtoms)}
+            decimals={page.decimals}
+            unit={page.coin}
+            testId="withdraw-arrival"
+          />
+        </li>
+        <li className="is-strong">
+          {t('wallet.withdraw.total')}
+          <Money value={total} decimals={page.decimals} unit={page.coin} testId="withdraw-total" />
+        </li>
+      </ul>
+      <FormTextField
+        control={form.control}
+        name="paypassword"
+        type="password"
+        label={t('wallet.withdraw.password')}
+        placeholder={t('wallet.withdraw.passwordPlaceholder')}
+        autoComplete="off"
+        maxLength={64}
+        testId="withdraw-password"
+      />
+      {isBlocked && (
+        <p className="note" role="status">
+          {t('wallet.withdraw.blocked')}
+        </p>
+      )}
+      <SubmitButton
+        isBusy={mutation.isPending || isDone}
+        isDisabled={!canSubmit}
+        testId="withdraw-submit"
+        className="form-actions"
+      >
+        {t('wallet.withdraw.submit')}
+      </SubmitButton>
+      <ConfirmSheet
+        isOpen={pending !== null}
+        title={t('wallet.withdraw.confirmTitle')}
+        isBusy={mutation.isPending}
+        onClose={() => setPending(null)}
+        onConfirm={confirm}
+        testId="withdraw-confirm"
+        rows={
+          pending
+            ? [
+                { label: t('wallet.fields.network'), value: network.network },
+                {
+                  label: isBank ? t('wallet.withdraw.card') : t('wallet.withdraw.address'),
+                  value: chosen?.label ?? '',
+                },
+                {
+                  label: t('wallet.fields.amount'),
+                  value: <Money value={pending.amount} decimals={page.decimals} unit={page.coin} />,
+                },
+                {
+                  label: t('wallet.fields.fee'),
+                  value: <Money value={network.fee} decimals={page.decimals} unit={page.coin} />,
+                },
+                {
+                  label: t('wallet.withdraw.total'),
+                  value: <Money value={total} decimals={page.decimals} unit={page.coin} />,
+                },
+              ]
+            : []
+        }
+      />
+    </form>
+  );
+}
+
+/**
+ * `User/txpage?coin=…`: withdraw to a saved address or bank card. The amount must lie within the
+ * network's minimum and maximum and, with the fee on top, within the balance; the withdrawal
+ * password confirms it, and a sheet spells out the figures before anything is sent.
+ */
+export default function WithdrawPage() {
+  const { t } = useTranslation();
+  const coin = useQueryParam('coin').toUpperCase();
+  const page = useWithdrawPage(coin);
+  const [chosen, setChosen] = useState('');
+  const networks = page.data?.networks ?? [];
+  const network = networks.find((each) => each.network === chosen) ?? networks[0];
+
+  return (
+    <Page
+      title={t('wallet.withdraw.title', { coin })}
+      right={
+        <Link to={PATHS.withdrawList} className="text-button nav-link">
+          {t('wallet.withdraw.records')}
+        </Link>
+      }
+    >
+      {page.isPending ? (
+        <Skeleton.Paragraph lineCount={8} animated />
+      ) : page.isError ? (
+        <ErrorState message={page.error.message} onRetry={() => page.refetch()} />
+      ) : !network ? (
+        <ErrorState message={t('wallet.withdraw.noNetwork')} onRetry={() => page.refetch()} />
+      ) : (
+        <>
+          {!page.data.paypassword && (
+            <p className="note" data-testid="withdraw-need-password">
+              {t('wallet.withdraw.needPassword')}{' '}
+              <Link to={PATHS.withdrawPassword} className="text-button">
+                {t('wallet.withdraw.setPassword')}
+              </Link>
+            </p>
+          )}
+          <OptionPicker
+            label={t('wallet.fields.network')}
+            value={network.network}
+            options={networks.map((each) => ({
+              value: each.network,
+              label: each.type === 'bank' ? t('wallet.withdraw.bankNetwork') : each.network,
+            }))}
+            onChange={setChosen}
+            placeholder={t('wallet.fields.networkPlaceholder')}
+            testId="withdraw-network"
+          />
+          <WithdrawForm key={network.network} page={page.data} network={network} />
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,315 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedSession } from '../scripts/lib/main-pages.mjs';
+import { launchChromium, loginViaApi, newPhoneContext, type Platform, startPlatform } from './harness.ts';
+
+type Tree = { [key: string]: string | Tree };
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SCREENS = path.join(ROOT, 'docs/screens');
+
+function lookup(file: string, key: string): string {
+  let node: string | Tree = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as Tree;
+  for (const part of key.split('.')) node = (node as Tree)[part]!;
+  if (typeof node !== 'string') throw new Error(`no text at ${key} in ${file}`);
+  return node;
+}
+/** A customer-app text in ja-JP (the default locale), with its placeholders filled. */
+const webText = (key: string, values: Record<string, string> = {}) =>
+  lookup('packages/i18n/resources/web/ja-JP.json', key).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name]!);
+/** A server message in ja-JP. */
+const serverText = (key: string) => lookup('packages/i18n/resources/server/ja-JP.json', key);
+
+function input(page: Page, testId: string) {
+  return page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+}
+
+async function waitForHash(page: Page, hash: string) {
+  await page.waitForFunction((expected) => location.hash === expected, hash, { timeout: 15_000 });
+}
+
+/** Runs `action` once no earlier message is on screen; returns the text of the message it brings up. */
+async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<string> {
+  await page.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll('.adm-toast-main')).every(
+        (el) => el.getClientRects().length === 0,
+      ),
+    null,
+    { timeout: 10_000 },
+  );
+  await action();
+  const toast = page.locator('.adm-toast-main').last();
+  await toast.waitFor({ state: 'visible', timeout: 10_000 });
+  return ((await toast.textContent()) ?? '').trim();
+}
+
+/** Resolves once no message is on screen (screenshots show the page, not a passing Toast). */
+async function waitForNoToast(page: Page) {
+  await page.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll('.adm-toast-main')).every(
+        (el) => el.getClientRects().length === 0,
+      ),
+    null,
+    { timeout: 10_000 },
+  );
+}
+
+/** Picks `name` in the open bottom sheet of choices. */
+async function pickInSheet(page: Page, name: string) {
+  await page.locator('.adm-action-sheet-button-item-name', { hasText: new RegExp(`^${name}$`) }).click();
+  await page.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+}
+
+/** A ja-JP grouped amount with every decimal, as the app shows it: `10000` → `10,000.00000000`. */
+function shown(amount: string, decimals = 8): string {
+  const [intPart, frac = ''] = amount.split('.');
+  const grouped = intPart!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return decimals ? `${grouped}.${frac.padEnd(decimals, '0').slice(0, decimals)}` : grouped;
+}
+
+describe('wallet at phone size (demo user)', () => {
+  let platform: Platform;
+  let browser: Browser;
+  let session: { token: string; uid: number };
+  let page: Page;
+
+  async function api<T>(
+    method: 'GET' | 'POST',
+    route: string,
+    params: Record<string, string> = {},
+  ): Promise<T> {
+    const query = new URLSearchParams({ ...params, token: session.token }).toString();
+    const response =
+      method === 'GET'
+        ? await fetch(`${platform.url}/apiv${route}?${query}`)
+        : await fetch(`${platform.url}/apiv${route}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: query,
+          });
+    const body = (await response.json()) as { code: number; data: T };
+    if (body.code !== 1000) throw new Error(`${route}: ${JSON.stringify(body)}`);
+    return body.data;
+  }
+
+  beforeAll(async () => {
+    [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
+    session = await loginViaApi(platform.url, 'demo', 'demo1234');
+    const context = await newPhoneContext(browser);
+    await context.addInitScript(seedSession, session);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.url });
+    page = await context.newPage();
+    fs.mkdirSync(SCREENS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('shows the demo balances on the assets tab, reached from the user tab', async () => {
+    await page.goto(`${platform.url}/#/Index/uoption`);
+    await page.getByTestId('menu-assets').click();
+    await waitForHash(page, '#/User/index');
+    await page.getByTestId('asset-row-USDT').waitFor({ state: 'visible' });
+    // the tab bar stays, with "Me" marked as the section the page belongs to
+    expect(await page.getByTestId('tab-user').getAttribute('class')).toContain('is-active');
+
+    const overview = await api<{ total_usdt: string; coins: { coin: string; total: string }[] }>(
+      'GET',
+      '/Finance/index',
+    );
+    const byCoin = new Map(overview.coins.map((row) => [row.coin, row.total]));
+    expect(byCoin.get('USDT')).toBe('10000.00000000');
+    expect(byCoin.get('BTC')).toBe('0.50000000');
+    expect(byCoin.get('ETH')).toBe('5.00000000');
+    for (const [coin, amount] of [
+      ['USDT', '10000'],
+      ['BTC', '0.5'],
+      ['ETH', '5'],
+    ] as const) {
+      expect(await page.getByTestId(`asset-row-${coin}`).locator('.wallet-row-amount').textContent()).toBe(
+        shown(amount),
+      );
+    }
+    const total = (await page.getByTestId('assets-total').textContent()) ?? '';
+    // 10,000 USDT plus 0.5 BTC and 5 ETH at their index prices: a figure above 10,000, 8 decimals
+    expect(total).toMatch(/^\d{1,3}(,\d{3})+\.\d{8}$/);
+    expect(Number(total.replaceAll(',', ''))).toBeGreaterThan(10_000);
+    await page.screenshot({ path: path.join(SCREENS, 'wallet-assets.png') });
+  });
+
+  it('deposits with a voucher image: minimum shown first, then listed as confirming', async () => {
+    await page.getByTestId('assets-deposit').click();
+    await waitForHash(page, '#/User/czcoin');
+    await page.getByTestId('deposit-coin-USDT').click();
+    await waitForHash(page, '#/User/czpage?coin=USDT');
+
+    const deposit = await api<{ networks: { network: string; address: string; min_deposit: string }[] }>(
+      'GET',
+      '/Finance/czpage',
+      { coin: 'USDT' },
+    );
+    const trc20 = deposit.networks.find((n) => n.network === 'TRC20')!;
+    expect(await page.getByTestId('deposit-network').getAttribute('data-value')).toBe('TRC20');
+    expect(await page.getByTestId('deposit-address').textContent()).toBe(trc20.address);
+    expect(await page.getByTestId('deposit-minimum').textContent()).toBe(
+      webText('wallet.deposit.warning', { coin: 'USDT', network: 'TRC20', min: '10' }),
+    );
+    expect(await page.locator('.address-qr svg').count()).toBe(1);
+    expect(await toastAfter(page, () => page.getByTestId('copy-address').click())).toBe(
+      webText('common.copied'),
+    );
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(trc20.address);
+
+    // the amount field refuses a ninth decimal and a second point, keystroke by keystroke
+    const amount = input(page, 'deposit-amount');
+    await amount.pressSequentially('1.123456789');
+    expect(await amount.inputValue()).toBe('1.12345678');
+    await amount.pressSequentially('.');
+    expect(await amount.inputValue()).toBe('1.12345678');
+
+    // below the minimum, and without a voucher, nothing is sent: both fields say why
+    let submissions = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/Finance/czhandle')) submissions += 1;
+    });
+    await amount.fill('5');
+    await page.getByTestId('deposit-submit').click();
+    const errors = page.locator('.field-error');
+    await errors.first().waitFor({ state: 'visible' });
+    expect(await errors.allTextContents()).toEqual([
+      webText('form.errors.AMOUNT_BELOW_MIN'),
+      webText('form.errors.VOUCHER_REQUIRED'),
+    ]);
+    expect(submissions).toBe(0);
+
+    const voucher = await sharp({
+      create: { width: 48, height: 48, channels: 3, background: { r: 40, g: 120, b: 220 } },
+    })
+      .png()
+      .toBuffer();
+    await amount.fill('150');
+    await input(page, 'deposit-hash').fill('e2e-deposit-hash-1');
+    await page
+      .getByTestId('deposit-voucher')
+      .setInputFiles({ name: 'voucher.png', mimeType: 'image/png', buffer: voucher });
+    await page.locator('.voucher-preview').waitFor({ state: 'visible' });
+    expect(await page.locator('.field-error').count()).toBe(0);
+    await waitForNoToast(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SCREENS, 'wallet-deposit.png') });
+
+    expect(await toastAfter(page, () => page.getByTestId('deposit-submit').click())).toBe(
+      serverText('success.DEPOSIT_SUBMITTED'),
+    );
+    expect(submissions).toBe(1);
+    await waitForHash(page, '#/User/czlist');
+    const list = await api<{
+      list: { id: string; amount: string; status: string; hash: string; voucher: string }[];
+    }>('GET', '/Finance/czlist');
+    expect(list.list).toHaveLength(1);
+    const record = list.list[0]!;
+    expect(record).toMatchObject({
+      amount: '150.00000000',
+      status: 'confirming',
+      hash: 'e2e-deposit-hash-1',
+    });
+    expect(record.voucher).toMatch(/^\/Upload\/public\//);
+    const status = page.getByTestId(`deposit-status-${record.id}`);
+    expect(await status.getAttribute('data-status')).toBe('confirming');
+    expect(await status.textContent()).toBe(webText('wallet.status.confirming'));
+
+    // the detail shows the voucher the server stored
+    await page.getByTestId(`deposit-row-${record.id}`).click();
+    await waitForHash(page, `#/User/czinfo?id=${record.id}`);
+    expect(await page.getByTestId('deposit-status').getAttribute('data-status')).toBe('confirming');
+    const image = page.locator('img.detail-voucher');
+    await image.waitFor({ state: 'visible' });
+    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(48);
+  });
+
+  it('sets a withdrawal password, adds an address, withdraws, and lists it as under review', async () => {
+    await page.goto(`${platform.url}/#/User/index`);
+    await page.getByTestId('assets-withdraw').click();
+    // the spec's guard: a withdrawal password first …
+    await waitForHash(page, '#/Index/withdrawpwd');
+    await input(page, 'withdrawpwd-new').fill('pay-1234');
+    await input(page, 'withdrawpwd-confirm').fill('pay-1234');
+    expect(await toastAfter(page, () => page.getByTestId('withdrawpwd-submit').click())).toBe(
+      serverText('success.WITHDRAW_PASSWORD_SET'),
+    );
+    // the password page goes back where the user came from (the guard replaced the entry)
+    await waitForHash(page, '#/User/index');
+    await page.goto(`${platform.url}/#/User/txcoin`);
+    // … then a saved address
+    await waitForHash(page, '#/User/addresslist');
+    await page.getByTestId('empty-state').waitFor({ state: 'visible' });
+    await page.getByTestId('address-add').click();
+    await waitForHash(page, '#/User/plusaddress');
+    await page.getByTestId('address-coin').click();
+    await pickInSheet(page, 'USDT');
+    await page.getByTestId('address-network').click();
+    await pickInSheet(page, 'TRC20');
+    const destination = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
+    await input(page, 'address-input').fill(destination);
+    await input(page, 'address-remark').fill('cold wallet');
+    expect(await toastAfter(page, () => page.getByTestId('address-submit').click())).toBe(
+      serverText('success.ADDRESS_ADDED'),
+    );
+    await waitForHash(page, '#/User/addresslist');
+    const saved = await api<{ id: string; address: string; network: string }[]>('GET', '/user/addresslist');
+    expect(saved).toEqual([expect.objectContaining({ address: destination, network: 'TRC20' })]);
+    await page.getByTestId(`address-row-${saved[0]!.id}`).waitFor({ state: 'visible' });
+
+    // now the entry lets the user through to the coins, then the form
+    await page.goto(`${platform.url}/#/User/txcoin`);
+    await page.getByTestId('withdraw-coin-USDT').click();
+    await waitForHash(page, '#/User/txpage?coin=USDT');
+    await page.getByTestId('withdraw-submit').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('withdraw-destination').getAttribute('data-value')).toBe(saved[0]!.id);
+    expect(await page.getByTestId('withdraw-available').textContent()).toBe(`${shown('10000')} USDT`);
+    expect(await page.getByTestId('withdraw-fee').textContent()).toBe(`${shown('1')} USDT`);
+
+    // above the balance is refused in the form; the figures follow the amount
+    await input(page, 'withdraw-amount').fill('10000');
+    await input(page, 'withdraw-password').fill('pay-1234');
+    await page.getByTestId('withdraw-submit').click();
+    await page.locator('.field-error').first().waitFor({ state: 'visible' });
+    expect(await page.locator('.field-error').allTextContents()).toEqual([
+      webText('form.errors.BALANCE_INSUFFICIENT'),
+    ]);
+    await input(page, 'withdraw-amount').fill('100');
+    expect(await page.getByTestId('withdraw-arrival').textContent()).toBe(`${shown('100')} USDT`);
+    expect(await page.getByTestId('withdraw-total').textContent()).toBe(`${shown('101')} USDT`);
+    await waitForNoToast(page);
+    await input(page, 'withdraw-amount').blur();
+    await page.screenshot({ path: path.join(SCREENS, 'wallet-withdraw.png') });
+
+    await page.getByTestId('withdraw-submit').click();
+    const confirm = page.getByTestId('withdraw-confirm');
+    await confirm.waitFor({ state: 'visible' });
+    expect(await toastAfter(page, () => confirm.click())).toBe(serverText('success.WITHDRAWAL_SUBMITTED'));
+    await waitForHash(page, '#/User/txlist');
+
+    const withdrawals = await api<{ list: { id: string; amount: string; fee: string; status: string }[] }>(
+      'GET',
+      '/Finance/txlist',
+    );
+    expect(withdrawals.list).toHaveLength(1);
+    const record = withdrawals.list[0]!;
+    expect(record).toMatchObject({ amount: '100.00000000', fee: '1.00000000', status: 'review' });
+    const status = page.getByTestId(`withdrawal-status-${record.id}`);
+    await status.waitFor({ state: 'visible' });
+    expect(await status.getAttribute('data-status')).toBe('review');
+    expect(await status.textContent()).toBe(webText('wallet.status.review'));
+    // amount and fee are frozen until staff review it
+    const balance = await api<{ available: string; frozen: string }>('GET', '/Finance/getmoney', {
+      coin: 'USDT',
+    });
+    expect(balance).toMatchObject({ available: '9899.00000000', frozen: '101.00000000' });
+  });
+});
