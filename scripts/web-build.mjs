@@ -4,6 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
+// why: a build started from a test run inherits NODE_ENV=test, and Vite would then bundle React's
+// development build into dist, which `npm start` serves afterwards; the apps are always built for
+// production.
+const BUILD_ENV = { ...process.env, NODE_ENV: 'production' };
 const dist = path.join(root, 'apps/web/dist/index.html');
 const SOURCES = [
   'apps/web/src',
@@ -36,7 +40,11 @@ export function isWebBuildStale() {
 export function buildWebIfStale({ force = false } = {}) {
   if (force || isWebBuildStale()) {
     console.log('Building the customer app (apps/web)…');
-    const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], { cwd: root, stdio: 'inherit' });
+    const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: BUILD_ENV,
+    });
     if (result.status !== 0) {
       console.error('The customer app failed to build.');
       process.exit(result.status ?? 1);
@@ -64,7 +72,11 @@ export function isAdminBuildStale() {
 export function buildAdminIfStale({ force = false } = {}) {
   if (!force && !isAdminBuildStale()) return;
   console.log('Building the back office (apps/admin)…');
-  const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/admin'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/admin'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: BUILD_ENV,
+  });
   if (result.status !== 0) {
     console.error('The back office failed to build.');
     process.exit(result.status ?? 1);
