@@ -82,6 +82,9 @@ describe('platform', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/admin-api/audit',
+        '/admin-api/config/coins',
+        '/admin-api/config/coins/{symbol}',
+        '/admin-api/config/networks',
         '/admin-api/dashboard',
         '/admin-api/deposits',
         '/admin-api/deposits/{id}/confirm',

@@ -69,6 +69,8 @@ export const RESULT_CODES = {
   STAFF_EXISTS: { code: 6004, status: 200 },
   STAFF_LOGIN_EXPIRED: { code: 6005, status: 200 },
   STAFF_PASSWORD_CHANGE_REQUIRED: { code: 6006, status: 200 },
+  CONFIG_AMOUNT_INVALID: { code: 6007, status: 200 },
+  CONFIG_LIMITS_INVALID: { code: 6008, status: 200 },
   // 4xxx transport-level session errors that the client handles by logging out
   UNAUTHORIZED: { code: 4010, status: 401 },
   FORBIDDEN: { code: 4005, status: 403 },

@@ -3,6 +3,7 @@ import {
   BankOutlined,
   DashboardOutlined,
   DollarOutlined,
+  SettingOutlined,
   SwapOutlined,
   TeamOutlined,
   UserOutlined,
@@ -17,6 +18,7 @@ import { setApiLanguage } from '../api/client.ts';
 import { ADMIN_LANGUAGES, type AdminLanguage, rememberLanguage } from '../i18n/index.ts';
 import { AdjustmentsPage } from '../pages/adjustments.tsx';
 import { AuditPage } from '../pages/audit.tsx';
+import { ConfigPage } from '../pages/config.tsx';
 import { DashboardPage } from '../pages/dashboard.tsx';
 import { DepositsPage } from '../pages/deposits.tsx';
 import { LoginPage } from '../pages/login.tsx';
@@ -36,6 +38,7 @@ const NAV = [
   { path: '/deposits', key: 'deposits', permission: 'finance.read', icon: <BankOutlined /> },
   { path: '/withdrawals', key: 'withdrawals', permission: 'finance.read', icon: <SwapOutlined /> },
   { path: '/adjustments', key: 'adjustments', permission: 'finance.adjust', icon: <DollarOutlined /> },
+  { path: '/config', key: 'config', permission: 'config.read', icon: <SettingOutlined /> },
   { path: '/staff', key: 'staff', permission: 'staff.manage', icon: <TeamOutlined /> },
   { path: '/audit', key: 'audit', permission: 'audit.read', icon: <AuditOutlined /> },
 ] as const;
@@ -117,6 +120,7 @@ const router = createHashRouter([
       { path: 'deposits', element: <DepositsPage /> },
       { path: 'withdrawals', element: <WithdrawalsPage /> },
       { path: 'adjustments', element: <AdjustmentsPage /> },
+      { path: 'config', element: <ConfigPage /> },
       { path: 'staff', element: <StaffPage /> },
       { path: 'audit', element: <AuditPage /> },
       { path: '*', element: <Navigate to="/dashboard" replace /> },

@@ -3,6 +3,7 @@ import { Alert, App, Button, Image, Segmented, Space, Table, Tag, Typography } f
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api } from '../api/client.ts';
 import { pick, type ReviewRow, rowsOf } from '../api/types.ts';
 import { formatTime } from '../app/format.ts';
@@ -14,6 +15,14 @@ const PAGE_SIZE = 20;
 type Pending = { row: ReviewRow; action: 'confirm' | 'approve' | 'reject' };
 
 const PENDING_STATUS: Record<Kind, string> = { deposits: 'confirming', withdrawals: 'review' };
+/** Tag colours of the wallet's statuses (deposits: confirming/credited/rejected; withdrawals: review/passed/rejected). */
+const STATUS_COLORS: Record<string, string> = {
+  confirming: 'processing',
+  review: 'processing',
+  credited: 'success',
+  passed: 'success',
+  rejected: 'error',
+};
 
 /** A finance review queue: the wallet's deposits or withdrawals, with confirm/approve and reject. */
 export function ReviewQueue({ kind }: { kind: Kind }) {
@@ -44,17 +53,28 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
 
   const columns: ColumnsType<ReviewRow> = [
     { title: '#', render: (_, row) => pick(row, 'id') },
-    { title: t('review.user'), render: (_, row) => pick(row, 'username', 'userId', 'user_id') },
+    {
+      title: t('review.user'),
+      render: (_, row) => (
+        <Link to={`/users/${pick(row, 'user_id')}`}>
+          {pick(row, 'username') || '—'}{' '}
+          <Typography.Text type="secondary">#{pick(row, 'user_id')}</Typography.Text>
+        </Link>
+      ),
+    },
     { title: t('review.coin'), render: (_, row) => pick(row, 'coin') },
     { title: t('review.network'), render: (_, row) => pick(row, 'network') },
     { title: t('review.amount'), align: 'right', render: (_, row) => pick(row, 'amount') },
     kind === 'deposits'
       ? {
           title: t('review.txHash'),
-          ellipsis: true,
           render: (_, row) => (
-            <Typography.Text copyable={!!pick(row, 'hash', 'tx_hash')}>
-              {pick(row, 'hash', 'tx_hash')}
+            <Typography.Text
+              copyable={!!pick(row, 'hash')}
+              ellipsis={{ tooltip: pick(row, 'hash') }}
+              style={{ maxWidth: 150 }}
+            >
+              {pick(row, 'hash')}
             </Typography.Text>
           ),
         }
@@ -63,7 +83,7 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
       ? {
           title: t('review.voucher'),
           render: (_, row) => {
-            const src = pick(row, 'voucherUrl', 'voucher');
+            const src = pick(row, 'voucher');
             return src ? (
               <Image
                 src={src}
@@ -79,13 +99,25 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
         }
       : {
           title: t('review.destination'),
-          ellipsis: true,
-          render: (_, row) => pick(row, 'destination', 'address'),
+          // why: staff check the whole address before paying out; it is never cut short.
+          render: (_, row) => <Typography.Text copyable>{pick(row, 'destination')}</Typography.Text>,
         },
-    { title: t('review.status'), render: (_, row) => <Tag>{pick(row, 'status')}</Tag> },
-    { title: t('review.createdAt'), render: (_, row) => formatTime(pick(row, 'createdAt', 'created_at')) },
+    {
+      title: t('review.status'),
+      render: (_, row) => {
+        const value = pick(row, 'status');
+        return (
+          <Tag color={STATUS_COLORS[value]} data-status={value}>
+            {t(`review.statuses.${value}`, { defaultValue: value })}
+          </Tag>
+        );
+      },
+    },
+    // why: date and time may wrap onto two lines, so the queue fits a 1366-pixel screen.
+    { title: t('review.createdAt'), width: 110, render: (_, row) => formatTime(pick(row, 'created_at')) },
     {
       title: t('review.actions'),
+      fixed: 'right',
       render: (_, row) =>
         canReview && isOpen(row) ? (
           <Space>
@@ -129,11 +161,15 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
         />
       )}
       <Table<ReviewRow>
+        size="middle"
         rowKey={(row) => pick(row, 'id')}
         loading={query.isLoading}
         dataSource={rows}
         columns={columns}
         pagination={{ current: page, total, pageSize: PAGE_SIZE, onChange: setPage }}
+        // why: columns take their content's width (amounts, names and times on one line); a
+        // narrow window scrolls the table sideways instead of cutting the action buttons off.
+        scroll={{ x: 'max-content' }}
       />
       <ReasonModal
         open={pending !== null}

@@ -7,7 +7,7 @@ import type { AuthService, LoginLogEntry } from '../auth/service.ts';
 import type { AccountKind, LedgerService, StatementLine } from '../ledger/service.ts';
 import type { UserAccount, UserSummary, UsersService } from '../users/service.ts';
 import type { StaffContext } from './service.ts';
-import type { StaffActorRef, WalletReview } from './wallet-port.ts';
+import type { ConfigCoin, ConfigNetwork, StaffActorRef, WalletReview } from './wallet-port.ts';
 
 export interface BackOfficeDeps {
   db: Db;
@@ -178,6 +178,66 @@ export class BackOfficeService {
     const wallet = this.#deps.wallet?.();
     if (!wallet) throw new AppError('NOT_FOUND');
     return wallet;
+  }
+
+  /** The wallet configuration; its calls answer NOT_FOUND while no wallet module is registered. */
+  readonly config = new WalletConfigOperations(() => this.wallet());
+}
+
+/** A coin's wallet switches with its networks, as the configuration page shows them. */
+export type CoinConfig = ConfigCoin & { networks: ConfigNetwork[] };
+
+/** What staff may change of a coin (its icon stays as it is). */
+export type CoinSwitches = Omit<ConfigCoin, 'icon'>;
+
+/** A network as staff submit it; `sort` absent keeps the current order (0 for a new network). */
+export type NetworkInput = Omit<ConfigNetwork, 'sort'> & { sort?: number };
+
+/**
+ * The wallet configuration (coins, networks, deposit addresses, limits, fees) through the wallet's
+ * audited methods: each save is one transaction with its before/after audit record.
+ */
+export class WalletConfigOperations {
+  readonly #wallet: () => WalletReview;
+
+  constructor(wallet: () => WalletReview) {
+    this.#wallet = wallet;
+  }
+
+  /** Every coin the platform lists, with its wallet switches and networks in their order. */
+  async listCoins(): Promise<CoinConfig[]> {
+    const config = await this.#wallet().getConfig();
+    return config.coins.map((coin) => ({
+      ...coin,
+      networks: config.networks
+        .filter((n) => n.coin === coin.coin)
+        .sort((a, b) => a.sort - b.sort || a.network.localeCompare(b.network)),
+    }));
+  }
+
+  /** Saves a coin's switches; an unknown coin answers COIN_UNAVAILABLE. */
+  async saveCoin(staff: StaffContext, input: CoinSwitches): Promise<void> {
+    const wallet = this.#wallet();
+    const current = (await wallet.getConfig()).coins.find((c) => c.coin === input.coin);
+    if (!current) throw new AppError('COIN_UNAVAILABLE');
+    await wallet.saveCoinSettings({ settings: { ...current, ...input }, staff: toActorRef(staff) });
+  }
+
+  /**
+   * Creates or updates a network. The wallet refuses an unknown coin or address format and a
+   * deposit address whose checksum fails (ADDRESS_INVALID).
+   */
+  async saveNetwork(staff: StaffContext, input: NetworkInput): Promise<void> {
+    const wallet = this.#wallet();
+    if (input.maxWithdraw !== 0n && input.minWithdraw > input.maxWithdraw)
+      throw new AppError('CONFIG_LIMITS_INVALID');
+    const current = (await wallet.getConfig()).networks.find(
+      (n) => n.coin === input.coin && n.network === input.network,
+    );
+    await wallet.saveNetwork({
+      network: { ...input, sort: input.sort ?? current?.sort ?? 0 },
+      staff: toActorRef(staff),
+    });
   }
 }
 

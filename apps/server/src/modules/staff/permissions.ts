@@ -22,10 +22,15 @@ export const PERMISSIONS = [
   'finance.adjust',
   'staff.manage',
   'audit.read',
+  'config.read',
+  'config.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** Which role may do what. The owner may do everything; nobody else manages staff. */
+/**
+ * Which role may do what. The owner may do everything; nobody else manages staff or changes the
+ * wallet configuration (a network's settings include the deposit address customers pay to).
+ */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   finance: [
@@ -35,6 +40,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'finance.read',
     'finance.review',
     'finance.adjust',
+    'config.read',
   ],
   compliance: [
     'dashboard.read',
@@ -44,6 +50,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'users.trade_ban',
     'finance.read',
     'audit.read',
+    'config.read',
   ],
   support: ['dashboard.read', 'users.read'],
   content: ['dashboard.read'],

@@ -1,9 +1,11 @@
-import { fromAtoms, isDecimalString, toAtoms } from '@bourse/shared';
+import { fromAtoms, isDecimalString, parseAmount, toAtoms } from '@bourse/shared';
+import { CoinSettingsBody, NetworkSettingsBody } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
+import { ADDRESS_FORMATS } from '../wallet/address-format.ts';
 import { requireStaff } from './hook.ts';
 import { type BackOfficeService, toActorRef } from './operations.ts';
 import { STAFF_ROLES } from './permissions.ts';
@@ -413,6 +415,78 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
         staff: toActorRef(requireStaff(request)),
       });
       return ok(request, toJsonSafe(result ?? null));
+    },
+  });
+
+  // --- configuration: coins, networks, deposit addresses, limits, fees -------------------------
+  api.get('/config/coins', {
+    config: { staff: 'config.read' },
+    schema: {
+      tags,
+      summary: 'Every coin with its wallet switches and its networks (deposit address, limits, fee)',
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const coins = await backOffice.config.listCoins();
+      return ok(request, {
+        addressFormats: ADDRESS_FORMATS,
+        coins: coins.map((coin) => ({
+          ...coin,
+          networks: coin.networks.map((n) => ({
+            ...n,
+            minDeposit: fromAtoms(n.minDeposit),
+            minWithdraw: fromAtoms(n.minWithdraw),
+            maxWithdraw: fromAtoms(n.maxWithdraw),
+            withdrawFee: fromAtoms(n.withdrawFee),
+          })),
+        })),
+      });
+    },
+  });
+  api.post('/config/coins/:symbol', {
+    config: { staff: 'config.manage' },
+    schema: {
+      tags,
+      summary: 'Save a coin’s switches: convertible, deposits, withdrawals, decimals shown (audited)',
+      params: z.object({ symbol: z.string().regex(/^[A-Z0-9]{1,16}$/, { error: 'COIN_UNAVAILABLE' }) }),
+      body: CoinSettingsBody,
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const { convertible, depositEnabled, withdrawEnabled, displayDecimals } = request.body;
+      await backOffice.config.saveCoin(requireStaff(request), {
+        coin: request.params.symbol,
+        convertible,
+        depositEnabled,
+        withdrawEnabled,
+        displayDecimals,
+      });
+      return ok(request, null);
+    },
+  });
+  api.post('/config/networks', {
+    config: { staff: 'config.manage' },
+    schema: {
+      tags,
+      summary: 'Create or update a coin’s network: deposit address, limits, fee, switch (audited)',
+      body: NetworkSettingsBody,
+      response: { 200: Any },
+    },
+    handler: async (request) => {
+      const body = request.body;
+      await backOffice.config.saveNetwork(requireStaff(request), {
+        coin: body.coin,
+        network: body.network,
+        addressFormat: body.addressFormat,
+        depositAddress: body.depositAddress,
+        minDeposit: parseAmount(body.minDeposit),
+        minWithdraw: parseAmount(body.minWithdraw),
+        maxWithdraw: parseAmount(body.maxWithdraw),
+        withdrawFee: parseAmount(body.withdrawFee),
+        enabled: body.enabled,
+        sort: body.sort,
+      });
+      return ok(request, null);
     },
   });
 

@@ -10,7 +10,40 @@ export interface StaffActorRef {
   ip: string;
 }
 
-export interface WalletReview {
+/** A coin's wallet switches (the wallet's `CoinSettings`). */
+export interface ConfigCoin {
+  coin: string;
+  icon: string;
+  displayDecimals: number;
+  convertible: boolean;
+  depositEnabled: boolean;
+  withdrawEnabled: boolean;
+}
+
+/** A coin's network (the wallet's `NetworkSettings`); amounts in atoms, `maxWithdraw` 0 = no maximum. */
+export interface ConfigNetwork {
+  coin: string;
+  network: string;
+  addressFormat: string;
+  depositAddress: string;
+  minDeposit: bigint;
+  minWithdraw: bigint;
+  maxWithdraw: bigint;
+  withdrawFee: bigint;
+  enabled: boolean;
+  sort: number;
+}
+
+/** The wallet's configuration methods; each save is one transaction with its audit record. */
+export interface WalletConfiguration {
+  getConfig(): Promise<{ coins: ConfigCoin[]; networks: ConfigNetwork[] }>;
+  /** Refuses an unknown coin (COIN_UNAVAILABLE). */
+  saveCoinSettings(input: { settings: ConfigCoin; staff: StaffActorRef }): Promise<void>;
+  /** Refuses an unknown coin or format, and a deposit address that fails its checksum (ADDRESS_INVALID). */
+  saveNetwork(input: { network: ConfigNetwork; staff: StaffActorRef }): Promise<void>;
+}
+
+export interface WalletReview extends WalletConfiguration {
   listDeposits(query: { status?: string; page: number }): Promise<unknown>;
   listWithdrawals(query: { status?: string; page: number }): Promise<unknown>;
   confirmDeposit(input: {

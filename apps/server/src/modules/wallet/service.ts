@@ -57,6 +57,8 @@ export interface StaffActor {
 export type StaffDepositRecord = DepositRecord & { user_id: string; reviewed_by: string };
 /** A withdrawal as the back office sees it. */
 export type StaffWithdrawalRecord = WithdrawalRecord & { user_id: string; reviewed_by: string };
+/** A row of a back-office queue: the record plus the customer's username ('' when unknown). */
+export type StaffQueueRow<T> = T & { username: string };
 
 export interface WalletDeps {
   db: Db;
@@ -776,7 +778,7 @@ export class WalletService {
 
   /** The deposit queue (or any status), newest first, 20 a page. */
   async listDeposits(query: { status?: string; page: number }): Promise<{
-    list: StaffDepositRecord[];
+    list: StaffQueueRow<StaffDepositRecord>[];
     page: number;
     has_more: boolean;
   }> {
@@ -787,7 +789,7 @@ export class WalletService {
       offset: (Math.max(1, query.page) - 1) * WALLET_PAGE_SIZE,
     });
     return {
-      list: rows.slice(0, WALLET_PAGE_SIZE).map(toStaffDeposit),
+      list: await this.#withUsernames(rows.slice(0, WALLET_PAGE_SIZE).map(toStaffDeposit)),
       page: query.page,
       has_more: rows.length > WALLET_PAGE_SIZE,
     };
@@ -795,7 +797,7 @@ export class WalletService {
 
   /** The withdrawal queue (or any status), newest first, 20 a page. */
   async listWithdrawals(query: { status?: string; page: number }): Promise<{
-    list: StaffWithdrawalRecord[];
+    list: StaffQueueRow<StaffWithdrawalRecord>[];
     page: number;
     has_more: boolean;
   }> {
@@ -806,7 +808,7 @@ export class WalletService {
       offset: (Math.max(1, query.page) - 1) * WALLET_PAGE_SIZE,
     });
     return {
-      list: rows.slice(0, WALLET_PAGE_SIZE).map(toStaffWithdrawal),
+      list: await this.#withUsernames(rows.slice(0, WALLET_PAGE_SIZE).map(toStaffWithdrawal)),
       page: query.page,
       has_more: rows.length > WALLET_PAGE_SIZE,
     };
@@ -1022,6 +1024,15 @@ export class WalletService {
   }
 
   // --- internals --------------------------------------------------------------------------------
+
+  /** Adds each record's customer username (one look-up per distinct user on the page). */
+  async #withUsernames<T extends { user_id: string }>(records: T[]): Promise<StaffQueueRow<T>[]> {
+    const names = new Map<string, string>();
+    for (const userId of new Set(records.map((r) => r.user_id))) {
+      names.set(userId, (await this.#deps.users.getAccount(BigInt(userId)))?.username ?? '');
+    }
+    return records.map((r) => ({ ...r, username: names.get(r.user_id) ?? '' }));
+  }
 
   async #requireDeposit(db: Db, id: bigint): Promise<DepositRow> {
     const row = await repo.findDeposit(db, id);

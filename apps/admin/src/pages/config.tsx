@@ -1,0 +1,361 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client.ts';
+import { useSession } from '../app/session.tsx';
+
+/** A network as `/admin-api/config/coins` answers it (amounts as decimal strings). */
+interface NetworkConfig {
+  coin: string;
+  network: string;
+  addressFormat: string;
+  depositAddress: string;
+  minDeposit: string;
+  minWithdraw: string;
+  /** `"0.00000000"` = no maximum. */
+  maxWithdraw: string;
+  withdrawFee: string;
+  enabled: boolean;
+  sort: number;
+}
+
+interface CoinConfig {
+  coin: string;
+  icon: string;
+  displayDecimals: number;
+  convertible: boolean;
+  depositEnabled: boolean;
+  withdrawEnabled: boolean;
+  networks: NetworkConfig[];
+}
+
+interface ConfigAnswer {
+  addressFormats: string[];
+  coins: CoinConfig[];
+}
+
+type CoinSwitches = Pick<
+  CoinConfig,
+  'convertible' | 'depositEnabled' | 'withdrawEnabled' | 'displayDecimals'
+>;
+type NetworkValues = Omit<NetworkConfig, 'coin'>;
+
+const QUERY_KEY = ['config', 'coins'];
+// why: the server's rule: zero or more, at most 10 integer digits and 8 decimals.
+const AMOUNT_RE = /^\d{1,10}(\.\d{1,8})?$/;
+const DECIMALS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+
+/** A decimal amount as an exact integer of 10^-8 units (no floating point on money). */
+function toAtoms(value: string): bigint {
+  const [whole, fraction = ''] = value.split('.');
+  return BigInt(whole) * 100_000_000n + BigInt(fraction.padEnd(8, '0'));
+}
+
+/** Drops the trailing zeros of a decimal string for the edit form (`"10.50000000"` → `"10.5"`). */
+function trimDecimal(value: string): string {
+  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
+}
+
+/**
+ * Configuration: each coin's switches (convertible, deposits, withdrawals, decimals shown) and its
+ * networks (deposit address, limits, fee) with an edit form. Every save is audited by the server.
+ */
+export function ConfigPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const session = useSession();
+  const client = useQueryClient();
+  const canManage = session.can('config.manage');
+  const [editing, setEditing] = useState<{ coin: string; network?: NetworkConfig } | null>(null);
+  const config = useQuery({ queryKey: QUERY_KEY, queryFn: () => api<ConfigAnswer>('GET', '/config/coins') });
+  const onSaved = () => {
+    void client.invalidateQueries({ queryKey: QUERY_KEY });
+    message.success(t('common.saved'));
+  };
+  const onError = (error: Error) => message.error(error.message);
+  const saveCoin = useMutation({
+    mutationFn: (input: { coin: string } & CoinSwitches) => {
+      const { coin, ...switches } = input;
+      return api('POST', `/config/coins/${encodeURIComponent(coin)}`, switches);
+    },
+    onSuccess: onSaved,
+    onError,
+  });
+  const changeCoin = (row: CoinConfig, change: Partial<CoinSwitches>) =>
+    saveCoin.mutate({
+      coin: row.coin,
+      convertible: row.convertible,
+      depositEnabled: row.depositEnabled,
+      withdrawEnabled: row.withdrawEnabled,
+      displayDecimals: row.displayDecimals,
+      ...change,
+    });
+
+  if (config.isError) {
+    return (
+      <Alert
+        type="error"
+        title={t('config.loadFailed')}
+        description={config.error.message}
+        action={<Button onClick={() => void config.refetch()}>{t('common.refresh')}</Button>}
+      />
+    );
+  }
+
+  const switchColumn = (key: 'convertible' | 'depositEnabled' | 'withdrawEnabled') => ({
+    title: t(`config.${key}`),
+    render: (_: unknown, row: CoinConfig) => (
+      <Switch
+        aria-label={`${row.coin} ${t(`config.${key}`)}`}
+        checked={row[key]}
+        disabled={!canManage || saveCoin.isPending}
+        onChange={(checked) => changeCoin(row, { [key]: checked })}
+      />
+    ),
+  });
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Card title={t('config.title')}>
+        <Typography.Paragraph type="secondary">{t('config.help')}</Typography.Paragraph>
+        {!canManage && <Alert type="info" title={t('config.readOnly')} />}
+      </Card>
+      <Table<CoinConfig>
+        rowKey="coin"
+        loading={config.isLoading}
+        dataSource={config.data?.coins ?? []}
+        pagination={false}
+        locale={{ emptyText: t('common.empty') }}
+        expandable={{
+          expandedRowRender: (row) => (
+            <NetworkTable
+              coin={row}
+              canManage={canManage}
+              onEdit={(network) => setEditing({ coin: row.coin, network })}
+              onAdd={() => setEditing({ coin: row.coin })}
+            />
+          ),
+        }}
+        columns={[
+          { title: t('config.coin'), dataIndex: 'coin' },
+          {
+            title: t('config.displayDecimals'),
+            render: (_, row) => (
+              <Select
+                aria-label={`${row.coin} ${t('config.displayDecimals')}`}
+                value={row.displayDecimals}
+                disabled={!canManage || saveCoin.isPending}
+                style={{ width: 80 }}
+                options={DECIMALS.map((d) => ({ value: d, label: String(d) }))}
+                onChange={(displayDecimals: number) => changeCoin(row, { displayDecimals })}
+              />
+            ),
+          },
+          switchColumn('convertible'),
+          switchColumn('depositEnabled'),
+          switchColumn('withdrawEnabled'),
+          { title: t('config.networks'), render: (_, row) => row.networks.length },
+        ]}
+      />
+      {editing && (
+        <NetworkForm
+          coin={editing.coin}
+          network={editing.network}
+          addressFormats={config.data?.addressFormats ?? []}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            onSaved();
+          }}
+        />
+      )}
+    </Space>
+  );
+}
+
+function NetworkTable(props: {
+  coin: CoinConfig;
+  canManage: boolean;
+  onEdit: (network: NetworkConfig) => void;
+  onAdd: () => void;
+}) {
+  const { t } = useTranslation();
+  const { coin, canManage } = props;
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      <Table<NetworkConfig>
+        rowKey="network"
+        size="small"
+        pagination={false}
+        dataSource={coin.networks}
+        locale={{ emptyText: t('config.noNetworks') }}
+        columns={[
+          { title: t('config.network'), dataIndex: 'network' },
+          { title: t('config.addressFormat'), dataIndex: 'addressFormat' },
+          {
+            title: t('config.depositAddress'),
+            render: (_, row) =>
+              row.depositAddress ? (
+                <Typography.Text copyable code>
+                  {row.depositAddress}
+                </Typography.Text>
+              ) : (
+                <Typography.Text type="secondary">{t('config.noDeposits')}</Typography.Text>
+              ),
+          },
+          { title: t('config.minDeposit'), dataIndex: 'minDeposit' },
+          { title: t('config.minWithdraw'), dataIndex: 'minWithdraw' },
+          {
+            title: t('config.maxWithdraw'),
+            render: (_, row) => (toAtoms(row.maxWithdraw) === 0n ? t('config.noMaximum') : row.maxWithdraw),
+          },
+          { title: t('config.withdrawFee'), dataIndex: 'withdrawFee' },
+          {
+            title: t('config.status'),
+            render: (_, row) => (
+              <Tag color={row.enabled ? 'green' : 'default'}>
+                {row.enabled ? t('config.enabled') : t('config.disabled')}
+              </Tag>
+            ),
+          },
+          {
+            title: '',
+            render: (_, row) =>
+              canManage && (
+                <Button size="small" onClick={() => props.onEdit(row)}>
+                  {t('config.edit')}
+                </Button>
+              ),
+          },
+        ]}
+      />
+      {canManage && (
+        <Button size="small" onClick={props.onAdd}>
+          {t('config.addNetwork', { coin: coin.coin })}
+        </Button>
+      )}
+    </Space>
+  );
+}
+
+function NetworkForm(props: {
+  coin: string;
+  network?: NetworkConfig;
+  addressFormats: string[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const { network, coin } = props;
+  const [form] = Form.useForm<NetworkValues>();
+  const save = useMutation({
+    mutationFn: (values: NetworkValues) =>
+      api('POST', '/config/networks', { ...values, coin, depositAddress: values.depositAddress ?? '' }),
+    onSuccess: props.onSaved,
+  });
+  const amountRule = { required: true, pattern: AMOUNT_RE, message: t('config.amountRule') };
+  const initialValues: Partial<NetworkValues> = network
+    ? {
+        ...network,
+        minDeposit: trimDecimal(network.minDeposit),
+        minWithdraw: trimDecimal(network.minWithdraw),
+        maxWithdraw: trimDecimal(network.maxWithdraw),
+        withdrawFee: trimDecimal(network.withdrawFee),
+      }
+    : { enabled: true, sort: 0, minDeposit: '0', maxWithdraw: '0', withdrawFee: '0' };
+  return (
+    <Modal
+      open
+      title={
+        network
+          ? t('config.editNetwork', { coin, network: network.network })
+          : t('config.addNetwork', { coin })
+      }
+      okText={t('common.submit')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={props.onClose}
+      destroyOnHidden
+    >
+      {save.isError && <Alert type="error" title={save.error.message} style={{ marginBottom: 16 }} />}
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={initialValues}
+        onFinish={(values) => save.mutate(values)}
+      >
+        <Form.Item
+          name="network"
+          label={t('config.network')}
+          rules={[{ required: true, pattern: /^[A-Za-z0-9_-]{1,16}$/ }]}
+          normalize={(value: string) => value.toUpperCase()}
+        >
+          <Input disabled={Boolean(network)} placeholder="TRC20" />
+        </Form.Item>
+        <Form.Item name="addressFormat" label={t('config.addressFormat')} rules={[{ required: true }]}>
+          <Select options={props.addressFormats.map((format) => ({ value: format, label: format }))} />
+        </Form.Item>
+        <Form.Item
+          name="depositAddress"
+          label={t('config.depositAddress')}
+          extra={t('config.depositAddressHelp')}
+        >
+          <Input autoComplete="off" spellCheck={false} maxLength={128} />
+        </Form.Item>
+        <Form.Item name="minDeposit" label={t('config.minDeposit')} rules={[amountRule]}>
+          <Input inputMode="decimal" />
+        </Form.Item>
+        <Form.Item name="minWithdraw" label={t('config.minWithdraw')} rules={[amountRule]}>
+          <Input inputMode="decimal" />
+        </Form.Item>
+        <Form.Item
+          name="maxWithdraw"
+          label={t('config.maxWithdraw')}
+          extra={t('config.maxWithdrawHelp')}
+          dependencies={['minWithdraw']}
+          rules={[
+            amountRule,
+            ({ getFieldValue }) => ({
+              validator: (_, value: string) => {
+                const min: string = getFieldValue('minWithdraw') ?? '';
+                if (!AMOUNT_RE.test(value ?? '') || !AMOUNT_RE.test(min)) return Promise.resolve();
+                const max = toAtoms(value);
+                return max === 0n || toAtoms(min) <= max
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('config.minAboveMax')));
+              },
+            }),
+          ]}
+        >
+          <Input inputMode="decimal" />
+        </Form.Item>
+        <Form.Item name="withdrawFee" label={t('config.withdrawFee')} rules={[amountRule]}>
+          <Input inputMode="decimal" />
+        </Form.Item>
+        <Form.Item name="sort" label={t('config.sort')}>
+          <InputNumber min={0} max={10_000} precision={0} />
+        </Form.Item>
+        <Form.Item name="enabled" label={t('config.enabled')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
