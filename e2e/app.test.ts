@@ -415,7 +415,10 @@ describe('customer app at phone size', () => {
       localStorage.setItem('token', value);
       sessionStorage.setItem('scratch', 'x');
     }, token);
+    // why: a hash change keeps the running app, which read its session before the token was
+    // stored; a reload starts it again with the stored token (sessionStorage survives it).
     await page.goto(`${platform.url}/#/Index/uoption`);
+    await page.reload();
     await page.getByText('e2e_frank').first().waitFor({ state: 'visible' });
     await Promise.all([page.waitForEvent('load'), page.getByTestId('logout').click()]);
     await waitForHash(page, '#/login');
