@@ -13,6 +13,7 @@ import {
   registerViaApi,
   startPlatform,
 } from './harness.ts';
+import { input, toastAfter, waitForHash } from './page-helpers.ts';
 
 type Tree = { [key: string]: string | Tree };
 const WEB_RESOURCES = path.resolve(import.meta.dirname, '../packages/i18n/resources/web');
@@ -30,39 +31,6 @@ function message(locale: string, english: RegExp): string {
   const key = [...texts('en-US')].find(([, v]) => english.test(v))?.[0];
   if (!key) throw new Error(`no web text matches ${english}`);
   return texts(locale).get(key)!;
-}
-
-function input(page: Page, testId: string) {
-  return page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
-}
-
-async function waitForHash(page: Page, hash: string | RegExp) {
-  await page.waitForFunction(
-    (expected) =>
-      expected.startsWith('^') ? new RegExp(expected).test(location.hash) : location.hash === expected,
-    typeof hash === 'string' ? hash : hash.source,
-    { timeout: 10_000 },
-  );
-}
-
-/**
- * Runs `action` once no earlier message is on screen, then returns the text of the message it
- * brings up. Waiting first matters: a message stays about two seconds, and reading too early
- * would return the previous one.
- */
-async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<string> {
-  await page.waitForFunction(
-    () =>
-      Array.from(document.querySelectorAll('.adm-toast-main')).every(
-        (el) => el.getClientRects().length === 0,
-      ),
-    null,
-    { timeout: 10_000 },
-  );
-  await action();
-  const toast = page.locator('.adm-toast-main').last();
-  await toast.waitFor({ state: 'visible', timeout: 10_000 });
-  return ((await toast.textContent()) ?? '').trim();
 }
 
 /** A server message of the registry, as the API answers it in `locale`. */

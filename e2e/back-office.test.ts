@@ -14,67 +14,23 @@ import {
   registerViaApi,
   startPlatform,
 } from './harness.ts';
+import {
+  input,
+  lookup,
+  pickInSheet,
+  SCREENS,
+  serverText,
+  shown,
+  toastAfter,
+  waitForHash,
+  webText,
+} from './page-helpers.ts';
 
-type Tree = { [key: string]: string | Tree };
-const ROOT = path.resolve(import.meta.dirname, '..');
-const SCREENS = path.join(ROOT, 'docs/screens');
 const ADMIN_USER = 'owner';
 const ADMIN_PASSWORD = 'Vault-Owner-7319-kestrel';
 
-function lookup(file: string, key: string): string {
-  let node: string | Tree = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as Tree;
-  for (const part of key.split('.')) node = (node as Tree)[part]!;
-  if (typeof node !== 'string') throw new Error(`no text at ${key} in ${file}`);
-  return node;
-}
-/** A customer-app text in ja-JP (the default locale), with its placeholders filled. */
-const webText = (key: string, values: Record<string, string> = {}) =>
-  lookup('packages/i18n/resources/web/ja-JP.json', key).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name]!);
-/** A server message in ja-JP. */
-const serverText = (key: string) => lookup('packages/i18n/resources/server/ja-JP.json', key);
 /** A back-office text in en-US (a desktop Chromium's language). */
 const adminText = (key: string) => lookup('apps/admin/src/i18n/en-US.json', key);
-
-function input(page: Page, testId: string) {
-  return page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
-}
-
-async function waitForHash(page: Page, hash: string) {
-  await page.waitForFunction((expected) => location.hash === expected, hash, { timeout: 15_000 });
-}
-
-/** Resolves once no customer-app message is on screen. */
-async function waitForNoToast(page: Page) {
-  await page.waitForFunction(
-    () =>
-      Array.from(document.querySelectorAll('.adm-toast-main')).every(
-        (el) => el.getClientRects().length === 0,
-      ),
-    null,
-    { timeout: 10_000 },
-  );
-}
-
-/** Runs `action` once no earlier message is on screen; returns the text of the message it brings up. */
-async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<string> {
-  await waitForNoToast(page);
-  await action();
-  const toast = page.locator('.adm-toast-main').last();
-  await toast.waitFor({ state: 'visible', timeout: 10_000 });
-  return ((await toast.textContent()) ?? '').trim();
-}
-
-async function pickInSheet(page: Page, name: string) {
-  await page.locator('.adm-action-sheet-button-item-name', { hasText: new RegExp(`^${name}$`) }).click();
-  await page.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
-}
-
-/** A ja-JP grouped amount with 8 decimals: `150` → `150.00000000`, `-51` → `-51.00000000`. */
-function shown(amount: string): string {
-  const [intPart, frac = ''] = amount.split('.');
-  const grouped = intPart!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${grouped}.${frac.padEnd(8, '0').slice(0, 8)}`;
-}
 
 /** The texts of a back-office table row's cells. */
 async function cellTexts(row: Locator): Promise<string[]> {

@@ -5,71 +5,17 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
 import { launchChromium, loginViaApi, newPhoneContext, type Platform, startPlatform } from './harness.ts';
-
-type Tree = { [key: string]: string | Tree };
-const ROOT = path.resolve(import.meta.dirname, '..');
-const SCREENS = path.join(ROOT, 'docs/screens');
-
-function lookup(file: string, key: string): string {
-  let node: string | Tree = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as Tree;
-  for (const part of key.split('.')) node = (node as Tree)[part]!;
-  if (typeof node !== 'string') throw new Error(`no text at ${key} in ${file}`);
-  return node;
-}
-/** A customer-app text in ja-JP (the default locale), with its placeholders filled. */
-const webText = (key: string, values: Record<string, string> = {}) =>
-  lookup('packages/i18n/resources/web/ja-JP.json', key).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name]!);
-/** A server message in ja-JP. */
-const serverText = (key: string) => lookup('packages/i18n/resources/server/ja-JP.json', key);
-
-function input(page: Page, testId: string) {
-  return page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
-}
-
-async function waitForHash(page: Page, hash: string) {
-  await page.waitForFunction((expected) => location.hash === expected, hash, { timeout: 15_000 });
-}
-
-/** Runs `action` once no earlier message is on screen; returns the text of the message it brings up. */
-async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<string> {
-  await page.waitForFunction(
-    () =>
-      Array.from(document.querySelectorAll('.adm-toast-main')).every(
-        (el) => el.getClientRects().length === 0,
-      ),
-    null,
-    { timeout: 10_000 },
-  );
-  await action();
-  const toast = page.locator('.adm-toast-main').last();
-  await toast.waitFor({ state: 'visible', timeout: 10_000 });
-  return ((await toast.textContent()) ?? '').trim();
-}
-
-/** Resolves once no message is on screen (screenshots show the page, not a passing Toast). */
-async function waitForNoToast(page: Page) {
-  await page.waitForFunction(
-    () =>
-      Array.from(document.querySelectorAll('.adm-toast-main')).every(
-        (el) => el.getClientRects().length === 0,
-      ),
-    null,
-    { timeout: 10_000 },
-  );
-}
-
-/** Picks `name` in the open bottom sheet of choices. */
-async function pickInSheet(page: Page, name: string) {
-  await page.locator('.adm-action-sheet-button-item-name', { hasText: new RegExp(`^${name}$`) }).click();
-  await page.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
-}
-
-/** A ja-JP grouped amount with every decimal, as the app shows it: `10000` → `10,000.00000000`. */
-function shown(amount: string, decimals = 8): string {
-  const [intPart, frac = ''] = amount.split('.');
-  const grouped = intPart!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return decimals ? `${grouped}.${frac.padEnd(decimals, '0').slice(0, decimals)}` : grouped;
-}
+import {
+  input,
+  pickInSheet,
+  SCREENS,
+  serverText,
+  shown,
+  toastAfter,
+  waitForHash,
+  waitForNoToast,
+  webText,
+} from './page-helpers.ts';
 
 describe('wallet at phone size (demo user)', () => {
   let platform: Platform;

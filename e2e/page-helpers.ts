@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+
+// What the browser suites share to read the apps' texts and drive their controls.
+
+type Tree = { [key: string]: string | Tree };
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const SCREENS = path.join(ROOT, 'docs/screens');
+
+/** The text at a dotted `key` of a locale file under the repository root. */
+export function lookup(file: string, key: string): string {
+  let node: string | Tree = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as Tree;
+  for (const part of key.split('.')) node = (node as Tree)[part]!;
+  if (typeof node !== 'string') throw new Error(`no text at ${key} in ${file}`);
+  return node;
+}
+
+/** A customer-app text in ja-JP (the default locale), with its placeholders filled. */
+export const webText = (key: string, values: Record<string, string> = {}) =>
+  lookup('packages/i18n/resources/web/ja-JP.json', key).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name]!);
+
+/** A server message in ja-JP. */
+export const serverText = (key: string) => lookup('packages/i18n/resources/server/ja-JP.json', key);
+
+/** The input of a field by its test id (on the input itself or on its wrapper). */
+export function input(page: Page, testId: string) {
+  return page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+}
+
+/** Waits until the location hash is `hash`, or matches it when it is a RegExp. */
+export async function waitForHash(page: Page, hash: string | RegExp) {
+  await page.waitForFunction(
+    (expected) =>
+      expected.startsWith('^') ? new RegExp(expected).test(location.hash) : location.hash === expected,
+    typeof hash === 'string' ? hash : hash.source,
+    { timeout: 15_000 },
+  );
+}
+
+/** Resolves once no customer-app message is on screen. */
+export async function waitForNoToast(page: Page) {
+  await page.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll('.adm-toast-main')).every(
+        (el) => el.getClientRects().length === 0,
+      ),
+    null,
+    { timeout: 10_000 },
+  );
+}
+
+/**
+ * Runs `action` once no earlier message is on screen, then returns the text of the message it
+ * brings up. Waiting first matters: a message stays about two seconds, and reading too early
+ * would return the previous one.
+ */
+export async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<string> {
+  await waitForNoToast(page);
+  await action();
+  const toast = page.locator('.adm-toast-main').last();
+  await toast.waitFor({ state: 'visible', timeout: 10_000 });
+  return ((await toast.textContent()) ?? '').trim();
+}
+
+/** Picks `name` in the open bottom sheet of choices. */
+export async function pickInSheet(page: Page, name: string) {
+  await page.locator('.adm-action-sheet-button-item-name', { hasText: new RegExp(`^${name}$`) }).click();
+  await page.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+}
+
+/** A ja-JP grouped amount with every decimal, as the app shows it: `10000` → `10,000.00000000`. */
+export function shown(amount: string, decimals = 8): string {
+  const [intPart, frac = ''] = amount.split('.');
+  const grouped = intPart!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return decimals ? `${grouped}.${frac.padEnd(decimals, '0').slice(0, decimals)}` : grouped;
+}
