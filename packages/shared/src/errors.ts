@@ -71,6 +71,17 @@ export const RESULT_CODES = {
   STAFF_PASSWORD_CHANGE_REQUIRED: { code: 6006, status: 200 },
   CONFIG_AMOUNT_INVALID: { code: 6007, status: 200 },
   CONFIG_LIMITS_INVALID: { code: 6008, status: 200 },
+  // 7xxx trading (delivery contracts now; spot and perpetual reuse the general ones)
+  MARKET_NOT_OPEN: { code: 7001, status: 200 },
+  TRADING_BANNED: { code: 7002, status: 200 },
+  CONTRACT_PERIOD_INVALID: { code: 7003, status: 200 },
+  CONTRACT_EXPOSURE_LIMIT: { code: 7004, status: 200 },
+  INDEX_STALE: { code: 7005, status: 200 },
+  USDT_INSUFFICIENT: { code: 7006, status: 200 },
+  TRIAL_BALANCE_INSUFFICIENT: { code: 7007, status: 200 },
+  TRIAL_EXPIRED: { code: 7008, status: 200 },
+  TRIAL_PROFIT_CAP_REACHED: { code: 7009, status: 200 },
+  TRIAL_OPPOSITE_OPEN: { code: 7010, status: 200 },
   // 4xxx transport-level session errors that the client handles by logging out
   UNAUTHORIZED: { code: 4010, status: 401 },
   FORBIDDEN: { code: 4005, status: 403 },
@@ -96,6 +107,7 @@ export const SUCCESS_MESSAGES = [
   'ADDRESS_DELETED',
   'BANK_CARD_ADDED',
   'BANK_CARD_DELETED',
+  'CONTRACT_PLACED',
 ] as const;
 export type SuccessKey = (typeof SUCCESS_MESSAGES)[number];
 

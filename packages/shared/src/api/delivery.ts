@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { textField, tokenField } from './fields.ts';
+import { amountField, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
+
+/**
+ * The delivery (timed up/down) contracts' API contract and the index history it is settled from:
+ * `/apiv/Contract/*`, `/apiv/Market/index`, `/apiv/Market/kline`, and the `/ws` channels
+ * `index:<symbol>` and `kline:<symbol>:<interval>`. Amounts and prices are decimal strings with 8
+ * decimals; times are unix milliseconds; periods are seconds. The house is the counterparty: a win
+ * pays amount × (1 + ratio), a loss keeps the amount, a draw (close = open) refunds it.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Fields and constants
+
+/** A market symbol such as `BTCUSDT` (upper-cased). */
+export const marketSymbolField = textField('MARKET_NOT_OPEN', { max: 24 })
+  .transform((v) => v.toUpperCase())
+  .refine((v) => /^[A-Z0-9]{2,24}$/.test(v), { error: 'MARKET_NOT_OPEN' });
+
+export const CONTRACT_DIRECTIONS = ['up', 'down'] as const;
+export type ContractDirection = (typeof CONTRACT_DIRECTIONS)[number];
+
+/**
+ * open: counting down to expiry; settling: expired, waiting for the first index tick at or after
+ * the expiry (the index is stale); settled: won, lost or drawn; closed: refunded because the index
+ * stayed unavailable past the published grace period.
+ */
+export const CONTRACT_STATUSES = ['open', 'settling', 'settled', 'closed'] as const;
+export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+
+/** win, loss, draw (close = open, refunded), refund (closed after the grace period). */
+export const CONTRACT_RESULTS = ['win', 'loss', 'draw', 'refund'] as const;
+export type ContractResult = (typeof CONTRACT_RESULTS)[number];
+
+/** Candle intervals kept for the index (seconds on the wire as names). */
+export const KLINE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+export type KlineInterval = (typeof KLINE_INTERVALS)[number];
+export const KLINE_INTERVAL_MS: Record<KlineInterval, number> = {
+  '1m': 60_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '1h': 3_600_000,
+  '4h': 14_400_000,
+  '1d': 86_400_000,
+};
+
+/** Most candles or ticks one history call answers. */
+export const HISTORY_MAX = 1000;
+
+/** Unix milliseconds in a query (`from`, `to`, `before`). */
+const millisField = z.coerce
+  .number({ error: 'PARAM_ERROR' })
+  .int({ error: 'PARAM_ERROR' })
+  .min(0, { error: 'PARAM_ERROR' })
+  .max(8_640_000_000_000, { error: 'PARAM_ERROR' });
+
+const limitField = z.coerce
+  .number({ error: 'PARAM_ERROR' })
+  .int({ error: 'PARAM_ERROR' })
+  .min(1, { error: 'PARAM_ERROR' })
+  .max(HISTORY_MAX, { error: 'PARAM_ERROR' })
+  .optional();
+
+/** A decimal on the wire in answers, e.g. `"96500.12000000"`. */
+const decimal = z.string();
+
+// ---------------------------------------------------------------------------------------------
+// Index history
+
+/** One recorded index tick: the price, when, and where it came from (`simulated` offline). */
+export const IndexTick = z.object({
+  symbol: z.string(),
+  price: decimal,
+  at: z.number(),
+  source: z.string(),
+});
+export type IndexTick = z.infer<typeof IndexTick>;
+
+/** One candle of the index: open time `t` (ms, aligned to the interval) and its prices. */
+export const IndexCandle = z.object({
+  t: z.number(),
+  o: decimal,
+  h: decimal,
+  l: decimal,
+  c: decimal,
+});
+export type IndexCandle = z.infer<typeof IndexCandle>;
+
+/** GET `/Market/index`: recorded ticks of one symbol in [from, to], oldest first (at most `limit`). */
+export const IndexHistoryQuery = z.object({
+  symbol: marketSymbolField,
+  from: millisField.optional(),
+  to: millisField.optional(),
+  limit: limitField,
+});
+export const IndexHistory = z.array(IndexTick);
+
+/** GET `/Market/kline`: candles of one symbol and interval, oldest first, ending before `before`. */
+export const KlineQuery = z.object({
+  symbol: marketSymbolField,
+  interval: z.enum(KLINE_INTERVALS, { error: 'PARAM_ERROR' }),
+  before: millisField.optional(),
+  limit: limitField,
+});
+export const KlineList = z.array(IndexCandle);
+
+/** What the `kline:<symbol>:<interval>` channel pushes: the symbol, interval and the candle. */
+export const KlineUpdate = z.object({
+  symbol: z.string(),
+  interval: z.enum(KLINE_INTERVALS),
+  candle: IndexCandle,
+});
+export type KlineUpdate = z.infer<typeof KlineUpdate>;
+
+// ---------------------------------------------------------------------------------------------
+// Contracts: requests
+
+/** GET `/Contract/index`: the trade page's products, balances and trial grants. */
+export const DeliveryPageQuery = z.object({ token: tokenField });
+
+/**
+ * POST `/Contract/place`: buy up or down on `symbol` for `period` seconds. `trial` `1` pays with
+ * trial money (never both). The amount is frozen; the opening price is the index at acceptance.
+ */
+export const PlaceContractBody = z.object({
+  symbol: marketSymbolField,
+  direction: z.enum(CONTRACT_DIRECTIONS, { error: 'PARAM_ERROR' }),
+  period: z.coerce
+    .number({ error: 'CONTRACT_PERIOD_INVALID' })
+    .int({ error: 'CONTRACT_PERIOD_INVALID' })
+    .min(1, { error: 'CONTRACT_PERIOD_INVALID' })
+    .max(31_536_000, { error: 'CONTRACT_PERIOD_INVALID' }),
+  amount: amountField(),
+  trial: z.enum(['0', '1'], { error: 'PARAM_ERROR' }).optional().default('0'),
+  idempotency_key: idempotencyKeyField,
+  token: tokenField,
+});
+export type PlaceContractBody = z.input<typeof PlaceContractBody>;
+
+/** GET `/Contract/ctbill`: `open` (open and settling) or `settled` (settled and closed), newest first. */
+export const ContractListQuery = z.object({
+  status: z.enum(['open', 'settled'], { error: 'PARAM_ERROR' }).optional().default('open'),
+  page: pageField,
+  token: tokenField,
+});
+
+/** GET `/Contract/cbillinfo`. */
+export const ContractQuery = z.object({ id: idField, token: tokenField });
+
+// ---------------------------------------------------------------------------------------------
+// Contracts: answers
+
+/** One period a market offers: its length, payout ratio and amount bounds (USDT). */
+export const ContractPeriod = z.object({
+  /** Seconds; shown by the spec's duration rule (under 3600 s in seconds, then hours, then days). */
+  seconds: z.number().int(),
+  /** Paid on a win on top of the amount: `"0.80"` returns amount × 1.80. */
+  ratio: decimal,
+  min: decimal,
+  max: decimal,
+});
+export type ContractPeriod = z.infer<typeof ContractPeriod>;
+
+/** A market open for delivery contracts, with its latest index tick. */
+export const DeliveryMarket = z.object({
+  symbol: z.string(),
+  base: z.string(),
+  quote: z.string(),
+  price_decimals: z.number().int(),
+  /** `closed` markets are listed but refuse new contracts (MARKET_NOT_OPEN). */
+  status: z.enum(['open', 'closed']),
+  periods: z.array(ContractPeriod),
+  /** The latest index tick; `stale` when it is older than the staleness limit. */
+  index: IndexTick.nullable(),
+  stale: z.boolean(),
+});
+export type DeliveryMarket = z.infer<typeof DeliveryMarket>;
+
+/** One grant of trial money and what is left of it. */
+export const TrialGrant = z.object({
+  id: z.string(),
+  /** What the grant was for, e.g. `signup` or a campaign name. */
+  name: z.string(),
+  amount: decimal,
+  remaining: decimal,
+  /** Most real USDT its winning contracts can pay out in profit. */
+  profit_cap: decimal,
+  profit_paid: decimal,
+  expires_at: z.number(),
+  status: z.enum(['active', 'used', 'expired']),
+});
+export type TrialGrant = z.infer<typeof TrialGrant>;
+
+/** GET `/Contract/index` answer. */
+export const DeliveryPage = z.object({
+  markets: z.array(DeliveryMarket),
+  /** Available real USDT and trial money. */
+  balance: z.object({ usdt: decimal, trial: decimal }),
+  trial_grants: z.array(TrialGrant),
+  /** A contract whose expiry finds no index tick for this long is closed and refunded. */
+  grace_seconds: z.number().int(),
+  /** An index older than this refuses new contracts (INDEX_STALE). */
+  stale_after_ms: z.number().int(),
+  /** The server's clock, so countdowns do not depend on the phone's. */
+  server_time: z.number(),
+});
+export type DeliveryPage = z.infer<typeof DeliveryPage>;
+
+/** A delivery contract as the customer sees it (list and detail). */
+export const ContractRecord = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  direction: z.enum(CONTRACT_DIRECTIONS),
+  /** Seconds. */
+  period: z.number().int(),
+  amount: decimal,
+  funding: z.enum(['real', 'trial']),
+  /** The payout ratio fixed when the contract was placed (the yield ratio). */
+  ratio: decimal,
+  status: z.enum(CONTRACT_STATUSES),
+  result: z.enum(CONTRACT_RESULTS).nullable(),
+  open_price: decimal,
+  open_at: z.number(),
+  open_source: z.string(),
+  /** When the contract expires (open_at + period). */
+  expires_at: z.number(),
+  close_price: decimal.nullable(),
+  close_at: z.number().nullable(),
+  close_source: z.string().nullable(),
+  /**
+   * Signed profit or loss in USDT once settled: `+amount × ratio` on a win (for trial money: the
+   * profit paid to the real balance, capped by the grant), `-amount` on a loss, `0` on a draw or
+   * refund; null while open.
+   */
+  profit: decimal.nullable(),
+  settled_at: z.number().nullable(),
+  created_at: z.number(),
+});
+export type ContractRecord = z.infer<typeof ContractRecord>;
+
+export const ContractList = recordPage(ContractRecord);
+export type ContractList = z.infer<typeof ContractList>;
