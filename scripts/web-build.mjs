@@ -58,6 +58,8 @@ const ADMIN_SOURCES = [
   'apps/admin/src',
   'apps/admin/index.html',
   'apps/admin/vite.config.ts',
+  // why: the back office's forms and answers are typed by the shared API schemas.
+  'packages/shared/src',
   'package-lock.json',
 ];
 

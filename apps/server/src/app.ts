@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
@@ -14,10 +14,12 @@ import type { AuditService } from './modules/audit/service.ts';
 import type { CaptchaTextSource } from './modules/auth/captcha.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
 import type { AuthService } from './modules/auth/service.ts';
+import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
 import { registerLedgerModule } from './modules/ledger/module.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
-import { type MarketsModule, registerMarketsModule } from './modules/markets/module.ts';
+import { type MarketsModule, registerMarketsModule, TICKERS_SUBJECT } from './modules/markets/module.ts';
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
+import type { MarketsService } from './modules/markets/service.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
 import { registerStaffModule } from './modules/staff/module.ts';
@@ -29,12 +31,18 @@ import { systemClock, type TimerClock } from './platform/clock.ts';
 import { type DbHandle, openDb } from './platform/db.ts';
 import { registerHttpPlatform, toTrustProxyOption } from './platform/http.ts';
 import { DbLeaseStore } from './platform/job-leases.ts';
-import { createLoggerOptions, type LoggerSettings, logDemoMode } from './platform/logging.ts';
+import {
+  createLoggerOptions,
+  type LoggerSettings,
+  logDemoMode,
+  registerRequestLog,
+} from './platform/logging.ts';
 import { registerMetrics } from './platform/metrics.ts';
 import { migrateToLatest } from './platform/migrate.ts';
 import { NatsBus } from './platform/nats-bus.ts';
 import { type LimitStore, openLimitStore } from './platform/rate-limit.ts';
 import { Scheduler } from './platform/scheduler.ts';
+import { resolveSecretKey, SecretBox } from './platform/secret-box.ts';
 import { DOCS_DIRECTIVES, registerSecurityHeaders } from './platform/security-headers.ts';
 import {
   DEFAULT_UPLOAD_MAX_BYTES,
@@ -44,6 +52,7 @@ import {
   registerUploadServing,
 } from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
+import { Readiness } from './readiness.ts';
 import { seedDemoData } from './seed.ts';
 
 export interface BuildOptions {
@@ -54,6 +63,8 @@ export interface BuildOptions {
   captchaText?: CaptchaTextSource;
   /** Schedule the price feed's job (off in most tests, which tick it by hand). */
   startFeed?: boolean;
+  /** Schedule the delivery settlement job; by default it runs when the feed does. */
+  startSettlement?: boolean;
   logger?: boolean;
   /** Where log lines go (stdout when absent); tests capture them in memory. */
   logStream?: LoggerSettings['stream'];
@@ -71,8 +82,14 @@ export interface AppContext {
   /** The books: tests and the back office check their invariants through it. */
   ledger: LedgerService;
   audit: AuditService;
+  /** `/readyz` and the dashboard's health: set once the modules have started. */
+  readiness?: Readiness;
   /** The wallet's service, set once the API is registered (the back office and tests call it). */
   wallet?: WalletService;
+  /** Delivery contracts and trial money (customer service and back-office side). */
+  delivery?: DeliveryModule;
+  /** The markets' service (index, candles, staleness), set once the API is registered. */
+  markets?: MarketsService;
 }
 
 declare module 'fastify' {
@@ -103,13 +120,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger:
       options.logger === false
         ? false
-        : createLoggerOptions({ level: config.logLevel, stream: options.logStream }),
+        : createLoggerOptions({
+            level: config.logLevel,
+            stream: options.logStream,
+            pretty: config.logPretty,
+          }),
+    // why: registerRequestLog writes one line per request in place of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: toTrustProxyOption(config.trustProxy),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 64 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestLog(app);
 
   const feed = new SimulatedPriceFeed({ seed: config.feedSeed, intervalMs: config.feedIntervalMs, clock });
   const gateway = new WsGateway({
@@ -163,6 +187,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let markets!: MarketsModule;
   let auth!: AuthService;
   let wallet!: WalletService;
+  let delivery!: DeliveryModule;
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories).
   await app.register(
@@ -178,6 +203,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         loginPasswordChecks: limit('login_password_check', limits.passwordChecks),
         withdrawPasswordChecks: limit('withdraw_password_check', limits.passwordChecks),
         withdrawAddresses: { hasWithdrawAddress: (userId) => wallet.hasWithdrawAddress(userId) },
+        // why: a new account gets the active sign-up trial grants in the transaction creating it.
+        onCreated: (trx, userId) => delivery.service.grantSignupTrials(trx, userId),
       });
       auth = registerAuthModule(api, {
         db,
@@ -203,11 +230,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       });
       markets = registerMarketsModule(api, {
         db,
+        clock,
         bus,
         scheduler,
         gateway,
         feed,
         feedIntervalMs: config.feedIntervalMs,
+        indexStaleMs: config.indexStaleMs,
+        tickRetentionMs: config.indexTickRetentionMs,
         onError: (error, what) => app.log.error({ err: error, what }, 'markets failed'),
       });
       wallet = registerWalletModule(api, {
@@ -220,12 +250,36 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         uploads: new ImageUploads({ store: files, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
         livePrices: () => feed.prices(),
       });
+      delivery = registerDeliveryModule(api, {
+        db,
+        clock,
+        ledger,
+        audit,
+        index: markets.service,
+        markets: markets.service,
+        users,
+        bus,
+        scheduler,
+        graceSeconds: config.deliveryGraceSeconds,
+        settleIntervalMs: config.feedIntervalMs,
+        onError: (error, what) => app.log.error({ err: error, what }, 'delivery failed'),
+      });
     },
     { prefix: '/apiv' },
   );
   ctx.wallet = wallet;
+  ctx.delivery = delivery;
+  ctx.markets = markets.service;
   const seeded = config.demo
-    ? await seedDemoData({ db, clock, users, settings, markets: markets.service, wallet })
+    ? await seedDemoData({
+        db,
+        clock,
+        users,
+        settings,
+        markets: markets.service,
+        wallet,
+        delivery: delivery.service,
+      })
     : false;
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
 
@@ -243,14 +297,42 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       totpChecks: limit('staff_totp', limits.passwordChecks),
     },
     totpIssuer: 'Bourse',
+    secrets: new SecretBox(
+      resolveSecretKey({
+        setting: config.staffSecretKey,
+        settingName: 'STAFF_SECRET_KEY',
+        file: path.join(config.dataDir, 'staff-secret.key'),
+        // why: nodes sharing a PostgreSQL store need one key; a production start there must be given it.
+        mayCreate: !(config.production && config.databaseUrl),
+      }),
+    ),
     listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
     // why: the finance review routes call the wallet's staff-side methods once it is registered.
     wallet: () => wallet,
+    delivery: () => delivery.backOffice,
     firstOwner: config.firstOwner,
     log: app.log,
   });
 
   await markets.start({ runFeed: options.startFeed !== false });
+  if (options.startSettlement ?? options.startFeed !== false) delivery.start();
+  const readiness = new Readiness({
+    db: store.db,
+    bus,
+    clock,
+    ledger,
+    indexSubject: TICKERS_SUBJECT,
+    feedIntervalMs: config.feedIntervalMs,
+    ledgerCheckEveryMs: config.ledgerCheckMinutes * 60_000,
+  });
+  await readiness.start();
+  ctx.readiness = readiness;
+  // why: for load balancers and orchestrators: 503 only when this node cannot serve (database or
+  // bus down); a stale feed or a failed ledger check is reported as degraded with 200.
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const report = await readiness.report();
+    return reply.code(report.status === 'down' ? 503 : 200).send(report);
+  });
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     await sql`select 1`.execute(store.db);
@@ -267,6 +349,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   app.addHook('onClose', async () => {
     await scheduler.stop();
+    await readiness.stop();
     await markets.stop();
     await bus.close();
     await limitStore.close();

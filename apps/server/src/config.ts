@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { LimitRule, LimitStoreKind } from './platform/rate-limit.ts';
+import { parseSecretKey } from './platform/secret-box.ts';
 
 const flag = (fallback: boolean) =>
   z
@@ -106,8 +107,13 @@ const ConfigSchema = z.object({
   WS_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(20),
   SUPPORT_URL: z.string().default('#/User/contactKehu'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
+  LEDGER_CHECK_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   FEED_SEED: z.coerce.number().int().default(20261122),
   FEED_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  INDEX_STALE_MS: z.coerce.number().int().min(1).default(5000),
+  INDEX_TICK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  DELIVERY_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   NATS_URL: z
     .string()
     .optional()
@@ -135,6 +141,18 @@ const ConfigSchema = z.object({
     .or(z.literal('')),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD: use at least 8 characters').optional().or(z.literal('')),
   ADMIN_DIST: z.string().optional(),
+  STAFF_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((value, ctx): Buffer | undefined => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const key = parseSecretKey(value);
+      if (!key) {
+        ctx.addIssue({ code: 'custom', message: 'STAFF_SECRET_KEY: expected 32 bytes in base64 or hex' });
+        return z.NEVER;
+      }
+      return key;
+    }),
   RATE_LIMIT_STORE: z.enum(['memory', 'sqlite', 'postgres', 'redis']).optional(),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PREFIX: z
@@ -170,8 +188,18 @@ export interface Config {
   ws: { heartbeatMs: number; connectionsPerIp: number };
   supportUrl: string;
   logLevel: string;
+  /** Human-readable log lines (pino-pretty) instead of JSON: `LOG_FORMAT`, by default on a terminal only. */
+  logPretty: boolean;
+  /** How often each node checks the ledger's invariants for `/readyz` and the dashboard. */
+  ledgerCheckMinutes: number;
   feedSeed: number;
   feedIntervalMs: number;
+  /** An index tick older than this is stale: new contracts are refused and settlements wait. */
+  indexStaleMs: number;
+  /** Recorded index ticks are kept this long (candles for good). */
+  indexTickRetentionMs: number;
+  /** A delivery contract whose expiry finds no index tick for this long is closed and refunded. */
+  deliveryGraceSeconds: number;
   /** `nats://…` switches the bus to NATS JetStream; unset means the in-process bus. */
   natsUrl: string | undefined;
   /** Subject prefix and JetStream stream of this installation's events. */
@@ -186,6 +214,8 @@ export interface Config {
   firstOwner: { username?: string; password?: string };
   /** Folder of the built back office; served at `/admin/` when it exists. */
   adminDist: string;
+  /** Encrypts staff TOTP secrets at rest; unset = a key file beside the store (see app.ts). */
+  staffSecretKey: Buffer | undefined;
   /** Where limits count: memory (per process), sqlite (beside the store), postgres or redis. */
   limitStore: LimitStoreKind;
   redisUrl: string | undefined;
@@ -231,8 +261,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ws: { heartbeatMs: parsed.WS_HEARTBEAT_SECONDS * 1000, connectionsPerIp: parsed.WS_CONNECTIONS_PER_IP },
     supportUrl: parsed.SUPPORT_URL,
     logLevel: parsed.LOG_LEVEL,
+    ledgerCheckMinutes: parsed.LEDGER_CHECK_MINUTES,
+    logPretty:
+      parsed.LOG_FORMAT === 'pretty' || (parsed.LOG_FORMAT === 'auto' && process.stdout.isTTY === true),
     feedSeed: parsed.FEED_SEED,
     feedIntervalMs: parsed.FEED_INTERVAL_MS,
+    indexStaleMs: parsed.INDEX_STALE_MS,
+    indexTickRetentionMs: parsed.INDEX_TICK_RETENTION_DAYS * 24 * 60 * 60_000,
+    deliveryGraceSeconds: parsed.DELIVERY_GRACE_SECONDS,
     natsUrl: parsed.NATS_URL || undefined,
     natsPrefix: parsed.NATS_PREFIX,
     webDist: parsed.WEB_DIST ? path.resolve(parsed.WEB_DIST) : path.join(root, 'apps/web/dist'),
@@ -246,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     firstOwner: { username: parsed.ADMIN_USER || undefined, password: parsed.ADMIN_PASSWORD || undefined },
     adminDist: parsed.ADMIN_DIST ? path.resolve(parsed.ADMIN_DIST) : path.join(root, 'apps/admin/dist'),
+    staffSecretKey: parsed.STAFF_SECRET_KEY,
     // why: limits count in a store that survives a restart by default: the PostgreSQL store when
     // the ledger is on PostgreSQL, a SQLite file beside the embedded store otherwise.
     limitStore: parsed.RATE_LIMIT_STORE ?? (isPostgresUrl(parsed.DATABASE_URL) ? 'postgres' : 'sqlite'),

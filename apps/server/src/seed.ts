@@ -1,3 +1,5 @@
+import { demoDeliveryConfig } from './modules/delivery/config.ts';
+import type { DeliveryService } from './modules/delivery/service.ts';
 import type { Listings, MarketsService } from './modules/markets/service.ts';
 import type { SettingsService } from './modules/settings/service.ts';
 import type { UsersService } from './modules/users/service.ts';
@@ -52,16 +54,19 @@ export async function seedDemoData(deps: {
   settings: SettingsService;
   markets: MarketsService;
   wallet: WalletService;
+  delivery: DeliveryService;
 }): Promise<boolean> {
-  const { db, clock, users, settings, markets, wallet } = deps;
+  const { db, clock, users, settings, markets, wallet, delivery } = deps;
   // why: on every start, not once: listings already there are kept as they are, and a store
   // seeded before coins and markets were tables gets them too.
   await db.transaction().execute(async (trx) => {
     await markets.addListings(trx, DEMO_LISTINGS);
     await wallet.addMissingConfig(trx, DEMO_WALLET_CONFIG);
+    await delivery.addMissingConfig(trx, demoDeliveryConfig(DEMO_LISTINGS.markets.map((m) => m.symbol)));
   });
   if (await settings.get(SEEDED_KEY)) {
     await seedDemoMoney(deps);
+    await seedDemoTrial(deps);
     return false;
   }
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
@@ -82,7 +87,26 @@ export async function seedDemoData(deps: {
     await settings.set(trx, SEEDED_KEY, String(clock.now()));
   });
   await seedDemoMoney(deps);
+  await seedDemoTrial(deps);
   return true;
+}
+
+/**
+ * Gives the demo accounts the sign-up trial grants they lack (new accounts get them when created;
+ * this covers a store seeded before trial money existed). A plan once granted is never again.
+ */
+async function seedDemoTrial(deps: {
+  db: Db;
+  users: UsersService;
+  delivery: DeliveryService;
+}): Promise<void> {
+  const { db, users, delivery } = deps;
+  const accounts = await Promise.all(DEMO_USERS.map((user) => users.findLoginCandidate(user.username)));
+  await db.transaction().execute(async (trx) => {
+    for (const account of accounts) {
+      if (account) await delivery.grantSignupTrials(trx, account.id);
+    }
+  });
 }
 
 /**

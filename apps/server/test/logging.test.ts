@@ -73,11 +73,23 @@ describe('the log never holds a session token', () => {
     expect(text).not.toContain(SECRET);
   });
 
-  it('still logs every request path, with the token shown as redacted', () => {
-    const urls = server.log
-      .lines()
-      .filter((line) => line.msg === 'incoming request')
-      .map((line) => (line.req as { url: string }).url);
+  it('logs each request once, with its id, method, status, time and the token shown as redacted', () => {
+    const requests = server.log.lines().filter((line) => typeof line.path === 'string' && 'status' in line);
+    for (const line of requests) {
+      expect(line.reqId).toMatch(/^req-/);
+      expect(typeof line.ms).toBe('number');
+      expect(line.msg).toBe(`${line.method} ${line.path} ${line.status} ${line.ms} ms`);
+    }
+    expect(requests.map((line) => [line.method, line.status])).toEqual([
+      ['GET', 200],
+      ['GET', 404],
+      ['POST', 200],
+      ['POST', 400],
+      ['POST', 200],
+      ['GET', 500],
+    ]);
+    const upgrades = server.log.lines().filter((line) => line.upgrade === 'websocket');
+    const urls = [...requests, ...upgrades].map((line) => line.path);
     expect(urls).toEqual([
       `/apiv/User/getUserInfo?token=${REDACTED}`,
       `/apiv/No/such/path?lang=en&token=${REDACTED}`,

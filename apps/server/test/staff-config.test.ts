@@ -169,14 +169,15 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
       expect(rows[0]).toMatchObject({
         actor: expect.stringMatching(/^staff:\d+$/),
         target: 'network:USDT:TRC20',
+        // the audit log shows amounts as decimal strings, not atoms
         before: {
-          withdraw_fee: '100000000',
-          max_withdraw: '10000000000000',
+          withdraw_fee: '1.00000000',
+          max_withdraw: '100000.00000000',
           deposit_address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
         },
         after: {
-          withdraw_fee: '250000000',
-          max_withdraw: '500000000000',
+          withdraw_fee: '2.50000000',
+          max_withdraw: '5000.00000000',
           deposit_address: ADDRESSES.trx,
           sort: '1',
         },

@@ -388,21 +388,32 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       expect(debit.data.balance).toBe('100.00000000');
 
       const balances = await admin(server, 'GET', `/users/${customer.uid}/balances`, undefined, ownerToken);
-      expect(balances.data).toEqual([{ asset: 'USDT', kind: 'available', balance: '100.00000000' }]);
+      // why: the demo's sign-up plan grants every new user trial money, a balance of its own kind.
+      expect(balances.data).toEqual([
+        { asset: 'USDT', kind: 'available', balance: '100.00000000' },
+        { asset: 'USDT', kind: 'trial', balance: '1000.00000000' },
+      ]);
       const statement = await admin(server, 'GET', `/users/${customer.uid}/statement`, undefined, ownerToken);
       expect(
         statement.data.map((l: Record<string, string>) => [l.type, l.memo, l.amount, l.balanceAfter]),
       ).toEqual([
         ['adjustment', 'fee correction', '-0.50000000', '100.00000000'],
         ['adjustment', 'goodwill credit', '100.50000000', '100.50000000'],
+        ['trial.grant', 'signup', '1000.00000000', '1000.00000000'],
       ]);
       const rows = await auditRows(server, { action: 'ledger.adjust', target: `user:${customer.uid}` });
       expect(rows).toHaveLength(2);
       expect(rows[1]).toMatchObject({
         actor: 'staff:1',
         reason: 'goodwill credit',
-        before: { asset: 'USDT', available: '0' },
-        after: { asset: 'USDT', available: '10050000000', amount: '10050000000', ref: `adjustment:${key}` },
+        // amounts in the audit log are decimal strings, as staff typed them, not atoms
+        before: { asset: 'USDT', available: '0.00000000' },
+        after: {
+          asset: 'USDT',
+          available: '100.50000000',
+          amount: '100.50000000',
+          ref: `adjustment:${key}`,
+        },
       });
     });
 

@@ -33,10 +33,20 @@ export function onSessionEnded(listener: () => void): () => void {
   return () => sessionEnded.delete(listener);
 }
 
+/** A parameter: GET sends the flat ones as a query string; POST sends any JSON (lists included). */
+type Param =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly Param[]
+  | { readonly [key: string]: Param };
+
 export async function api<T>(
   method: 'GET' | 'POST',
   path: string,
-  params?: Record<string, string | number | boolean | undefined>,
+  params?: Record<string, Param>,
 ): Promise<T> {
   const headers: Record<string, string> = { Lang: language.toLowerCase() };
   const token = getToken();
@@ -45,7 +55,7 @@ export async function api<T>(
   let body: string | undefined;
   const defined = Object.fromEntries(
     Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ''),
-  ) as Record<string, string | number | boolean>;
+  ) as Record<string, Param>;
   if (method === 'GET') {
     const query = new URLSearchParams(Object.entries(defined).map(([k, v]) => [k, String(v)])).toString();
     if (query) url += `?${query}`;

@@ -3,6 +3,7 @@ import {
   BankOutlined,
   DashboardOutlined,
   DollarOutlined,
+  FieldTimeOutlined,
   SettingOutlined,
   SwapOutlined,
   TeamOutlined,
@@ -12,21 +13,38 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, Button, ConfigProvider, Layout, Menu, Select, Space, Spin, Typography } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createHashRouter, Navigate, Outlet, RouterProvider, useLocation, useNavigate } from 'react-router';
 import { setApiLanguage } from '../api/client.ts';
 import { ADMIN_LANGUAGES, type AdminLanguage, rememberLanguage } from '../i18n/index.ts';
-import { AdjustmentsPage } from '../pages/adjustments.tsx';
-import { AuditPage } from '../pages/audit.tsx';
-import { ConfigPage } from '../pages/config.tsx';
-import { DashboardPage } from '../pages/dashboard.tsx';
-import { DepositsPage } from '../pages/deposits.tsx';
 import { LoginPage } from '../pages/login.tsx';
-import { StaffPage } from '../pages/staff.tsx';
-import { UserDetailPage } from '../pages/user-detail.tsx';
-import { UsersPage } from '../pages/users.tsx';
-import { WithdrawalsPage } from '../pages/withdrawals.tsx';
 import { SessionProvider, useSession } from './session.tsx';
+
+// why: each page is loaded when first opened, so the sign-in page does not wait for every table
+// and form of the back office.
+const DashboardPage = lazy(() =>
+  import('../pages/dashboard.tsx').then((m) => ({ default: m.DashboardPage })),
+);
+const UsersPage = lazy(() => import('../pages/users.tsx').then((m) => ({ default: m.UsersPage })));
+const UserDetailPage = lazy(() =>
+  import('../pages/user-detail.tsx').then((m) => ({ default: m.UserDetailPage })),
+);
+const DepositsPage = lazy(() => import('../pages/deposits.tsx').then((m) => ({ default: m.DepositsPage })));
+const WithdrawalsPage = lazy(() =>
+  import('../pages/withdrawals.tsx').then((m) => ({ default: m.WithdrawalsPage })),
+);
+const AdjustmentsPage = lazy(() =>
+  import('../pages/adjustments.tsx').then((m) => ({ default: m.AdjustmentsPage })),
+);
+const ConfigPage = lazy(() => import('../pages/config.tsx').then((m) => ({ default: m.ConfigPage })));
+const StaffPage = lazy(() => import('../pages/staff.tsx').then((m) => ({ default: m.StaffPage })));
+const AuditPage = lazy(() => import('../pages/audit.tsx').then((m) => ({ default: m.AuditPage })));
+const DeliveryPage = lazy(() => import('../pages/delivery.tsx').then((m) => ({ default: m.DeliveryPage })));
+
+function Loading({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Spin style={{ margin: 64 }} />}>{children}</Suspense>;
+}
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
@@ -38,6 +56,7 @@ const NAV = [
   { path: '/deposits', key: 'deposits', permission: 'finance.read', icon: <BankOutlined /> },
   { path: '/withdrawals', key: 'withdrawals', permission: 'finance.read', icon: <SwapOutlined /> },
   { path: '/adjustments', key: 'adjustments', permission: 'finance.adjust', icon: <DollarOutlined /> },
+  { path: '/delivery', key: 'delivery', permission: 'delivery.read', icon: <FieldTimeOutlined /> },
   { path: '/config', key: 'config', permission: 'config.read', icon: <SettingOutlined /> },
   { path: '/staff', key: 'staff', permission: 'staff.manage', icon: <TeamOutlined /> },
   { path: '/audit', key: 'audit', permission: 'audit.read', icon: <AuditOutlined /> },
@@ -83,7 +102,9 @@ function Shell() {
           </Space>
         </Layout.Header>
         <Layout.Content style={{ padding: 24 }}>
-          <Outlet />
+          <Loading>
+            <Outlet />
+          </Loading>
         </Layout.Content>
       </Layout>
     </Layout>
@@ -120,6 +141,7 @@ const router = createHashRouter([
       { path: 'deposits', element: <DepositsPage /> },
       { path: 'withdrawals', element: <WithdrawalsPage /> },
       { path: 'adjustments', element: <AdjustmentsPage /> },
+      { path: 'delivery', element: <DeliveryPage /> },
       { path: 'config', element: <ConfigPage /> },
       { path: 'staff', element: <StaffPage /> },
       { path: 'audit', element: <AuditPage /> },

@@ -11,3 +11,8 @@ export function formatJson(value: unknown): string {
   if (value === null || value === undefined) return '';
   return JSON.stringify(value);
 }
+
+/** A decimal string without trailing zeros, as staff type it (`"10.50000000"` → `"10.5"`). */
+export function trimDecimal(value: string): string {
+  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
+}

@@ -1,10 +1,10 @@
+import type { StaffMe } from '@bourse/shared/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { api, getToken, onSessionEnded, setToken } from '../api/client.ts';
-import type { Me } from '../api/types.ts';
 
 interface Session {
-  me: Me | undefined;
+  me: StaffMe | undefined;
   isSignedIn: boolean;
   signIn(token: string): void;
   signOut(): Promise<void>;
@@ -13,7 +13,7 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
-export const meQuery = { queryKey: ['me'], queryFn: () => api<Me>('GET', '/me') };
+export const meQuery = { queryKey: ['me'], queryFn: () => api<StaffMe>('GET', '/me') };
 
 /** Holds the staff token and who is signed in; a code 100 anywhere signs out. */
 export function SessionProvider({ children }: { children: ReactNode }) {

@@ -1,15 +1,16 @@
+import { AdjustBody, type AdjustResult, IdParams } from '@bourse/shared/api';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, App, Button, Card, Input } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
 
-interface AdjustValues {
-  userId: string;
-  asset: string;
-  amount: string;
-  reason: string;
-}
+// why: the user is chosen on the page, so the path's id is a field here.
+const AdjustFields = AdjustBody.pick({ asset: true, amount: true, reason: true }).extend({
+  userId: IdParams.shape.id,
+});
+const EMPTY = { userId: '', asset: '', amount: '', reason: '' };
 
 function newKey(): string {
   return crypto.randomUUID().replaceAll('-', '');
@@ -19,57 +20,61 @@ function newKey(): string {
 export function AdjustmentsPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<AdjustValues>();
+  const form = useSchemaForm(AdjustFields, { defaultValues: EMPTY });
   // why: the key makes a double click or a retry post the adjustment once; a new one per success.
   const key = useRef(newKey());
   const adjust = useMutation({
-    mutationFn: (values: AdjustValues) =>
-      api<{ entryId: number; balance: string }>('POST', `/users/${values.userId}/adjust`, {
-        asset: values.asset.toUpperCase(),
-        amount: values.amount,
-        reason: values.reason,
-        key: key.current,
-      }),
+    mutationFn: ({ userId, ...values }: { userId: string; asset: string; amount: string; reason: string }) =>
+      api<AdjustResult>('POST', `/users/${userId}/adjust`, { ...values, key: key.current }),
     onSuccess: (result) => {
       key.current = newKey();
-      form.resetFields();
+      form.reset(EMPTY);
       message.success(t('adjust.done', { balance: result.balance }));
     },
     onError: (error) => message.error(error.message),
   });
+  const { control } = form;
   return (
     <Card title={t('adjust.title')} style={{ maxWidth: 560 }}>
       <Alert type="info" title={t('adjust.help')} style={{ marginBottom: 16 }} />
-      <Form form={form} layout="vertical" onFinish={(values) => adjust.mutate(values)}>
-        <Form.Item
+      <SchemaFormView onSubmit={form.handleSubmit((values) => adjust.mutate(values))}>
+        <FormField
+          control={control}
           name="userId"
           label={t('adjust.userId')}
-          rules={[{ required: true, pattern: /^\d{1,18}$/ }]}
+          invalidText={t('adjust.userIdRule')}
         >
           <Input inputMode="numeric" />
-        </Form.Item>
-        <Form.Item
+        </FormField>
+        <FormField
+          control={control}
           name="asset"
           label={t('adjust.asset')}
-          rules={[{ required: true, pattern: /^[A-Za-z0-9]{1,16}$/ }]}
+          invalidText={t('adjust.assetRule')}
+          normalize={(value) => value.toUpperCase()}
         >
           <Input placeholder="USDT" />
-        </Form.Item>
-        <Form.Item
+        </FormField>
+        <FormField
+          control={control}
           name="amount"
           label={t('adjust.amount')}
-          rules={[{ required: true, pattern: /^-?\d+(\.\d{1,8})?$/ }]}
+          invalidText={t('adjust.amountRule')}
         >
           <Input inputMode="decimal" />
-        </Form.Item>
-        <Form.Item name="reason" label={t('adjust.reason')} rules={[{ required: true, max: 500 }]}>
+        </FormField>
+        <FormField
+          control={control}
+          name="reason"
+          label={t('adjust.reason')}
+          invalidText={t('users.reasonRule')}
+        >
           <Input.TextArea rows={3} />
-        </Form.Item>
+        </FormField>
         <Button type="primary" htmlType="submit" loading={adjust.isPending}>
           {t('adjust.submit')}
         </Button>
-        <Typography.Paragraph type="secondary" style={{ marginTop: 12 }} />
-      </Form>
+      </SchemaFormView>
     </Card>
   );
 }

@@ -1,11 +1,18 @@
+import { AuditQuery, type AuditRow } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
-import { Button, DatePicker, Form, Input, Space, Table, Typography } from 'antd';
+import { Button, DatePicker, Input, Space, Table, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { api } from '../api/client.ts';
-import type { AuditRow } from '../api/types.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
 import { formatJson, formatTime } from '../app/format.ts';
+
+// why: the page picks whole days; the query carries their first and last millisecond.
+const AuditFilterFields = AuditQuery.pick({ actor: true, action: true, target: true }).extend({
+  range: z.custom<[Dayjs | null, Dayjs | null] | null>().optional(),
+});
 
 interface Filter {
   actor?: string;
@@ -20,41 +27,45 @@ interface Filter {
 export function AuditPage() {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>({});
+  const form = useSchemaForm(AuditFilterFields, {
+    defaultValues: { actor: '', action: '', target: '', range: null },
+  });
   const query = useQuery({
     queryKey: ['audit', filter],
     queryFn: () => api<AuditRow[]>('GET', '/audit', { ...filter, limit: 50 }),
   });
   const rows = query.data ?? [];
+  const { control } = form;
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
-      <Form
+      <SchemaFormView
         layout="inline"
-        onFinish={(values: { actor?: string; action?: string; target?: string; range?: [Dayjs, Dayjs] }) =>
+        onSubmit={form.handleSubmit(({ actor, action, target, range }) =>
           setFilter({
-            actor: values.actor?.trim() || undefined,
-            action: values.action?.trim() || undefined,
-            target: values.target?.trim() || undefined,
-            from: values.range?.[0]?.startOf('day').valueOf(),
-            to: values.range?.[1]?.endOf('day').valueOf(),
-          })
-        }
+            actor,
+            action,
+            target,
+            from: range?.[0]?.startOf('day').valueOf(),
+            to: range?.[1]?.endOf('day').valueOf(),
+          }),
+        )}
       >
-        <Form.Item name="actor" label={t('audit.actor')}>
+        <FormField control={control} name="actor" label={t('audit.actor')}>
           <Input placeholder="staff:1" allowClear />
-        </Form.Item>
-        <Form.Item name="action" label={t('audit.action')}>
+        </FormField>
+        <FormField control={control} name="action" label={t('audit.action')}>
           <Input placeholder="user.freeze" allowClear />
-        </Form.Item>
-        <Form.Item name="target" label={t('audit.target')}>
+        </FormField>
+        <FormField control={control} name="target" label={t('audit.target')}>
           <Input placeholder="user:12" allowClear />
-        </Form.Item>
-        <Form.Item name="range">
+        </FormField>
+        <FormField control={control} name="range">
           <DatePicker.RangePicker placeholder={[t('audit.from'), t('audit.to')]} />
-        </Form.Item>
+        </FormField>
         <Button type="primary" htmlType="submit">
           {t('audit.filter')}
         </Button>
-      </Form>
+      </SchemaFormView>
       <Table<AuditRow>
         rowKey="id"
         loading={query.isLoading}

@@ -1,10 +1,16 @@
+import { toAtoms } from '@bourse/shared';
+import {
+  NetworkSettingsBody,
+  type WalletCoinConfig,
+  type WalletConfigAnswer,
+  type WalletNetworkSettings,
+} from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   App,
   Button,
   Card,
-  Form,
   Input,
   InputNumber,
   Modal,
@@ -15,57 +21,21 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
 import { useSession } from '../app/session.tsx';
 
-/** A network as `/admin-api/config/coins` answers it (amounts as decimal strings). */
-interface NetworkConfig {
-  coin: string;
-  network: string;
-  addressFormat: string;
-  depositAddress: string;
-  minDeposit: string;
-  minWithdraw: string;
-  /** `"0.00000000"` = no maximum. */
-  maxWithdraw: string;
-  withdrawFee: string;
-  enabled: boolean;
-  sort: number;
-}
-
-interface CoinConfig {
-  coin: string;
-  icon: string;
-  displayDecimals: number;
-  convertible: boolean;
-  depositEnabled: boolean;
-  withdrawEnabled: boolean;
-  networks: NetworkConfig[];
-}
-
-interface ConfigAnswer {
-  addressFormats: string[];
-  coins: CoinConfig[];
-}
-
+type CoinConfig = WalletCoinConfig;
+type NetworkConfig = WalletNetworkSettings;
 type CoinSwitches = Pick<
   CoinConfig,
   'convertible' | 'depositEnabled' | 'withdrawEnabled' | 'displayDecimals'
 >;
-type NetworkValues = Omit<NetworkConfig, 'coin'>;
 
 const QUERY_KEY = ['config', 'coins'];
-// why: the server's rule: zero or more, at most 10 integer digits and 8 decimals.
-const AMOUNT_RE = /^\d{1,10}(\.\d{1,8})?$/;
 const DECIMALS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-
-/** A decimal amount as an exact integer of 10^-8 units (no floating point on money). */
-function toAtoms(value: string): bigint {
-  const [whole, fraction = ''] = value.split('.');
-  return BigInt(whole) * 100_000_000n + BigInt(fraction.padEnd(8, '0'));
-}
 
 /** Drops the trailing zeros of a decimal string for the edit form (`"10.50000000"` → `"10.5"`). */
 function trimDecimal(value: string): string {
@@ -83,7 +53,10 @@ export function ConfigPage() {
   const client = useQueryClient();
   const canManage = session.can('config.manage');
   const [editing, setEditing] = useState<{ coin: string; network?: NetworkConfig } | null>(null);
-  const config = useQuery({ queryKey: QUERY_KEY, queryFn: () => api<ConfigAnswer>('GET', '/config/coins') });
+  const config = useQuery({
+    queryKey: QUERY_KEY,
+    queryFn: () => api<WalletConfigAnswer>('GET', '/config/coins'),
+  });
   const onSaved = () => {
     void client.invalidateQueries({ queryKey: QUERY_KEY });
     message.success(t('common.saved'));
@@ -262,23 +235,36 @@ function NetworkForm(props: {
   onSaved: () => void;
 }) {
   const { t } = useTranslation();
+  const formId = useId();
   const { network, coin } = props;
-  const [form] = Form.useForm<NetworkValues>();
+  const form = useSchemaForm(NetworkSettingsBody, {
+    defaultValues: network
+      ? {
+          ...network,
+          minDeposit: trimDecimal(network.minDeposit),
+          minWithdraw: trimDecimal(network.minWithdraw),
+          maxWithdraw: trimDecimal(network.maxWithdraw),
+          withdrawFee: trimDecimal(network.withdrawFee),
+        }
+      : {
+          coin,
+          network: '',
+          addressFormat: undefined,
+          depositAddress: '',
+          minDeposit: '0',
+          minWithdraw: '',
+          maxWithdraw: '0',
+          withdrawFee: '0',
+          enabled: true,
+          sort: 0,
+        },
+  });
   const save = useMutation({
-    mutationFn: (values: NetworkValues) =>
-      api('POST', '/config/networks', { ...values, coin, depositAddress: values.depositAddress ?? '' }),
+    mutationFn: (values: NetworkSettingsBody) => api('POST', '/config/networks', values),
     onSuccess: props.onSaved,
   });
-  const amountRule = { required: true, pattern: AMOUNT_RE, message: t('config.amountRule') };
-  const initialValues: Partial<NetworkValues> = network
-    ? {
-        ...network,
-        minDeposit: trimDecimal(network.minDeposit),
-        minWithdraw: trimDecimal(network.minWithdraw),
-        maxWithdraw: trimDecimal(network.maxWithdraw),
-        withdrawFee: trimDecimal(network.withdrawFee),
-      }
-    : { enabled: true, sort: 0, minDeposit: '0', maxWithdraw: '0', withdrawFee: '0' };
+  const { control } = form;
+  const amountRule = t('config.amountRule');
   return (
     <Modal
       open
@@ -289,73 +275,70 @@ function NetworkForm(props: {
       }
       okText={t('common.submit')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
+      okButtonProps={{ htmlType: 'submit', form: formId, loading: save.isPending }}
       onCancel={props.onClose}
-      destroyOnHidden
     >
       {save.isError && <Alert type="error" title={save.error.message} style={{ marginBottom: 16 }} />}
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={initialValues}
-        onFinish={(values) => save.mutate(values)}
-      >
-        <Form.Item
+      <SchemaFormView id={formId} onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+        <FormField
+          control={control}
           name="network"
           label={t('config.network')}
-          rules={[{ required: true, pattern: /^[A-Za-z0-9_-]{1,16}$/ }]}
-          normalize={(value: string) => value.toUpperCase()}
+          normalize={(value) => value.toUpperCase()}
         >
           <Input disabled={Boolean(network)} placeholder="TRC20" />
-        </Form.Item>
-        <Form.Item name="addressFormat" label={t('config.addressFormat')} rules={[{ required: true }]}>
+        </FormField>
+        <FormField control={control} name="addressFormat" label={t('config.addressFormat')}>
           <Select options={props.addressFormats.map((format) => ({ value: format, label: format }))} />
-        </Form.Item>
-        <Form.Item
+        </FormField>
+        <FormField
+          control={control}
           name="depositAddress"
           label={t('config.depositAddress')}
           extra={t('config.depositAddressHelp')}
         >
           <Input autoComplete="off" spellCheck={false} maxLength={128} />
-        </Form.Item>
-        <Form.Item name="minDeposit" label={t('config.minDeposit')} rules={[amountRule]}>
+        </FormField>
+        <FormField
+          control={control}
+          name="minDeposit"
+          label={t('config.minDeposit')}
+          invalidText={amountRule}
+        >
           <Input inputMode="decimal" />
-        </Form.Item>
-        <Form.Item name="minWithdraw" label={t('config.minWithdraw')} rules={[amountRule]}>
+        </FormField>
+        <FormField
+          control={control}
+          name="minWithdraw"
+          label={t('config.minWithdraw')}
+          invalidText={amountRule}
+        >
           <Input inputMode="decimal" />
-        </Form.Item>
-        <Form.Item
+        </FormField>
+        <FormField
+          control={control}
           name="maxWithdraw"
           label={t('config.maxWithdraw')}
           extra={t('config.maxWithdrawHelp')}
-          dependencies={['minWithdraw']}
-          rules={[
-            amountRule,
-            ({ getFieldValue }) => ({
-              validator: (_, value: string) => {
-                const min: string = getFieldValue('minWithdraw') ?? '';
-                if (!AMOUNT_RE.test(value ?? '') || !AMOUNT_RE.test(min)) return Promise.resolve();
-                const max = toAtoms(value);
-                return max === 0n || toAtoms(min) <= max
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('config.minAboveMax')));
-              },
-            }),
-          ]}
+          invalidText={amountRule}
         >
           <Input inputMode="decimal" />
-        </Form.Item>
-        <Form.Item name="withdrawFee" label={t('config.withdrawFee')} rules={[amountRule]}>
+        </FormField>
+        <FormField
+          control={control}
+          name="withdrawFee"
+          label={t('config.withdrawFee')}
+          invalidText={amountRule}
+        >
           <Input inputMode="decimal" />
-        </Form.Item>
-        <Form.Item name="sort" label={t('config.sort')}>
+        </FormField>
+        <FormField control={control} name="sort" label={t('config.sort')}>
           <InputNumber min={0} max={10_000} precision={0} />
-        </Form.Item>
-        <Form.Item name="enabled" label={t('config.enabled')} valuePropName="checked">
+        </FormField>
+        <FormField control={control} name="enabled" label={t('config.enabled')} valueProp="checked">
           <Switch />
-        </Form.Item>
-      </Form>
+        </FormField>
+      </SchemaFormView>
     </Modal>
   );
 }

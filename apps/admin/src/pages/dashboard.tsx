@@ -1,8 +1,8 @@
+import type { Dashboard } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row, Statistic, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
-import type { Dashboard } from '../api/types.ts';
 
 export function DashboardPage() {
   const { t } = useTranslation();

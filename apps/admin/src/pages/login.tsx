@@ -1,18 +1,23 @@
-import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
+import { StaffLoginBody, type StaffLoginStep, type StaffSignedIn, TotpBody } from '@bourse/shared/api';
+import { Alert, Button, Card, Input, Space, Typography } from 'antd';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
-import type { LoginStep, StaffView } from '../api/types.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
 import { useSession } from '../app/session.tsx';
+
+// why: the ticket comes from step 1, not from a field; a new password is asked for only when required.
+const CodeFields = TotpBody.omit({ ticket: true });
+const CodeAndPasswordFields = CodeFields.required({ newPassword: true });
 
 /** Password, then TOTP: enrolment (QR code, and a new password when required) or the current code. */
 export function LoginPage() {
   const { t } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
-  const [step, setStep] = useState<LoginStep | null>(null);
+  const [step, setStep] = useState<StaffLoginStep | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   if (session.isSignedIn) return <Navigate to="/dashboard" replace />;
@@ -28,84 +33,112 @@ export function LoginPage() {
       setBusy(false);
     }
   };
-  const finish = (result: { token: string; staff: StaffView }) => {
-    session.signIn(result.token);
-    navigate('/dashboard', { replace: true });
-  };
 
   return (
     <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f3f5f8' }}>
       <Card style={{ width: 420 }} title={step?.step === 'enrol' ? t('login.enrolTitle') : t('login.title')}>
         {error && <Alert type="error" title={error} style={{ marginBottom: 16 }} showIcon />}
         {!step && (
-          <Form
-            layout="vertical"
-            onFinish={(values: { username: string; password: string }) =>
-              run(async () => setStep(await api<LoginStep>('POST', '/login', values)))
+          <PasswordStep
+            busy={busy}
+            onSubmit={(values) =>
+              run(async () => setStep(await api<StaffLoginStep>('POST', '/login', values)))
             }
-          >
-            <Form.Item name="username" label={t('login.username')} rules={[{ required: true }]}>
-              <Input autoComplete="username" autoFocus />
-            </Form.Item>
-            <Form.Item name="password" label={t('login.password')} rules={[{ required: true }]}>
-              <Input.Password autoComplete="current-password" />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" loading={busy} block>
-              {t('login.submit')}
-            </Button>
-          </Form>
+          />
         )}
         {step && (
-          <Form
-            layout="vertical"
-            onFinish={(values: { code: string; newPassword?: string }) =>
-              run(async () =>
-                finish(
-                  await api<{ token: string; staff: StaffView }>(
-                    'POST',
-                    step.step === 'enrol' ? '/totp/enrol' : '/totp/verify',
-                    { ticket: step.ticket, code: values.code, newPassword: values.newPassword },
-                  ),
-                ),
-              )
+          <CodeStep
+            key={step.ticket}
+            step={step}
+            busy={busy}
+            onBack={() => setStep(null)}
+            onSubmit={(values) =>
+              run(async () => {
+                const result = await api<StaffSignedIn>(
+                  'POST',
+                  step.step === 'enrol' ? '/totp/enrol' : '/totp/verify',
+                  { ticket: step.ticket, ...values },
+                );
+                session.signIn(result.token);
+                navigate('/dashboard', { replace: true });
+              })
             }
-          >
-            {step.step === 'enrol' && (
-              <Space orientation="vertical" style={{ width: '100%', marginBottom: 16 }}>
-                <Typography.Paragraph>{t('login.enrolHelp')}</Typography.Paragraph>
-                <div style={{ display: 'grid', placeItems: 'center' }}>
-                  <QRCodeSVG value={step.otpauthUrl} size={180} marginSize={2} />
-                </div>
-                <Typography.Text>
-                  {t('login.secret')}:{' '}
-                  <Typography.Text code copyable>
-                    {step.secret}
-                  </Typography.Text>
-                </Typography.Text>
-              </Space>
-            )}
-            {step.step === 'enrol' && step.mustChangePassword && (
-              <Form.Item
-                name="newPassword"
-                label={t('login.newPassword')}
-                extra={t('login.newPasswordHelp')}
-                rules={[{ required: true, min: 8, max: 128 }]}
-              >
-                <Input.Password autoComplete="new-password" />
-              </Form.Item>
-            )}
-            <Form.Item name="code" label={t('login.code')} rules={[{ required: true, pattern: /^\d{6}$/ }]}>
-              <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
-            </Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" loading={busy}>
-                {t('login.verify')}
-              </Button>
-              <Button onClick={() => setStep(null)}>{t('login.back')}</Button>
-            </Space>
-          </Form>
+          />
         )}
       </Card>
     </div>
+  );
+}
+
+function PasswordStep(props: {
+  busy: boolean;
+  onSubmit: (values: { username: string; password: string }) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(StaffLoginBody, { defaultValues: { username: '', password: '' } });
+  return (
+    <SchemaFormView onSubmit={form.handleSubmit(props.onSubmit)}>
+      <FormField control={form.control} name="username" label={t('login.username')}>
+        <Input autoComplete="username" autoFocus />
+      </FormField>
+      <FormField control={form.control} name="password" label={t('login.password')}>
+        <Input.Password autoComplete="current-password" />
+      </FormField>
+      <Button type="primary" htmlType="submit" loading={props.busy} block>
+        {t('login.submit')}
+      </Button>
+    </SchemaFormView>
+  );
+}
+
+function CodeStep(props: {
+  step: StaffLoginStep;
+  busy: boolean;
+  onBack: () => void;
+  onSubmit: (values: { code: string; newPassword?: string }) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const { step } = props;
+  const needsPassword = step.step === 'enrol' && step.mustChangePassword;
+  const form = useSchemaForm(needsPassword ? CodeAndPasswordFields : CodeFields, {
+    defaultValues: { code: '', newPassword: needsPassword ? '' : undefined },
+  });
+  return (
+    <SchemaFormView onSubmit={form.handleSubmit(props.onSubmit)}>
+      {step.step === 'enrol' && (
+        <Space orientation="vertical" style={{ width: '100%', marginBottom: 16 }}>
+          <Typography.Paragraph>{t('login.enrolHelp')}</Typography.Paragraph>
+          <div style={{ display: 'grid', placeItems: 'center' }}>
+            <QRCodeSVG value={step.otpauthUrl} size={180} marginSize={2} />
+          </div>
+          <Typography.Text>
+            {t('login.secret')}:{' '}
+            <Typography.Text code copyable>
+              {step.secret}
+            </Typography.Text>
+          </Typography.Text>
+        </Space>
+      )}
+      {needsPassword && (
+        <FormField
+          control={form.control}
+          name="newPassword"
+          label={t('login.newPassword')}
+          extra={t('login.newPasswordHelp')}
+          invalidText={t('login.passwordRule')}
+        >
+          <Input.Password autoComplete="new-password" />
+        </FormField>
+      )}
+      <FormField control={form.control} name="code" label={t('login.code')}>
+        <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+      </FormField>
+      <Space>
+        <Button type="primary" htmlType="submit" loading={props.busy}>
+          {t('login.verify')}
+        </Button>
+        <Button onClick={props.onBack}>{t('login.back')}</Button>
+      </Space>
+    </SchemaFormView>
   );
 }

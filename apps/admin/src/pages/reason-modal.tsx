@@ -1,53 +1,72 @@
-import { Form, Input, Modal } from 'antd';
+import { ConfirmDepositBody, FreezeBody, RejectBody, StaffTokenBody } from '@bourse/shared/api';
+import { Input, Modal } from 'antd';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
 
-/** Asks for a reason (and optionally an amount) before an action; `onSubmit` runs the action. */
+/**
+ * What the dialog asks for: the amount to credit, a required reason, an optional note, or nothing
+ * (a plain confirmation).
+ */
+export type ReasonModalKind = 'amount' | 'reason' | 'note' | 'confirm';
+
+const SCHEMAS = {
+  confirm: StaffTokenBody.omit({ token: true }),
+  amount: ConfirmDepositBody.pick({ amount: true }),
+  reason: RejectBody.pick({ reason: true }),
+  note: FreezeBody.pick({ reason: true }),
+};
+
+/** Asks for a reason or an amount before an action; `onSubmit` runs the action. */
 export function ReasonModal(props: {
-  open: boolean;
+  /** Closed when null. */
+  kind: ReasonModalKind | null;
   title: string;
   amountLabel?: string;
   initialAmount?: string;
-  /** Whether a reason is required; undefined hides the field. */
-  reasonRequired?: boolean;
   onCancel(): void;
-  onSubmit(values: { reason: string; amount?: string }): Promise<void>;
+  onSubmit(values: { reason?: string; amount?: string }): Promise<void>;
 }) {
+  if (!props.kind) return null;
+  return <ReasonDialog key={props.kind} {...props} kind={props.kind} />;
+}
+
+function ReasonDialog(props: Parameters<typeof ReasonModal>[0] & { kind: ReasonModalKind }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ reason: string; amount?: string }>();
+  const formId = useId();
+  const form = useSchemaForm(SCHEMAS[props.kind], {
+    defaultValues: props.kind === 'amount' ? { amount: props.initialAmount ?? '' } : { reason: '' },
+  });
+  const control = form.control;
   return (
     <Modal
-      open={props.open}
+      open
       title={props.title}
-      destroyOnHidden
       okText={t('common.submit')}
       cancelText={t('common.cancel')}
+      okButtonProps={{ htmlType: 'submit', form: formId, loading: form.formState.isSubmitting }}
       onCancel={props.onCancel}
-      onOk={async () => {
-        const values = await form.validateFields();
-        await props.onSubmit(values);
-        form.resetFields();
-      }}
     >
-      <Form form={form} layout="vertical" preserve={false} initialValues={{ amount: props.initialAmount }}>
-        {props.amountLabel && (
-          <Form.Item
-            name="amount"
-            label={props.amountLabel}
-            rules={[{ required: true, pattern: /^\d+(\.\d{1,8})?$/ }]}
-          >
+      <SchemaFormView
+        id={formId}
+        // why: the caller reports a failed action itself (its mutation's onError); the dialog stays open.
+        onSubmit={form.handleSubmit((values) => props.onSubmit(values).catch(() => undefined))}
+      >
+        {props.kind === 'confirm' ? null : props.kind === 'amount' ? (
+          <FormField control={control} name="amount" label={props.amountLabel}>
             <Input inputMode="decimal" />
-          </Form.Item>
-        )}
-        {props.reasonRequired !== undefined && (
-          <Form.Item
+          </FormField>
+        ) : (
+          <FormField
+            control={control}
             name="reason"
             label={t('users.reason')}
-            rules={[{ required: props.reasonRequired, max: 500 }]}
+            invalidText={t('users.reasonRule')}
           >
             <Input.TextArea rows={3} />
-          </Form.Item>
+          </FormField>
         )}
-      </Form>
+      </SchemaFormView>
     </Modal>
   );
 }

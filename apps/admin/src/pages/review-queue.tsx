@@ -1,3 +1,9 @@
+import type {
+  StaffDepositQueue,
+  StaffDepositRow,
+  StaffWithdrawalQueue,
+  StaffWithdrawalRow,
+} from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Image, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -5,14 +11,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
-import { pick, type ReviewRow, rowsOf } from '../api/types.ts';
 import { formatTime } from '../app/format.ts';
 import { useSession } from '../app/session.tsx';
 import { ReasonModal } from './reason-modal.tsx';
 
 type Kind = 'deposits' | 'withdrawals';
 const PAGE_SIZE = 20;
+type ReviewRow = StaffDepositRow | StaffWithdrawalRow;
 type Pending = { row: ReviewRow; action: 'confirm' | 'approve' | 'reject' };
+/** Confirming a deposit asks for the amount that arrived; a rejection for its reason. */
+const MODAL_KIND = { confirm: 'amount', approve: 'confirm', reject: 'reason' } as const;
 
 const PENDING_STATUS: Record<Kind, string> = { deposits: 'confirming', withdrawals: 'review' };
 /** Tag colours of the wallet's statuses (deposits: confirming/credited/rejected; withdrawals: review/passed/rejected). */
@@ -35,7 +43,8 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
   const [pending, setPending] = useState<Pending | null>(null);
   const query = useQuery({
     queryKey: [kind, status, page],
-    queryFn: () => api<unknown>('GET', `/${kind}`, { status: status || undefined, page }),
+    queryFn: () =>
+      api<StaffDepositQueue | StaffWithdrawalQueue>('GET', `/${kind}`, { status: status || undefined, page }),
   });
   const act = useMutation({
     mutationFn: (input: { id: string; action: string; reason?: string; amount?: string }) =>
@@ -47,43 +56,43 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
     },
     onError: (error) => message.error(error.message),
   });
-  const { rows, total } = rowsOf(query.data, page, PAGE_SIZE);
+  const rows: ReviewRow[] = query.data?.list ?? [];
+  // why: the wallet pages by `has_more`; one more page is offered while the server says there is more.
+  const total = (page - 1) * PAGE_SIZE + rows.length + (query.data?.has_more ? 1 : 0);
   const canReview = session.can('finance.review');
-  const isOpen = (row: ReviewRow) => pick(row, 'status') === PENDING_STATUS[kind];
+  const isOpen = (row: ReviewRow) => row.status === PENDING_STATUS[kind];
 
   const columns: ColumnsType<ReviewRow> = [
-    { title: '#', render: (_, row) => pick(row, 'id') },
+    { title: '#', render: (_, row) => row.id },
     {
       title: t('review.user'),
       render: (_, row) => (
-        <Link to={`/users/${pick(row, 'user_id')}`}>
-          {pick(row, 'username') || '—'}{' '}
-          <Typography.Text type="secondary">#{pick(row, 'user_id')}</Typography.Text>
+        <Link to={`/users/${row.user_id}`}>
+          {row.username || '—'} <Typography.Text type="secondary">#{row.user_id}</Typography.Text>
         </Link>
       ),
     },
-    { title: t('review.coin'), render: (_, row) => pick(row, 'coin') },
-    { title: t('review.network'), render: (_, row) => pick(row, 'network') },
-    { title: t('review.amount'), align: 'right', render: (_, row) => pick(row, 'amount') },
+    { title: t('review.coin'), render: (_, row) => row.coin },
+    { title: t('review.network'), render: (_, row) => row.network },
+    { title: t('review.amount'), align: 'right', render: (_, row) => row.amount },
     kind === 'deposits'
       ? {
           title: t('review.txHash'),
-          render: (_, row) => (
-            <Typography.Text
-              copyable={!!pick(row, 'hash')}
-              ellipsis={{ tooltip: pick(row, 'hash') }}
-              style={{ maxWidth: 150 }}
-            >
-              {pick(row, 'hash')}
-            </Typography.Text>
-          ),
+          render: (_, row) => {
+            const hash = 'hash' in row ? row.hash : '';
+            return (
+              <Typography.Text copyable={!!hash} ellipsis={{ tooltip: hash }} style={{ maxWidth: 150 }}>
+                {hash}
+              </Typography.Text>
+            );
+          },
         }
-      : { title: t('review.fee'), align: 'right', render: (_, row) => pick(row, 'fee') },
+      : { title: t('review.fee'), align: 'right', render: (_, row) => ('fee' in row ? row.fee : '') },
     kind === 'deposits'
       ? {
           title: t('review.voucher'),
           render: (_, row) => {
-            const src = pick(row, 'voucher');
+            const src = 'voucher' in row ? row.voucher : '';
             return src ? (
               <Image
                 src={src}
@@ -100,12 +109,14 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
       : {
           title: t('review.destination'),
           // why: staff check the whole address before paying out; it is never cut short.
-          render: (_, row) => <Typography.Text copyable>{pick(row, 'destination')}</Typography.Text>,
+          render: (_, row) => (
+            <Typography.Text copyable>{'destination' in row ? row.destination : ''}</Typography.Text>
+          ),
         },
     {
       title: t('review.status'),
       render: (_, row) => {
-        const value = pick(row, 'status');
+        const value = row.status;
         return (
           <Tag color={STATUS_COLORS[value]} data-status={value}>
             {t(`review.statuses.${value}`, { defaultValue: value })}
@@ -114,7 +125,7 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
       },
     },
     // why: date and time may wrap onto two lines, so the queue fits a 1366-pixel screen.
-    { title: t('review.createdAt'), width: 110, render: (_, row) => formatTime(pick(row, 'created_at')) },
+    { title: t('review.createdAt'), width: 110, render: (_, row) => formatTime(row.created_at) },
     {
       title: t('review.actions'),
       fixed: 'right',
@@ -133,7 +144,7 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
             </Button>
           </Space>
         ) : (
-          pick(row, 'reason')
+          row.reason
         ),
     },
   ];
@@ -162,7 +173,7 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
       )}
       <Table<ReviewRow>
         size="middle"
-        rowKey={(row) => pick(row, 'id')}
+        rowKey="id"
         loading={query.isLoading}
         dataSource={rows}
         columns={columns}
@@ -172,16 +183,15 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
         scroll={{ x: 'max-content' }}
       />
       <ReasonModal
-        open={pending !== null}
+        kind={pending ? MODAL_KIND[pending.action] : null}
         title={pending ? t(`review.${pending.action}`) : ''}
-        amountLabel={pending?.action === 'confirm' ? t('review.creditedAmount') : undefined}
-        initialAmount={pending ? pick(pending.row, 'amount') : undefined}
-        reasonRequired={pending?.action === 'reject' ? true : undefined}
+        amountLabel={t('review.creditedAmount')}
+        initialAmount={pending?.row.amount}
         onCancel={() => setPending(null)}
         onSubmit={async ({ reason, amount }) => {
           if (!pending) return;
           await act.mutateAsync({
-            id: pick(pending.row, 'id'),
+            id: pending.row.id,
             action: pending.action,
             reason: pending.action === 'reject' ? reason : undefined,
             amount: pending.action === 'confirm' ? amount : undefined,

@@ -1,26 +1,28 @@
+import { CreateStaffBody, STAFF_ROLES, type StaffAccount, type StaffRole } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Input, Select, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
-import type { StaffRole, StaffView } from '../api/types.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
 import { formatTime } from '../app/format.ts';
 import { useSession } from '../app/session.tsx';
 
-const ROLES: StaffRole[] = ['owner', 'finance', 'compliance', 'support', 'content'];
+const StaffFields = CreateStaffBody.omit({ token: true });
+const EMPTY = { username: '', password: '', role: undefined };
 
 export function StaffPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const session = useSession();
   const client = useQueryClient();
-  const [form] = Form.useForm<{ username: string; password: string; role: StaffRole }>();
-  const list = useQuery({ queryKey: ['staff'], queryFn: () => api<StaffView[]>('GET', '/staff') });
+  const form = useSchemaForm(StaffFields, { defaultValues: EMPTY });
+  const list = useQuery({ queryKey: ['staff'], queryFn: () => api<StaffAccount[]>('GET', '/staff') });
   const onError = (error: Error) => message.error(error.message);
   const create = useMutation({
     mutationFn: (values: { username: string; password: string; role: StaffRole }) =>
       api('POST', '/staff', values),
     onSuccess: () => {
-      form.resetFields();
+      form.reset(EMPTY);
       void client.invalidateQueries({ queryKey: ['staff'] });
       message.success(t('common.saved'));
     },
@@ -32,36 +34,39 @@ export function StaffPage() {
     onSuccess: () => void client.invalidateQueries({ queryKey: ['staff'] }),
     onError,
   });
+  const { control } = form;
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <Card title={t('staff.create')}>
-        <Form form={form} layout="inline" onFinish={(values) => create.mutate(values)}>
-          <Form.Item
+        <SchemaFormView layout="inline" onSubmit={form.handleSubmit((values) => create.mutate(values))}>
+          <FormField
+            control={control}
             name="username"
             label={t('staff.username')}
-            rules={[{ required: true, pattern: /^[A-Za-z0-9_.-]{3,32}$/ }]}
+            invalidText={t('staff.usernameRule')}
           >
             <Input autoComplete="off" />
-          </Form.Item>
-          <Form.Item
+          </FormField>
+          <FormField
+            control={control}
             name="password"
             label={t('staff.password')}
-            rules={[{ required: true, min: 8, max: 128 }]}
+            invalidText={t('staff.passwordRule')}
           >
             <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item name="role" label={t('staff.role')} rules={[{ required: true }]}>
+          </FormField>
+          <FormField control={control} name="role" label={t('staff.role')}>
             <Select
               style={{ width: 160 }}
-              options={ROLES.map((role) => ({ value: role, label: t(`staff.roles.${role}`) }))}
+              options={STAFF_ROLES.map((role) => ({ value: role, label: t(`staff.roles.${role}`) }))}
             />
-          </Form.Item>
+          </FormField>
           <Button type="primary" htmlType="submit" loading={create.isPending}>
             {t('common.submit')}
           </Button>
-        </Form>
+        </SchemaFormView>
       </Card>
-      <Table<StaffView>
+      <Table<StaffAccount>
         rowKey="id"
         loading={list.isLoading}
         dataSource={list.data ?? []}

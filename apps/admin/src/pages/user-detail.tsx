@@ -1,10 +1,10 @@
+import type { BalanceRow, LoginLogRow, StatementRow, UserAccount } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Space, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api } from '../api/client.ts';
-import type { BalanceRow, LoginLogRow, StatementRow, UserAccount } from '../api/types.ts';
 import { formatTime } from '../app/format.ts';
 import { useSession } from '../app/session.tsx';
 import { ReasonModal } from './reason-modal.tsx';
@@ -179,9 +179,8 @@ export function UserDetailPage() {
         />
       </Card>
       <ReasonModal
-        open={action !== null}
+        kind={action ? 'note' : null}
         title={action?.title ?? ''}
-        reasonRequired={false}
         onCancel={() => setAction(null)}
         onSubmit={async ({ reason }) => {
           if (action) await change.mutateAsync({ ...action, reason: reason ?? '' });

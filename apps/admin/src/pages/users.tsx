@@ -1,10 +1,10 @@
+import type { UserSummary } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Input, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
-import type { UserSummary } from '../api/types.ts';
 import { formatTime } from '../app/format.ts';
 
 export function UsersPage() {

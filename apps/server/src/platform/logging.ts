@@ -1,5 +1,6 @@
-import type { FastifyBaseLogger, FastifyLoggerOptions, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyLoggerOptions, FastifyRequest } from 'fastify';
 import pino, { type LoggerOptions as PinoLoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 /** What a secret is replaced with in the log. */
 export const REDACTED = '[Redacted]';
@@ -59,6 +60,8 @@ export interface LoggerSettings {
   level: string;
   /** Where lines go; stdout when absent. Tests pass an in-memory stream. */
   stream?: { write(line: string): void };
+  /** Human-readable lines on stdout (pino-pretty) instead of JSON; ignored when `stream` is given. */
+  pretty?: boolean;
 }
 
 /**
@@ -67,9 +70,21 @@ export interface LoggerSettings {
  * messages and stacks, and free-text messages such as Fastify's "Route GET:/x?token=… not found".
  */
 export function createLoggerOptions(settings: LoggerSettings): FastifyLoggerOptions & PinoLoggerOptions {
+  // why: pino-pretty runs in-process on the already-redacted line, so a terminal shows exactly what
+  // the JSON log would hold.
+  const stream =
+    settings.stream ??
+    (settings.pretty
+      ? pinoPretty({
+          translateTime: 'SYS:HH:MM:ss.l',
+          // why: a request line's fields are all in its message; other lines keep their fields.
+          ignore: 'pid,hostname,reqId,method,path,status,ms',
+          messageFormat: '{if reqId}{reqId} {end}{msg}',
+        })
+      : undefined);
   return {
     level: settings.level,
-    ...(settings.stream ? { stream: settings.stream } : {}),
+    ...(stream ? { stream } : {}),
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: {
       req: (request: FastifyRequest) => ({
@@ -93,6 +108,32 @@ export function createLoggerOptions(settings: LoggerSettings): FastifyLoggerOpti
       },
     },
   };
+}
+
+/**
+ * One log line per answered request — its id (`reqId`, bound by Fastify), method, path with any
+ * session token redacted, status and time in milliseconds — in place of Fastify's two lines
+ * (`incoming request`, `request completed`); start Fastify with `disableRequestLogging`. WebSocket
+ * upgrades get their line when they arrive.
+ */
+export function registerRequestLog(app: FastifyInstance): void {
+  // why: a WebSocket upgrade is never "answered" through Fastify's reply, so it is logged as it arrives.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
+    const path = redactSecrets(request.url);
+    request.log.info(
+      { method: request.method, path, upgrade: 'websocket' },
+      `${request.method} ${path} upgrade`,
+    );
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const path = redactSecrets(request.url);
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    request.log.info(
+      { method: request.method, path, status: reply.statusCode, ms },
+      `${request.method} ${path} ${reply.statusCode} ${ms} ms`,
+    );
+  });
 }
 
 /**

@@ -5,6 +5,9 @@ import * as ports from './migrations/2026_11_23_0002_ports.ts';
 import * as ledger from './migrations/2026_11_23_0003_ledger.ts';
 import * as wallet from './migrations/2026_11_23_0004_wallet.ts';
 import * as staff from './migrations/2026_11_23_0005_staff.ts';
+import * as indexHistory from './migrations/2026_11_23_0006_index_history.ts';
+import * as delivery from './migrations/2026_11_23_0007_delivery.ts';
+import * as walletStaffHardening from './migrations/2026_11_23_0008_wallet_staff_hardening.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +17,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0003_ledger': ledger,
   '2026_11_23_0004_wallet': wallet,
   '2026_11_23_0005_staff': staff,
+  '2026_11_23_0006_index_history': indexHistory,
+  '2026_11_23_0007_delivery': delivery,
+  '2026_11_23_0008_wallet_staff_hardening': walletStaffHardening,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

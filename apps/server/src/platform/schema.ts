@@ -15,6 +15,8 @@ export interface Database {
   coins: CoinsTable;
   markets: MarketsTable;
   index_prices: IndexPricesTable;
+  index_ticks: IndexTicksTable;
+  index_candles: IndexCandlesTable;
   job_leases: JobLeasesTable;
   wallet_coins: WalletCoinsTable;
   wallet_networks: WalletNetworksTable;
@@ -28,6 +30,11 @@ export interface Database {
   audit_log: AuditLogTable;
   staff: StaffTable;
   staff_sessions: StaffSessionsTable;
+  delivery_products: DeliveryProductsTable;
+  delivery_periods: DeliveryPeriodsTable;
+  delivery_contracts: DeliveryContractsTable;
+  trial_grant_plans: TrialGrantPlansTable;
+  trial_grants: TrialGrantsTable;
 }
 
 /** Unix milliseconds as stored: a `bigint` column. */
@@ -132,6 +139,26 @@ export interface IndexPricesTable {
   updated_at: Millis;
 }
 
+/** Every recorded index tick (10^-8 quote units); pruned past the retention. */
+export interface IndexTicksTable {
+  symbol: string;
+  at: Millis;
+  price: bigint;
+  /** The aggregator's label: one source's name, or `median(a,b,c)`. */
+  source: string;
+}
+
+/** Index candles per interval (`1m` … `1d`), `t` the bucket's open time; kept when ticks are pruned. */
+export interface IndexCandlesTable {
+  symbol: string;
+  interval: string;
+  t: Millis;
+  o: bigint;
+  h: bigint;
+  l: bigint;
+  c: bigint;
+}
+
 /** Who runs a scheduled job that must run on one node, until when; written by the scheduler. */
 export interface JobLeasesTable {
   name: string;
@@ -188,6 +215,7 @@ export interface StaffTable {
   password_hash: string;
   role: StaffRole;
   /** Base32 TOTP secret; never returned after enrolment. */
+  /** Sealed with `STAFF_SECRET_KEY` (`v1:…`, AES-256-GCM); the store never holds it in plain text. */
   totp_secret: string | null;
   totp_enabled: Generated<bigint>;
   /** The last TOTP time step accepted, so a code is never accepted twice. */
@@ -296,5 +324,78 @@ export interface BankCardsTable {
   name: string;
   bank: string;
   bank_code: string;
+  created_at: Millis;
+}
+
+export interface DeliveryProductsTable {
+  symbol: string;
+  status: 'open' | 'closed';
+  max_exposure: bigint;
+  updated_at: Millis;
+}
+
+export interface DeliveryPeriodsTable {
+  symbol: string;
+  seconds: bigint;
+  /** Payout ratio in basis points: 8000 pays amount × 1.80 on a win. */
+  ratio_bps: bigint;
+  min_amount: bigint;
+  max_amount: bigint;
+}
+
+export type ContractStatusValue = 'open' | 'settling' | 'settled' | 'closed';
+export type ContractResultValue = 'win' | 'loss' | 'draw' | 'refund';
+
+export interface DeliveryContractsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  symbol: string;
+  direction: 'up' | 'down';
+  period: bigint;
+  amount: bigint;
+  funding: 'real' | 'trial';
+  grant_id: bigint | null;
+  ratio_bps: bigint;
+  open_price: bigint;
+  open_price_at: Millis;
+  open_source: string;
+  opened_at: Millis;
+  expires_at: Millis;
+  status: ContractStatusValue;
+  result: ContractResultValue | null;
+  close_price: bigint | null;
+  close_at: Millis | null;
+  close_source: string | null;
+  payout: bigint | null;
+  profit: bigint | null;
+  settled_at: Millis | null;
+  idempotency_key: string;
+}
+
+export interface TrialGrantPlansTable {
+  id: Generated<bigint>;
+  name: string;
+  amount: bigint;
+  validity_days: bigint;
+  profit_cap_percent: bigint;
+  trigger: 'signup' | 'campaign';
+  active: bigint;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface TrialGrantsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  plan_id: bigint;
+  name: string;
+  amount: bigint;
+  remaining: bigint;
+  profit_cap: bigint;
+  profit_paid: Generated<bigint>;
+  expires_at: Millis;
+  status: 'active' | 'expired';
+  grant_key: string;
+  granted_by: string;
   created_at: Millis;
 }

@@ -66,3 +66,50 @@ export const NetworkSettingsBody = z
     { error: 'CONFIG_LIMITS_INVALID', path: ['maxWithdraw'] },
   );
 export type NetworkSettingsBody = z.infer<typeof NetworkSettingsBody>;
+
+// ---------------------------------------------------------------------------------------------
+// Answers, and the one definition of the wallet configuration's shape
+
+/** A coin's wallet switches. The server keeps the same shape (`CoinSettings`). */
+export const WalletCoinSettings = z.object({
+  coin: z.string(),
+  icon: z.string(),
+  /** Decimals shown for amounts of this coin. */
+  displayDecimals: z.number().int(),
+  convertible: z.boolean(),
+  depositEnabled: z.boolean(),
+  withdrawEnabled: z.boolean(),
+});
+export type WalletCoinSettings = z.infer<typeof WalletCoinSettings>;
+
+/** The amounts of a network; the server holds them in atoms, the wire as decimal strings. */
+export const NETWORK_AMOUNT_KEYS = ['minDeposit', 'minWithdraw', 'maxWithdraw', 'withdrawFee'] as const;
+export type NetworkAmountKey = (typeof NETWORK_AMOUNT_KEYS)[number];
+
+/** A coin's network: where deposits go and what withdrawals may be. */
+export const WalletNetworkSettings = z.object({
+  coin: z.string(),
+  network: z.string(),
+  addressFormat: z.string(),
+  /** The platform's deposit address; '' = no deposits on this network. */
+  depositAddress: z.string(),
+  minDeposit: z.string(),
+  minWithdraw: z.string(),
+  /** `"0.00000000"` = no maximum. */
+  maxWithdraw: z.string(),
+  withdrawFee: z.string(),
+  enabled: z.boolean(),
+  sort: z.number().int(),
+});
+export type WalletNetworkSettings = z.infer<typeof WalletNetworkSettings>;
+
+/** A coin's switches with its networks in their order. */
+export const WalletCoinConfig = WalletCoinSettings.extend({ networks: z.array(WalletNetworkSettings) });
+export type WalletCoinConfig = z.infer<typeof WalletCoinConfig>;
+
+/** `GET /admin-api/config/coins`: every coin, and the address formats a network may declare. */
+export const WalletConfigAnswer = z.object({
+  addressFormats: z.array(z.string()),
+  coins: z.array(WalletCoinConfig),
+});
+export type WalletConfigAnswer = z.infer<typeof WalletConfigAnswer>;

@@ -33,7 +33,7 @@ export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 export const CONTRACT_RESULTS = ['win', 'loss', 'draw', 'refund'] as const;
 export type ContractResult = (typeof CONTRACT_RESULTS)[number];
 
-/** Candle intervals kept for the index (seconds on the wire as names). */
+/** Candle intervals kept for the index, by name on the wire (`1m` … `1d`). */
 export const KLINE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
 export type KlineInterval = (typeof KLINE_INTERVALS)[number];
 export const KLINE_INTERVAL_MS: Record<KlineInterval, number> = {

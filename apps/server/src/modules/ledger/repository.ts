@@ -196,12 +196,12 @@ export function findNegativeUserBalances(db: Db) {
     .execute();
 }
 
-/** Every user's `frozen` balance per asset. */
-export function listFrozenBalances(db: Db) {
+/** Every user's balance of one kind (e.g. `frozen`) per asset. */
+export function listUserBalancesOfKind(db: Db, kind: string) {
   return db
     .selectFrom('ledger_accounts')
     .select(['user_id', 'asset', 'balance'])
     .where('user_id', 'is not', null)
-    .where('kind', '=', 'frozen')
+    .where('kind', '=', kind)
     .execute();
 }

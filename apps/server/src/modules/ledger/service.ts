@@ -4,8 +4,12 @@ import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import * as repo from './repository.ts';
 
-export const ACCOUNT_KINDS = ['available', 'frozen', 'locked', 'trial', 'margin'] as const;
+// why: `trial` is trial money (delivery contracts only, never withdrawable); `trial_frozen` holds
+// it while a trial contract is open.
+export const ACCOUNT_KINDS = ['available', 'frozen', 'locked', 'trial', 'trial_frozen', 'margin'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+/** Kinds whose user balances must equal the open reservations registered for them. */
+export type ReservedKind = 'frozen' | 'trial' | 'trial_frozen';
 
 /** The platform's own accounts: where money comes from and goes to outside the users. */
 export const SYSTEM_ACCOUNTS = [
@@ -18,6 +22,7 @@ export const SYSTEM_ACCOUNTS = [
   'demo',
   'conversion',
   'adjustments',
+  'trial',
 ] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
@@ -56,7 +61,10 @@ export interface StatementLine {
   createdAt: number;
 }
 
-/** Open reservations of one source (e.g. pending withdrawals): what each user's `frozen` must hold. */
+/**
+ * Open reservations of one source (e.g. pending withdrawals): what each user's balance of the
+ * source's kind (`frozen` unless said otherwise) must hold.
+ */
 export type ReservationSource = (db: Db) => Promise<{ userId: bigint; asset: string; amount: bigint }[]>;
 
 const ASSET_RE = /^[A-Z0-9]{1,16}$/;
@@ -73,7 +81,7 @@ function ownerKey(owner: Owner): string {
 export class LedgerService {
   readonly #db: Db;
   readonly #clock: Clock;
-  readonly #reservations = new Map<string, ReservationSource>();
+  readonly #reservations = new Map<string, { kind: ReservedKind; source: ReservationSource }>();
 
   constructor(deps: { db: Db; clock: Clock }) {
     this.#db = deps.db;
@@ -163,9 +171,12 @@ export class LedgerService {
     return row && toStatementLine(row);
   }
 
-  /** Adds a source of open reservations that users' `frozen` balances must equal in total. */
-  addReservationSource(name: string, source: ReservationSource): void {
-    this.#reservations.set(name, source);
+  /**
+   * Adds a source of open reservations that users' balances of `kind` (default `frozen`) must
+   * equal in total, with every other source of that kind.
+   */
+  addReservationSource(name: string, source: ReservationSource, kind: ReservedKind = 'frozen'): void {
+    this.#reservations.set(name, { kind, source });
   }
 
   /**
@@ -189,20 +200,24 @@ export class LedgerService {
     for (const row of await repo.findNegativeUserBalances(db)) {
       problems.push(`account ${row.owner} ${row.asset} ${row.kind}: negative balance ${row.balance}`);
     }
-    const reserved = new Map<string, bigint>();
-    for (const source of this.#reservations.values()) {
-      for (const r of await source(db)) {
-        const key = `${r.userId}|${r.asset}`;
-        reserved.set(key, (reserved.get(key) ?? 0n) + r.amount);
+    const kinds = new Set<ReservedKind>(['frozen', ...[...this.#reservations.values()].map((r) => r.kind)]);
+    for (const kind of kinds) {
+      const reserved = new Map<string, bigint>();
+      for (const r of this.#reservations.values()) {
+        if (r.kind !== kind) continue;
+        for (const row of await r.source(db)) {
+          const key = `${row.userId}|${row.asset}`;
+          reserved.set(key, (reserved.get(key) ?? 0n) + row.amount);
+        }
       }
-    }
-    const frozen = new Map<string, bigint>();
-    for (const row of await repo.listFrozenBalances(db))
-      frozen.set(`${row.user_id}|${row.asset}`, row.balance);
-    for (const key of new Set([...reserved.keys(), ...frozen.keys()])) {
-      const held = frozen.get(key) ?? 0n;
-      const open = reserved.get(key) ?? 0n;
-      if (held !== open) problems.push(`user|asset ${key}: frozen ${held}, open reservations ${open}`);
+      const balances = new Map<string, bigint>();
+      for (const row of await repo.listUserBalancesOfKind(db, kind))
+        balances.set(`${row.user_id}|${row.asset}`, row.balance);
+      for (const key of new Set([...reserved.keys(), ...balances.keys()])) {
+        const held = balances.get(key) ?? 0n;
+        const open = reserved.get(key) ?? 0n;
+        if (held !== open) problems.push(`user|asset ${key}: ${kind} ${held}, open reservations ${open}`);
+      }
     }
     return { ok: problems.length === 0, problems };
   }

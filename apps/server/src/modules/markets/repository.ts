@@ -1,7 +1,11 @@
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import type { ListingStatus, Millis } from '../../platform/schema.ts';
 
-/** Queries on `coins`, `markets` and `index_prices`, owned by the markets module. */
+/**
+ * Queries on `coins`, `markets`, `index_prices`, `index_ticks` and `index_candles`, owned by the
+ * markets module.
+ */
 
 export function listCoins(db: Db) {
   return db.selectFrom('coins').selectAll().orderBy('sort').orderBy('symbol').execute();
@@ -39,6 +43,10 @@ export async function insertMissingMarkets(
     .execute();
 }
 
+export function findMarket(db: Db, symbol: string) {
+  return db.selectFrom('markets').selectAll().where('symbol', '=', symbol).executeTakeFirst();
+}
+
 export function listIndexPrices(db: Db) {
   return db.selectFrom('index_prices').selectAll().execute();
 }
@@ -60,4 +68,121 @@ export async function upsertIndexPrices(
       }),
     )
     .execute();
+}
+
+export interface TickRow {
+  symbol: string;
+  at: Millis;
+  price: bigint;
+  source: string;
+}
+
+/** Inserts ticks; one already recorded for its (symbol, at) is left alone. Answers those inserted. */
+export async function insertIndexTicks(db: Db, rows: TickRow[]): Promise<TickRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insertInto('index_ticks')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['symbol', 'at']).doNothing())
+    .returning(['symbol', 'at', 'price', 'source'])
+    .execute();
+}
+
+export interface CandleRow {
+  symbol: string;
+  interval: string;
+  t: Millis;
+  o: bigint;
+  h: bigint;
+  l: bigint;
+  c: bigint;
+}
+
+/**
+ * Folds one tick per row into its candle: a new candle opens at the tick's price; an existing one
+ * keeps its open, widens its high and low and closes at the tick. Answers the candles as stored.
+ */
+export async function upsertIndexCandles(db: Db, rows: CandleRow[]): Promise<CandleRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insertInto('index_candles')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['symbol', 'interval', 't']).doUpdateSet({
+        // why: greatest/least (PostgreSQL) and max/min (SQLite) differ; a case reads the same on both.
+        h: sql<bigint>`case when excluded.h > index_candles.h then excluded.h else index_candles.h end`,
+        l: sql<bigint>`case when excluded.l < index_candles.l then excluded.l else index_candles.l end`,
+        c: (eb) => eb.ref('excluded.c'),
+      }),
+    )
+    .returning(['symbol', 'interval', 't', 'o', 'h', 'l', 'c'])
+    .execute();
+}
+
+/** Ticks of one symbol in [from, to], oldest first. */
+export function listIndexTicks(db: Db, symbol: string, from: Millis, to: Millis, limit: number) {
+  return db
+    .selectFrom('index_ticks')
+    .select(['symbol', 'at', 'price', 'source'])
+    .where('symbol', '=', symbol)
+    .where('at', '>=', from)
+    .where('at', '<=', to)
+    .orderBy('at')
+    .limit(limit)
+    .execute();
+}
+
+export function findFirstTickAtOrAfter(db: Db, symbol: string, at: Millis) {
+  return db
+    .selectFrom('index_ticks')
+    .select(['symbol', 'at', 'price', 'source'])
+    .where('symbol', '=', symbol)
+    .where('at', '>=', at)
+    .orderBy('at')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The newest `limit` candles of one symbol and interval opening before `before`, newest first. */
+export function listCandlesNewestFirst(
+  db: Db,
+  symbol: string,
+  interval: string,
+  before: Millis | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('index_candles')
+    .select(['symbol', 'interval', 't', 'o', 'h', 'l', 'c'])
+    .where('symbol', '=', symbol)
+    .where('interval', '=', interval);
+  if (before !== undefined) query = query.where('t', '<', before);
+  return query.orderBy('t', 'desc').limit(limit).execute();
+}
+
+/** The newest candle of every symbol and interval. */
+export function listLatestCandles(db: Db): Promise<CandleRow[]> {
+  return db
+    .selectFrom('index_candles as c')
+    .innerJoin(
+      (eb) =>
+        eb
+          .selectFrom('index_candles')
+          .select(['symbol', 'interval', (e) => e.fn.max('t').as('t')])
+          .groupBy(['symbol', 'interval'])
+          .as('m'),
+      (join) =>
+        join
+          .onRef('m.symbol', '=', 'c.symbol')
+          .onRef('m.interval', '=', 'c.interval')
+          .onRef('m.t', '=', 'c.t'),
+    )
+    .select(['c.symbol', 'c.interval', 'c.t', 'c.o', 'c.h', 'c.l', 'c.c'])
+    .execute();
+}
+
+/** Deletes the ticks recorded before `before`; answers how many. */
+export async function deleteTicksBefore(db: Db, before: Millis): Promise<bigint> {
+  const result = await db.deleteFrom('index_ticks').where('at', '<', before).executeTakeFirst();
+  return result.numDeletedRows;
 }

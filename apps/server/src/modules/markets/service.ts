@@ -1,3 +1,5 @@
+import { AppError } from '@bourse/shared';
+import { KLINE_INTERVAL_MS, KLINE_INTERVALS, type KlineInterval } from '@bourse/shared/api';
 import type { Db } from '../../platform/db.ts';
 import { fromMillis, toMillis, toSafeNumber } from '../../platform/time.ts';
 import * as repo from './repository.ts';
@@ -31,18 +33,57 @@ export interface RecordedPrice {
   at: number;
 }
 
+/** One index tick: the price in 10^-8 quote units, when, and the sources' label. */
+export interface IndexValue {
+  symbol: string;
+  price: bigint;
+  at: number;
+  source: string;
+}
+
+/** One candle of the index: `t` is the open time of its interval's bucket. */
+export interface Candle {
+  symbol: string;
+  interval: KlineInterval;
+  t: number;
+  o: bigint;
+  h: bigint;
+  l: bigint;
+  c: bigint;
+}
+
+export interface MarketsOptions {
+  /** An index older than this is stale: contracts are refused and settlements wait. */
+  indexStaleMs: number;
+  /** Ticks older than this are pruned; candles are kept. */
+  tickRetentionMs: number;
+}
+
+const HISTORY_WINDOW_MS = 10 * 60_000;
+const HISTORY_DEFAULT_LIMIT = 600;
+const KLINE_DEFAULT_LIMIT = 300;
+
 /** What a seed or the back office lists: coins first, then markets between them. */
 export interface Listings {
   coins: { symbol: string; name: string; displayDecimals: number }[];
   markets: { symbol: string; base: string; quote: string; priceDecimals: number }[];
 }
 
-/** Coins, markets and recorded index prices (owner of `coins`, `markets`, `index_prices`). */
+/**
+ * Coins, markets and the index: its latest price per symbol, its ticks and its candles (owner of
+ * `coins`, `markets`, `index_prices`, `index_ticks`, `index_candles`). The latest index is also
+ * kept in memory, as this node last saw it, for the checks that must not wait on the store.
+ */
 export class MarketsService {
+  readonly indexStaleMs: number;
+  readonly tickRetentionMs: number;
   readonly #db: Db;
+  readonly #latest = new Map<string, IndexValue>();
 
-  constructor(deps: { db: Db }) {
+  constructor(deps: { db: Db } & Partial<MarketsOptions>) {
     this.#db = deps.db;
+    this.indexStaleMs = deps.indexStaleMs ?? 5000;
+    this.tickRetentionMs = deps.tickRetentionMs ?? 30 * 24 * 60 * 60_000;
   }
 
   async listCoins(db: Db = this.#db): Promise<Coin[]> {
@@ -102,11 +143,167 @@ export class MarketsService {
     return rows.map((row) => ({ symbol: row.symbol, price: row.price, at: fromMillis(row.updated_at) }));
   }
 
-  /** Records the latest index prices (one statement), so a restart continues from them. */
-  async recordPrices(prices: readonly RecordedPrice[], source: string, db: Db = this.#db): Promise<void> {
-    await repo.upsertIndexPrices(
-      db,
-      prices.map((p) => ({ symbol: p.symbol, price: p.price, source, updated_at: toMillis(p.at) })),
-    );
+  /** The last recorded index of every symbol that has one, with its sources' label. */
+  async listRecordedIndex(db: Db = this.#db): Promise<IndexValue[]> {
+    const rows = await repo.listIndexPrices(db);
+    return rows.map((row) => ({
+      symbol: row.symbol,
+      price: row.price,
+      at: fromMillis(row.updated_at),
+      source: row.source,
+    }));
   }
+
+  /** The latest index tick of `symbol` this node has seen (no store access). */
+  latestIndex(symbol: string): IndexValue | undefined {
+    const value = this.#latest.get(symbol);
+    return value && { ...value };
+  }
+
+  /** True when this node has no index tick of `symbol`, or its latest is older than `indexStaleMs`. */
+  isIndexStale(symbol: string, now: number): boolean {
+    const value = this.#latest.get(symbol);
+    return value === undefined || now - value.at > this.indexStaleMs;
+  }
+
+  /** Takes a tick this node saw (its own feed, the bus, the store at start) unless it has a newer one. */
+  noteIndex(value: IndexValue): void {
+    const known = this.#latest.get(value.symbol);
+    if (!known || value.at >= known.at) this.#latest.set(value.symbol, { ...value });
+  }
+
+  /** The first recorded tick of `symbol` at or after `at`: what a contract expiring at `at` settles on. */
+  async firstTickAtOrAfter(
+    db: Db,
+    symbol: string,
+    at: number,
+  ): Promise<{ price: bigint; at: number; source: string } | undefined> {
+    const row = await repo.findFirstTickAtOrAfter(db, symbol, toMillis(at));
+    return row && { price: row.price, at: fromMillis(row.at), source: row.source };
+  }
+
+  /**
+   * Records index ticks in one transaction: the latest price per symbol (so a restart continues
+   * from it), the tick itself, and the candle of every interval it falls in. A tick already
+   * recorded for its instant changes nothing. Answers the ticks recorded and their candles; once
+   * they are committed they are also this node's latest index.
+   */
+  async recordIndex(ticks: readonly IndexValue[]): Promise<{ ticks: IndexValue[]; candles: Candle[] }> {
+    const recorded = await this.#db.transaction().execute(async (trx) => {
+      await repo.upsertIndexPrices(
+        trx,
+        ticks.map((t) => ({
+          symbol: t.symbol,
+          price: t.price,
+          source: t.source,
+          updated_at: toMillis(t.at),
+        })),
+      );
+      const inserted = await repo.insertIndexTicks(
+        trx,
+        ticks.map((t) => ({ symbol: t.symbol, at: toMillis(t.at), price: t.price, source: t.source })),
+      );
+      const candles = await repo.upsertIndexCandles(
+        trx,
+        inserted.flatMap((tick) =>
+          KLINE_INTERVALS.map((interval) => ({
+            symbol: tick.symbol,
+            interval,
+            t: toMillis(bucketOf(fromMillis(tick.at), interval)),
+            o: tick.price,
+            h: tick.price,
+            l: tick.price,
+            c: tick.price,
+          })),
+        ),
+      );
+      return { ticks: inserted.map(toIndexValue), candles: candles.map(toCandle) };
+    });
+    for (const tick of recorded.ticks) this.noteIndex(tick);
+    return recorded;
+  }
+
+  /**
+   * Recorded ticks of a listed market in [from, to], oldest first, the first `limit` of them (600
+   * by default): `to` is `now` by default, `from` ten minutes before `to`.
+   */
+  async indexHistory(
+    query: { symbol: string; from?: number; to?: number; limit?: number },
+    now: number,
+  ): Promise<IndexValue[]> {
+    await this.#requireMarket(query.symbol);
+    const to = query.to ?? now;
+    const from = query.from ?? Math.max(0, to - HISTORY_WINDOW_MS);
+    if (from > to) throw new AppError('PARAM_ERROR');
+    const rows = await repo.listIndexTicks(
+      this.#db,
+      query.symbol,
+      toMillis(from),
+      toMillis(to),
+      query.limit ?? HISTORY_DEFAULT_LIMIT,
+    );
+    return rows.map(toIndexValue);
+  }
+
+  /** Candles of a listed market opening before `before` (default: up to the current one), oldest first. */
+  async klines(query: {
+    symbol: string;
+    interval: KlineInterval;
+    before?: number;
+    limit?: number;
+  }): Promise<Candle[]> {
+    await this.#requireMarket(query.symbol);
+    const rows = await repo.listCandlesNewestFirst(
+      this.#db,
+      query.symbol,
+      query.interval,
+      query.before === undefined ? undefined : toMillis(query.before),
+      query.limit ?? KLINE_DEFAULT_LIMIT,
+    );
+    return rows.reverse().map(toCandle);
+  }
+
+  /** The newest recorded candle of every symbol and interval. */
+  async latestCandles(): Promise<Candle[]> {
+    const rows = await repo.listLatestCandles(this.#db);
+    return rows.filter((row) => isKlineInterval(row.interval)).map(toCandle);
+  }
+
+  /** Deletes ticks older than the retention; answers how many went. Candles stay. */
+  async pruneTicks(now: number): Promise<number> {
+    const deleted = await repo.deleteTicksBefore(this.#db, toMillis(now - this.tickRetentionMs));
+    return Number(deleted);
+  }
+
+  async #requireMarket(symbol: string): Promise<void> {
+    const market = await repo.findMarket(this.#db, symbol);
+    if (market?.status !== 'active') throw new AppError('MARKET_NOT_OPEN');
+  }
+}
+
+/** The open time of the `interval` bucket that `at` falls in (buckets are aligned to the epoch). */
+export function bucketOf(at: number, interval: KlineInterval): number {
+  const ms = KLINE_INTERVAL_MS[interval];
+  return Math.floor(at / ms) * ms;
+}
+
+function isKlineInterval(value: string): value is KlineInterval {
+  return (KLINE_INTERVALS as readonly string[]).includes(value);
+}
+
+function toIndexValue(row: repo.TickRow): IndexValue {
+  return { symbol: row.symbol, price: row.price, at: fromMillis(row.at), source: row.source };
+}
+
+function toCandle(row: repo.CandleRow): Candle {
+  if (!isKlineInterval(row.interval)) throw new RangeError(`unknown candle interval: ${row.interval}`);
+  return {
+    symbol: row.symbol,
+    interval: row.interval,
+    t: fromMillis(row.t),
+    o: row.o,
+    h: row.h,
+    l: row.l,
+    c: row.c,
+  };
 }

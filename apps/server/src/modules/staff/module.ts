@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { DeliveryBackOffice } from '../delivery/back-office.ts';
+import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
 import { type BackOfficeDeps, BackOfficeService } from './operations.ts';
 import { staffRoutes } from './routes.ts';
@@ -8,6 +10,8 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   /** The first owner's credentials (`ADMIN_USER`, `ADMIN_PASSWORD`); unset = a one-time password. */
   firstOwner: { username?: string; password?: string };
   log: FastifyBaseLogger;
+  /** The delivery module's back-office side; its routes answer NOT_FOUND until it is registered. */
+  delivery?: () => DeliveryBackOffice | undefined;
 }
 
 /**
@@ -24,9 +28,19 @@ export async function registerStaffModule(
     async (scope) => {
       registerStaffHook(scope, staff);
       await scope.register(staffRoutes, { staff, backOffice });
+      await scope.register(deliveryStaffRoutes, { delivery: () => deps.delivery?.() });
     },
     { prefix: '/admin-api' },
   );
+  const secrets = await staff.sealPlainSecrets();
+  if (secrets.sealed > 0) deps.log.info({ sealed: secrets.sealed }, 'back office: TOTP secrets encrypted');
+  if (secrets.unreadable > 0) {
+    // why: fail closed, but say why those staff cannot sign in: the key is not the one they were sealed with.
+    deps.log.error(
+      { unreadable: secrets.unreadable },
+      'back office: some TOTP secrets cannot be read with this STAFF_SECRET_KEY; those staff cannot sign in until it is restored or they are enrolled again',
+    );
+  }
   const created = await staff.bootstrapOwner(deps.firstOwner);
   if (created?.oneTimePassword) {
     // why: printed once, at the start that creates the account; the owner must change it at first login.

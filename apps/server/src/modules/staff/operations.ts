@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@bourse/shared';
+import { AppError, fromAtoms } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { AuditRow, AuditService } from '../audit/service.ts';
 import type { AuthService, LoginLogEntry } from '../auth/service.ts';
 import type { AccountKind, LedgerService, StatementLine } from '../ledger/service.ts';
 import type { UserAccount, UserSummary, UsersService } from '../users/service.ts';
+import type { CoinSettings, NetworkSettings } from '../wallet/config.ts';
 import type { StaffContext } from './service.ts';
-import type { ConfigCoin, ConfigNetwork, StaffActorRef, WalletReview } from './wallet-port.ts';
+import type { StaffActorRef, WalletReview } from './wallet-port.ts';
 
 export interface BackOfficeDeps {
   db: Db;
@@ -137,8 +138,14 @@ export class BackOfficeService {
         actor: staff.actor,
         action: 'ledger.adjust',
         target: `user:${input.userId}`,
-        before: { asset: input.asset, available: before },
-        after: { asset: input.asset, available: after, amount: input.amount, entryId, ref },
+        before: { asset: input.asset, available: fromAtoms(before) },
+        after: {
+          asset: input.asset,
+          available: fromAtoms(after),
+          amount: fromAtoms(input.amount),
+          entryId,
+          ref,
+        },
         reason: input.reason,
         ip: staff.ip,
       });
@@ -185,13 +192,13 @@ export class BackOfficeService {
 }
 
 /** A coin's wallet switches with its networks, as the configuration page shows them. */
-export type CoinConfig = ConfigCoin & { networks: ConfigNetwork[] };
+export type CoinConfig = CoinSettings & { networks: NetworkSettings[] };
 
 /** What staff may change of a coin (its icon stays as it is). */
-export type CoinSwitches = Omit<ConfigCoin, 'icon'>;
+export type CoinSwitches = Omit<CoinSettings, 'icon'>;
 
 /** A network as staff submit it; `sort` absent keeps the current order (0 for a new network). */
-export type NetworkInput = Omit<ConfigNetwork, 'sort'> & { sort?: number };
+export type NetworkInput = Omit<NetworkSettings, 'sort'> & { sort?: number };
 
 /**
  * The wallet configuration (coins, networks, deposit addresses, limits, fees) through the wallet's

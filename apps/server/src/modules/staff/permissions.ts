@@ -2,14 +2,6 @@ import type { StaffRole } from '../../platform/schema.ts';
 
 export type { StaffRole };
 
-export const STAFF_ROLES = [
-  'owner',
-  'finance',
-  'compliance',
-  'support',
-  'content',
-] as const satisfies readonly StaffRole[];
-
 /** What a back-office route may need; each route names exactly one. */
 export const PERMISSIONS = [
   'dashboard.read',
@@ -24,12 +16,15 @@ export const PERMISSIONS = [
   'audit.read',
   'config.read',
   'config.manage',
+  'delivery.read',
+  'delivery.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * Which role may do what. The owner may do everything; nobody else manages staff or changes the
- * wallet configuration (a network's settings include the deposit address customers pay to).
+ * wallet configuration (a network's settings include the deposit address customers pay to) or the
+ * delivery products and trial money; finance reads delivery exposure, results and contracts.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -41,6 +36,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'finance.review',
     'finance.adjust',
     'config.read',
+    'delivery.read',
   ],
   compliance: [
     'dashboard.read',
@@ -58,8 +54,4 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
 
 export function canRole(role: StaffRole, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);
-}
-
-export function isStaffRole(value: string): value is StaffRole {
-  return (STAFF_ROLES as readonly string[]).includes(value);
 }

@@ -61,6 +61,32 @@ export async function updateTotpSecret(db: Db, staffId: bigint, secret: string):
   await db.updateTable('staff').set({ totp_secret: secret }).where('id', '=', staffId).execute();
 }
 
+/** Every stored TOTP secret (sealed, or plain when written before secrets were sealed). */
+export async function listTotpSecrets(db: Db): Promise<{ id: bigint; secret: string }[]> {
+  const rows = await db
+    .selectFrom('staff')
+    .select(['id', 'totp_secret'])
+    .where('totp_secret', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ id: row.id, secret: row.totp_secret as string }));
+}
+
+/** Replaces a secret only while it is still `current`, so two starting nodes seal it once. */
+export async function replaceTotpSecret(
+  db: Db,
+  staffId: bigint,
+  current: string,
+  next: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('staff')
+    .set({ totp_secret: next })
+    .where('id', '=', staffId)
+    .where('totp_secret', '=', current)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /**
  * Accepts a TOTP time step: moves `totp_last_step` forward only when `step` is newer, so the same
  * code can never be used twice, even by two concurrent requests. True when it moved.

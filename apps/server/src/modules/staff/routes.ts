@@ -1,14 +1,49 @@
-import { fromAtoms, isDecimalString, parseAmount, toAtoms } from '@bourse/shared';
-import { CoinSettingsBody, NetworkSettingsBody } from '@bourse/shared/api';
+import { AppError, fromAtoms, parseAmount, toAtoms } from '@bourse/shared';
+import {
+  AdjustBody,
+  AdjustResult,
+  AuditList,
+  AuditQuery,
+  BalanceList,
+  CoinSettingsBody,
+  ConfirmDepositBody,
+  CreatedStaff,
+  CreateStaffBody,
+  Dashboard,
+  FreezeBody,
+  IdParams,
+  LoginLogList,
+  NetworkSettingsBody,
+  RejectBody,
+  ReviewQueueQuery,
+  StaffAccountList,
+  StaffDeposit,
+  StaffDepositQueue,
+  StaffLoginBody,
+  StaffLoginStep,
+  StaffMe,
+  StaffSignedIn,
+  StaffStatusBody,
+  StaffTokenBody,
+  StaffWithdrawal,
+  StaffWithdrawalQueue,
+  StatementList,
+  StatementQuery,
+  TotpBody,
+  TradeBanBody,
+  UserAccount,
+  UserSearchQuery,
+  UserSummaryList,
+  WalletConfigAnswer,
+} from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import { ADDRESS_FORMATS } from '../wallet/address-format.ts';
+import { ADDRESS_FORMATS, isAddressFormat } from '../wallet/address-format.ts';
 import { requireStaff } from './hook.ts';
 import { type BackOfficeService, toActorRef } from './operations.ts';
-import { STAFF_ROLES } from './permissions.ts';
 import type { StaffService, StaffView } from './service.ts';
 
 export interface StaffRoutesOptions {
@@ -16,49 +51,8 @@ export interface StaffRoutesOptions {
   backOffice: BackOfficeService;
 }
 
-// why: control characters are never meaningful in these fields, and PostgreSQL refuses NUL in text.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-const text = (max: number, min = 1) =>
-  z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((v) => !CONTROL_CHARS.test(v), { error: 'PARAM_ERROR' });
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .refine((v) => !CONTROL_CHARS.test(v), { error: 'PARAM_ERROR' })
-    .optional()
-    .transform((v) => v ?? '');
-const idText = z.string().regex(/^\d{1,18}$/);
-const IdParams = z.object({ id: idText });
-const positiveAmount = z
-  .string()
-  .trim()
-  .refine((v) => isDecimalString(v) && !v.startsWith('-') && toAtoms(v) > 0n, { error: 'PARAM_ERROR' });
-const signedAmount = z
-  .string()
-  .trim()
-  .refine((v) => isDecimalString(v) && toAtoms(v) !== 0n, { error: 'PARAM_ERROR' });
-const flag = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
-  .transform((v) => v === true || v === 'true' || v === '1');
-const Any = envelope(z.unknown());
-const tokenField = z.string().max(200).optional();
-
-/** bigints as decimal strings, so a wallet answer of any shape travels as JSON. */
-function toJsonSafe(value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return value.map(toJsonSafe);
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSafe(v)]));
-  }
-  return value;
-}
+// why: every answer is declared, so the OpenAPI document describes it and the server checks it.
+const Done = envelope(z.null());
 
 function staffWire(view: StaffView) {
   return { ...view, id: toSafeNumber(view.id) };
@@ -76,24 +70,19 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'Staff login, step 1: password; answers a TOTP enrolment or a TOTP step',
-      body: z.object({ username: text(64), password: z.string().min(1).max(128) }),
-      response: { 200: Any },
+      body: StaffLoginBody,
+      response: { 200: envelope(StaffLoginStep) },
     },
     handler: async (request) => ok(request, await staff.login(request.body, clientOf(request))),
   });
 
-  const TotpBody = z.object({
-    ticket: z.string().min(1).max(200),
-    code: z.string().trim().max(10),
-    newPassword: z.string().min(8).max(128).optional(),
-  });
   api.post('/totp/enrol', {
     config: { staff: 'public' },
     schema: {
       tags,
       summary: 'Staff login, step 2 at first login: confirm the new TOTP secret (and set a new password)',
       body: TotpBody,
-      response: { 200: Any },
+      response: { 200: envelope(StaffSignedIn) },
     },
     handler: async (request) => {
       const result = await staff.completeLogin('enrol', request.body, clientOf(request));
@@ -106,7 +95,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Staff login, step 2: the current TOTP code',
       body: TotpBody,
-      response: { 200: Any },
+      response: { 200: envelope(StaffSignedIn) },
     },
     handler: async (request) => {
       const result = await staff.completeLogin('totp', request.body, clientOf(request));
@@ -119,8 +108,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'End the staff session',
-      body: z.object({ token: tokenField }),
-      response: { 200: Any },
+      body: StaffTokenBody,
+      response: { 200: Done },
     },
     handler: async (request) => {
       await staff.logout(requireStaff(request));
@@ -133,11 +122,11 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'The signed-in staff member and what their role may do',
-      response: { 200: Any },
+      response: { 200: envelope(StaffMe) },
     },
     handler: async (request) => {
       const me = await staff.me(requireStaff(request));
-      return ok(request, { ...staffWire(me), permissions: me.permissions });
+      return ok(request, { ...staffWire(me), permissions: [...me.permissions] });
     },
   });
 
@@ -147,7 +136,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'Users, pending reviews, today’s deposits and withdrawals, ledger status',
-      response: { 200: Any },
+      response: { 200: envelope(Dashboard) },
     },
     handler: async (request) => {
       const figures = await backOffice.dashboard();
@@ -161,8 +150,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'Search users by id, username or phone (prefix)',
-      querystring: z.object({ q: optionalText(64), token: tokenField }),
-      response: { 200: Any },
+      querystring: UserSearchQuery,
+      response: { 200: envelope(UserSummaryList) },
     },
     handler: async (request) => {
       const rows = await backOffice.searchUsers(request.query.q);
@@ -175,7 +164,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
 
   api.get('/users/:id', {
     config: { staff: 'users.read' },
-    schema: { tags, summary: 'A user’s profile', params: IdParams, response: { 200: Any } },
+    schema: { tags, summary: 'A user’s profile', params: IdParams, response: { 200: envelope(UserAccount) } },
     handler: async (request) => {
       const user = await backOffice.getUser(BigInt(request.params.id));
       return ok(request, {
@@ -190,7 +179,12 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
 
   api.get('/users/:id/logins', {
     config: { staff: 'users.read' },
-    schema: { tags, summary: 'A user’s login log, newest first', params: IdParams, response: { 200: Any } },
+    schema: {
+      tags,
+      summary: 'A user’s login log, newest first',
+      params: IdParams,
+      response: { 200: envelope(LoginLogList) },
+    },
     handler: async (request) => {
       const rows = await backOffice.loginLog(BigInt(request.params.id));
       return ok(
@@ -206,7 +200,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'A user’s balances per asset and kind',
       params: IdParams,
-      response: { 200: Any },
+      response: { 200: envelope(BalanceList) },
     },
     handler: async (request) => {
       const rows = await backOffice.balances(BigInt(request.params.id));
@@ -223,16 +217,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'A user’s statement (every ledger movement), newest first',
       params: IdParams,
-      querystring: z.object({
-        asset: z
-          .string()
-          .regex(/^[A-Z0-9]{1,16}$/)
-          .optional(),
-        beforeId: idText.optional(),
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-        token: tokenField,
-      }),
-      response: { 200: Any },
+      querystring: StatementQuery,
+      response: { 200: envelope(StatementList) },
     },
     handler: async (request) => {
       const { asset, beforeId, limit } = request.query;
@@ -260,8 +246,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Freeze (sessions end, logins refused) or unfreeze a user',
       params: IdParams,
-      body: z.object({ frozen: flag, reason: optionalText(500), token: tokenField }),
-      response: { 200: Any },
+      body: FreezeBody,
+      response: { 200: Done },
     },
     handler: async (request) => {
       const { frozen, reason } = request.body;
@@ -276,8 +262,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Ban or allow a user’s trading',
       params: IdParams,
-      body: z.object({ banned: flag, reason: optionalText(500), token: tokenField }),
-      response: { 200: Any },
+      body: TradeBanBody,
+      response: { 200: Done },
     },
     handler: async (request) => {
       const { banned, reason } = request.body;
@@ -292,20 +278,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Manual adjustment: a double-entry entry with the system account `adjustments`',
       params: IdParams,
-      body: z.object({
-        asset: z
-          .string()
-          .trim()
-          .regex(/^[A-Z0-9]{1,16}$/),
-        amount: signedAmount,
-        reason: text(500),
-        key: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{8,64}$/)
-          .optional(),
-        token: tokenField,
-      }),
-      response: { 200: Any },
+      body: AdjustBody,
+      response: { 200: envelope(AdjustResult) },
     },
     handler: async (request) => {
       const { asset, amount, reason, key } = request.body;
@@ -321,28 +295,30 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   // --- finance reviews -------------------------------------------------------------------------
-  const Queue = z.object({
-    status: z
-      .string()
-      .regex(/^[a-z_]{1,20}$/)
-      .optional(),
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
-    token: tokenField,
-  });
   api.get('/deposits', {
     config: { staff: 'finance.read' },
-    schema: { tags, summary: 'Deposits, by status', querystring: Queue, response: { 200: Any } },
+    schema: {
+      tags,
+      summary: 'Deposits, by status',
+      querystring: ReviewQueueQuery,
+      response: { 200: envelope(StaffDepositQueue) },
+    },
     handler: async (request) => {
       const { status, page } = request.query;
-      return ok(request, toJsonSafe(await backOffice.wallet().listDeposits({ status, page })));
+      return ok(request, await backOffice.wallet().listDeposits({ status, page }));
     },
   });
   api.get('/withdrawals', {
     config: { staff: 'finance.read' },
-    schema: { tags, summary: 'Withdrawals, by status', querystring: Queue, response: { 200: Any } },
+    schema: {
+      tags,
+      summary: 'Withdrawals, by status',
+      querystring: ReviewQueueQuery,
+      response: { 200: envelope(StaffWithdrawalQueue) },
+    },
     handler: async (request) => {
       const { status, page } = request.query;
-      return ok(request, toJsonSafe(await backOffice.wallet().listWithdrawals({ status, page })));
+      return ok(request, await backOffice.wallet().listWithdrawals({ status, page }));
     },
   });
   api.post('/deposits/:id/confirm', {
@@ -351,8 +327,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Confirm a deposit, crediting the amount given',
       params: IdParams,
-      body: z.object({ amount: positiveAmount, token: tokenField }),
-      response: { 200: Any },
+      body: ConfirmDepositBody,
+      response: { 200: envelope(StaffDeposit) },
     },
     handler: async (request) => {
       const result = await backOffice.wallet().confirmDeposit({
@@ -360,18 +336,17 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
         creditedAmount: toAtoms(request.body.amount),
         staff: toActorRef(requireStaff(request)),
       });
-      return ok(request, toJsonSafe(result ?? null));
+      return ok(request, result);
     },
   });
-  const ReasonBody = z.object({ reason: text(500), token: tokenField });
   api.post('/deposits/:id/reject', {
     config: { staff: 'finance.review' },
     schema: {
       tags,
       summary: 'Reject a deposit with a reason',
       params: IdParams,
-      body: ReasonBody,
-      response: { 200: Any },
+      body: RejectBody,
+      response: { 200: envelope(StaffDeposit) },
     },
     handler: async (request) => {
       const result = await backOffice.wallet().rejectDeposit({
@@ -379,7 +354,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
         reason: request.body.reason,
         staff: toActorRef(requireStaff(request)),
       });
-      return ok(request, toJsonSafe(result ?? null));
+      return ok(request, result);
     },
   });
   api.post('/withdrawals/:id/approve', {
@@ -388,15 +363,15 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Approve a withdrawal (debits the frozen amount)',
       params: IdParams,
-      body: z.object({ token: tokenField }),
-      response: { 200: Any },
+      body: StaffTokenBody,
+      response: { 200: envelope(StaffWithdrawal) },
     },
     handler: async (request) => {
       const result = await backOffice.wallet().approveWithdrawal({
         withdrawalId: BigInt(request.params.id),
         staff: toActorRef(requireStaff(request)),
       });
-      return ok(request, toJsonSafe(result ?? null));
+      return ok(request, result);
     },
   });
   api.post('/withdrawals/:id/reject', {
@@ -405,8 +380,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Reject a withdrawal with a reason (returns the frozen amount)',
       params: IdParams,
-      body: ReasonBody,
-      response: { 200: Any },
+      body: RejectBody,
+      response: { 200: envelope(StaffWithdrawal) },
     },
     handler: async (request) => {
       const result = await backOffice.wallet().rejectWithdrawal({
@@ -414,7 +389,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
         reason: request.body.reason,
         staff: toActorRef(requireStaff(request)),
       });
-      return ok(request, toJsonSafe(result ?? null));
+      return ok(request, result);
     },
   });
 
@@ -424,12 +399,12 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'Every coin with its wallet switches and its networks (deposit address, limits, fee)',
-      response: { 200: Any },
+      response: { 200: envelope(WalletConfigAnswer) },
     },
     handler: async (request) => {
       const coins = await backOffice.config.listCoins();
       return ok(request, {
-        addressFormats: ADDRESS_FORMATS,
+        addressFormats: [...ADDRESS_FORMATS],
         coins: coins.map((coin) => ({
           ...coin,
           networks: coin.networks.map((n) => ({
@@ -450,7 +425,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       summary: 'Save a coin’s switches: convertible, deposits, withdrawals, decimals shown (audited)',
       params: z.object({ symbol: z.string().regex(/^[A-Z0-9]{1,16}$/, { error: 'COIN_UNAVAILABLE' }) }),
       body: CoinSettingsBody,
-      response: { 200: Any },
+      response: { 200: Done },
     },
     handler: async (request) => {
       const { convertible, depositEnabled, withdrawEnabled, displayDecimals } = request.body;
@@ -470,10 +445,11 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Create or update a coin’s network: deposit address, limits, fee, switch (audited)',
       body: NetworkSettingsBody,
-      response: { 200: Any },
+      response: { 200: Done },
     },
     handler: async (request) => {
       const body = request.body;
+      if (!isAddressFormat(body.addressFormat)) throw new AppError('PARAM_ERROR');
       await backOffice.config.saveNetwork(requireStaff(request), {
         coin: body.coin,
         network: body.network,
@@ -493,7 +469,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   // --- staff -----------------------------------------------------------------------------------
   api.get('/staff', {
     config: { staff: 'staff.manage' },
-    schema: { tags, summary: 'Staff accounts', response: { 200: Any } },
+    schema: { tags, summary: 'Staff accounts', response: { 200: envelope(StaffAccountList) } },
     handler: async (request) => ok(request, (await staff.listStaff()).map(staffWire)),
   });
   api.post('/staff', {
@@ -501,16 +477,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'Create a staff account (it changes its password and enrols TOTP at first login)',
-      body: z.object({
-        username: z
-          .string()
-          .trim()
-          .regex(/^[A-Za-z0-9_.-]{3,32}$/),
-        password: z.string().min(8).max(128),
-        role: z.enum(STAFF_ROLES),
-        token: tokenField,
-      }),
-      response: { 200: Any },
+      body: CreateStaffBody,
+      response: { 200: envelope(CreatedStaff) },
     },
     handler: async (request) => {
       const { username, password, role } = request.body;
@@ -524,8 +492,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       tags,
       summary: 'Disable (sessions end) or enable a staff account',
       params: IdParams,
-      body: z.object({ disabled: flag, reason: optionalText(500), token: tokenField }),
-      response: { 200: Any },
+      body: StaffStatusBody,
+      response: { 200: Done },
     },
     handler: async (request) => {
       await staff.setStaffStatus(requireStaff(request), {
@@ -543,24 +511,15 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       summary: 'The audit log, newest first, filtered',
-      querystring: z.object({
-        actor: z.string().max(64).optional(),
-        action: z.string().max(64).optional(),
-        target: z.string().max(128).optional(),
-        from: z.coerce.number().int().min(0).optional(),
-        to: z.coerce.number().int().min(0).optional(),
-        beforeId: idText.optional(),
-        limit: z.coerce.number().int().min(1).max(200).default(50),
-        token: tokenField,
-      }),
-      response: { 200: Any },
+      querystring: AuditQuery,
+      response: { 200: envelope(AuditList) },
     },
     handler: async (request) => {
       const { actor, action, target, from, to, beforeId, limit } = request.query;
       const rows = await backOffice.listAudit({
-        actor: actor || undefined,
-        action: action || undefined,
-        target: target || undefined,
+        actor,
+        action,
+        target,
         from,
         to,
         limit,

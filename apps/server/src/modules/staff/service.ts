@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, newToken, randomCode, sha256, verifyPassword } from '../../platform/crypto.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
+import { SecretBox } from '../../platform/secret-box.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import { canRole, type Permission, ROLE_PERMISSIONS, type StaffRole } from './permissions.ts';
@@ -33,6 +34,8 @@ export interface StaffDeps {
   limits: StaffLimits;
   /** Shown in authenticator apps next to the account. */
   totpIssuer: string;
+  /** Seals TOTP secrets at rest (`STAFF_SECRET_KEY`); the store never holds one in plain text. */
+  secrets: SecretBox;
 }
 
 /** The signed-in staff member of a request, and who they are in audit records. */
@@ -143,7 +146,7 @@ export class StaffService {
     const isEnrolled = staff.totp_enabled === 1n;
     const secret = isEnrolled ? undefined : generateSecret();
     await db.transaction().execute(async (trx) => {
-      if (secret) await repo.updateTotpSecret(trx, staff.id, secret);
+      if (secret) await repo.updateTotpSecret(trx, staff.id, this.#deps.secrets.seal(secret));
       await repo.insertStaffSession(trx, {
         staffId: staff.id,
         tokenHash: sha256(ticket),
@@ -180,7 +183,7 @@ export class StaffService {
       throw new AppError('STAFF_LOGIN_EXPIRED');
     }
     const staff = await repo.findStaffById(db, step.staffId);
-    if (!staff || staff.status !== 'active') throw new AppError('STAFF_DISABLED');
+    if (staff?.status !== 'active') throw new AppError('STAFF_DISABLED');
     const isPasswordChange = stage === 'enrol' && staff.must_change_password === 1n;
     if (isPasswordChange && !input.newPassword) throw new AppError('STAFF_PASSWORD_CHANGE_REQUIRED');
 
@@ -228,7 +231,7 @@ export class StaffService {
     const { db, clock, policy } = this.#deps;
     if (!token) throw new AppError('SESSION_INVALID');
     const session = await repo.findLiveStaffSession(db, sha256(token));
-    if (!session || session.stage !== 'active' || session.status !== 'active') {
+    if (session?.stage !== 'active' || session.status !== 'active') {
       throw new AppError('SESSION_INVALID');
     }
     const now = clock.now();
@@ -336,13 +339,40 @@ export class StaffService {
     });
   }
 
+  /**
+   * Seals the TOTP secrets still stored in plain text (written before they were encrypted), and
+   * counts the sealed ones this key cannot open: those staff cannot sign in until they are
+   * enrolled again, or the right `STAFF_SECRET_KEY` is given.
+   */
+  async sealPlainSecrets(): Promise<{ sealed: number; unreadable: number }> {
+    const { db, secrets } = this.#deps;
+    let sealed = 0;
+    let unreadable = 0;
+    for (const row of await repo.listTotpSecrets(db)) {
+      if (!SecretBox.isSealed(row.secret)) {
+        if (await repo.replaceTotpSecret(db, row.id, row.secret, secrets.seal(row.secret))) sealed += 1;
+      } else if (this.#openSecret(row.secret) === undefined) unreadable += 1;
+    }
+    return { sealed, unreadable };
+  }
+
+  /** The plain secret; undefined when this key cannot open it (fails closed: no code matches). */
+  #openSecret(stored: string): string | undefined {
+    try {
+      return this.#deps.secrets.open(stored);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The time step of a right, unused code; undefined otherwise. */
   async #checkCode(
-    secret: string | null,
+    stored: string | null,
     code: string,
     lastStep: bigint,
     now: number,
   ): Promise<number | undefined> {
+    const secret = stored === null ? undefined : this.#openSecret(stored);
     if (!secret || !/^\d{6}$/.test(code)) return undefined;
     const result = await verify({
       secret,

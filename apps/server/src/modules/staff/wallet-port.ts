@@ -1,6 +1,15 @@
+import type {
+  StaffDeposit,
+  StaffDepositQueue,
+  StaffWithdrawal,
+  StaffWithdrawalQueue,
+} from '@bourse/shared/api';
+import type { CoinSettings, NetworkSettings, WalletConfig } from '../wallet/config.ts';
+
 /**
  * What the back office needs of the wallet module (its staff-side service methods). Each method
- * runs its own transaction and writes its own audit record with `staff.actor`.
+ * runs its own transaction and writes its own audit record with `staff.actor`. The shapes are the
+ * wallet's own (`wallet/config.ts`, derived from the shared wire schemas).
  */
 export interface StaffActorRef {
   staffId: bigint;
@@ -10,50 +19,30 @@ export interface StaffActorRef {
   ip: string;
 }
 
-/** A coin's wallet switches (the wallet's `CoinSettings`). */
-export interface ConfigCoin {
-  coin: string;
-  icon: string;
-  displayDecimals: number;
-  convertible: boolean;
-  depositEnabled: boolean;
-  withdrawEnabled: boolean;
-}
-
-/** A coin's network (the wallet's `NetworkSettings`); amounts in atoms, `maxWithdraw` 0 = no maximum. */
-export interface ConfigNetwork {
-  coin: string;
-  network: string;
-  addressFormat: string;
-  depositAddress: string;
-  minDeposit: bigint;
-  minWithdraw: bigint;
-  maxWithdraw: bigint;
-  withdrawFee: bigint;
-  enabled: boolean;
-  sort: number;
-}
-
 /** The wallet's configuration methods; each save is one transaction with its audit record. */
 export interface WalletConfiguration {
-  getConfig(): Promise<{ coins: ConfigCoin[]; networks: ConfigNetwork[] }>;
+  getConfig(): Promise<WalletConfig>;
   /** Refuses an unknown coin (COIN_UNAVAILABLE). */
-  saveCoinSettings(input: { settings: ConfigCoin; staff: StaffActorRef }): Promise<void>;
-  /** Refuses an unknown coin or format, and a deposit address that fails its checksum (ADDRESS_INVALID). */
-  saveNetwork(input: { network: ConfigNetwork; staff: StaffActorRef }): Promise<void>;
+  saveCoinSettings(input: { settings: CoinSettings; staff: StaffActorRef }): Promise<void>;
+  /** Refuses an unknown coin, and a deposit address that fails its checksum (ADDRESS_INVALID). */
+  saveNetwork(input: { network: NetworkSettings; staff: StaffActorRef }): Promise<void>;
 }
 
 export interface WalletReview extends WalletConfiguration {
-  listDeposits(query: { status?: string; page: number }): Promise<unknown>;
-  listWithdrawals(query: { status?: string; page: number }): Promise<unknown>;
+  listDeposits(query: { status?: string; page: number }): Promise<StaffDepositQueue>;
+  listWithdrawals(query: { status?: string; page: number }): Promise<StaffWithdrawalQueue>;
   confirmDeposit(input: {
     depositId: bigint;
     creditedAmount: bigint;
     staff: StaffActorRef;
-  }): Promise<unknown>;
-  rejectDeposit(input: { depositId: bigint; reason: string; staff: StaffActorRef }): Promise<unknown>;
-  approveWithdrawal(input: { withdrawalId: bigint; staff: StaffActorRef }): Promise<unknown>;
-  rejectWithdrawal(input: { withdrawalId: bigint; reason: string; staff: StaffActorRef }): Promise<unknown>;
+  }): Promise<StaffDeposit>;
+  rejectDeposit(input: { depositId: bigint; reason: string; staff: StaffActorRef }): Promise<StaffDeposit>;
+  approveWithdrawal(input: { withdrawalId: bigint; staff: StaffActorRef }): Promise<StaffWithdrawal>;
+  rejectWithdrawal(input: {
+    withdrawalId: bigint;
+    reason: string;
+    staff: StaffActorRef;
+  }): Promise<StaffWithdrawal>;
   /** Dashboard figures; optional until the wallet offers them. */
   reviewFigures?(since: number): Promise<{
     pendingDeposits: number;

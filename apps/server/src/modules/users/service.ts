@@ -31,6 +31,11 @@ export interface UsersDeps {
    * owns the addresses and answers it. Without it, `is_address` is 0.
    */
   withdrawAddresses?: { hasWithdrawAddress(userId: bigint): Promise<boolean> };
+  /**
+   * Runs inside the transaction that creates an account, after the row is in (the delivery module
+   * gives the account its sign-up trial money), so a new account is whole or not there at all.
+   */
+  onCreated?: (trx: Db, userId: bigint) => Promise<void>;
 }
 
 /** What login needs to know of an account. */
@@ -120,8 +125,9 @@ export class UsersService {
       if (!referrer) throw new AppError('INVITE_CODE_INVALID');
       referrerId = referrer.id;
     }
+    let userId: bigint;
     try {
-      return await repo.insertUser(trx, {
+      userId = await repo.insertUser(trx, {
         username: input.account,
         phone: input.isPhone ? input.account : null,
         email: !input.isPhone && EMAIL_RE.test(input.account) ? input.account : null,
@@ -135,6 +141,8 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new AppError(takenError);
       throw error;
     }
+    await this.#deps.onCreated?.(trx, userId);
+    return userId;
   }
 
   /** The account a login names, by username (any case) or phone number. */

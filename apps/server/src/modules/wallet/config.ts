@@ -1,32 +1,16 @@
 import { toAtoms } from '@bourse/shared';
+import type { NetworkAmountKey, WalletCoinSettings, WalletNetworkSettings } from '@bourse/shared/api';
 import type { AddressFormat } from './address-format.ts';
 
-/** A coin's wallet switches, as staff or the demo seed configure them. */
-export interface CoinSettings {
-  coin: string;
-  icon: string;
-  /** Decimals shown for amounts of this coin. */
-  displayDecimals: number;
-  convertible: boolean;
-  depositEnabled: boolean;
-  withdrawEnabled: boolean;
-}
+/** A coin's wallet switches, as staff or the demo seed configure them (the wire's shape). */
+export type CoinSettings = WalletCoinSettings;
 
-/** A coin's network: where deposits go and what withdrawals may be (amounts in atoms). */
-export interface NetworkSettings {
-  coin: string;
-  network: string;
-  addressFormat: AddressFormat;
-  /** The platform's deposit address; '' = no deposits on this network. */
-  depositAddress: string;
-  minDeposit: bigint;
-  minWithdraw: bigint;
-  /** 0 = no maximum. */
-  maxWithdraw: bigint;
-  withdrawFee: bigint;
-  enabled: boolean;
-  sort: number;
-}
+/**
+ * A coin's network: the wire's shape (`WalletNetworkSettings`) with its amounts in atoms and its
+ * address format one the wallet can check. `maxWithdraw` 0 = no maximum.
+ */
+export type NetworkSettings = Omit<WalletNetworkSettings, NetworkAmountKey | 'addressFormat'> &
+  Record<NetworkAmountKey, bigint> & { addressFormat: AddressFormat };
 
 export interface WalletConfig {
   coins: CoinSettings[];

@@ -12,6 +12,8 @@ import type {
   ConvertResult,
   DepositPage,
   DepositRecord,
+  StaffDeposit,
+  StaffWithdrawal,
   WithdrawAddress,
   WithdrawalRecord,
   WithdrawPage,
@@ -53,12 +55,8 @@ export interface StaffActor {
   ip: string;
 }
 
-/** A deposit as the back office sees it: the customer's record plus who it belongs to. */
-export type StaffDepositRecord = DepositRecord & { user_id: string; reviewed_by: string };
-/** A withdrawal as the back office sees it. */
-export type StaffWithdrawalRecord = WithdrawalRecord & { user_id: string; reviewed_by: string };
 /** A row of a back-office queue: the record plus the customer's username ('' when unknown). */
-export type StaffQueueRow<T> = T & { username: string };
+type StaffQueueRow<T> = T & { username: string };
 
 export interface WalletDeps {
   db: Db;
@@ -243,8 +241,8 @@ export class WalletService {
         actor: staff.actor,
         action: 'wallet.network.save',
         target: `network:${network.coin}:${network.network}`,
-        before: before ?? null,
-        after: toNetworkValues(network),
+        before: before ? networkAuditView(before) : null,
+        after: networkAuditView(toNetworkValues(network)),
         ip: staff.ip,
       });
     });
@@ -682,21 +680,28 @@ export class WalletService {
     const network = c.networks.find((n) => n.network === input.network);
     if (!network?.enabled || network.addressFormat === 'bank') throw new AppError('NETWORK_UNAVAILABLE');
     if (!isValidAddress(network.addressFormat, input.address)) throw new AppError('ADDRESS_INVALID');
-    const id = await db.transaction().execute(async (trx) => {
-      const existing = await repo.listAddresses(trx, auth.userId, input.coin);
-      if (existing.some((a) => a.network === input.network && a.address === input.address))
-        throw new AppError('WITHDRAW_ADDRESS_EXISTS');
-      if ((await repo.countAddresses(trx, auth.userId)) >= BigInt(MAX_SAVED_PER_USER))
-        throw new AppError('SAVED_LIMIT_REACHED');
-      return repo.insertAddress(trx, {
-        user_id: auth.userId,
-        coin: input.coin,
-        network: input.network,
-        address: input.address,
-        remark: input.remark,
-        created_at: toMillis(clock.now()),
+    const id = await db
+      .transaction()
+      .execute(async (trx) => {
+        const existing = await repo.listAddresses(trx, auth.userId, input.coin);
+        if (existing.some((a) => a.network === input.network && a.address === input.address))
+          throw new AppError('WITHDRAW_ADDRESS_EXISTS');
+        if ((await repo.countAddresses(trx, auth.userId)) >= BigInt(MAX_SAVED_PER_USER))
+          throw new AppError('SAVED_LIMIT_REACHED');
+        return repo.insertAddress(trx, {
+          user_id: auth.userId,
+          coin: input.coin,
+          network: input.network,
+          address: input.address,
+          remark: input.remark,
+          created_at: toMillis(clock.now()),
+        });
+      })
+      .catch((error: unknown) => {
+        // why: two requests at once both pass the check above; the store's unique index stops the second.
+        if (isUniqueViolation(error)) throw new AppError('WITHDRAW_ADDRESS_EXISTS');
+        throw error;
       });
-    });
     const saved = (await this.listAddresses(auth.userId)).find((a) => a.id === String(id));
     if (!saved) throw new AppError('INTERNAL_ERROR');
     return saved;
@@ -778,7 +783,7 @@ export class WalletService {
 
   /** The deposit queue (or any status), newest first, 20 a page. */
   async listDeposits(query: { status?: string; page: number }): Promise<{
-    list: StaffQueueRow<StaffDepositRecord>[];
+    list: StaffQueueRow<StaffDeposit>[];
     page: number;
     has_more: boolean;
   }> {
@@ -797,7 +802,7 @@ export class WalletService {
 
   /** The withdrawal queue (or any status), newest first, 20 a page. */
   async listWithdrawals(query: { status?: string; page: number }): Promise<{
-    list: StaffQueueRow<StaffWithdrawalRecord>[];
+    list: StaffQueueRow<StaffWithdrawal>[];
     page: number;
     has_more: boolean;
   }> {
@@ -823,7 +828,7 @@ export class WalletService {
     depositId: bigint;
     creditedAmount: bigint;
     staff: StaffActor;
-  }): Promise<StaffDepositRecord> {
+  }): Promise<StaffDeposit> {
     const { db, clock, ledger, audit } = this.#deps;
     const { depositId, creditedAmount, staff } = input;
     if (creditedAmount <= 0n) throw new AppError('AMOUNT_INVALID');
@@ -863,8 +868,8 @@ export class WalletService {
         actor: staff.actor,
         action: 'deposit.confirm',
         target: `deposit:${depositId}`,
-        before: { status: before.status, amount: before.amount },
-        after: { status: after.status, credited_amount: after.credited_amount },
+        before: { status: before.status, amount: fromAtoms(before.amount) },
+        after: { status: after.status, credited_amount: fromAtoms(after.credited_amount) },
         ip: staff.ip,
       });
       return toStaffDeposit(after);
@@ -876,7 +881,7 @@ export class WalletService {
     depositId: bigint;
     reason: string;
     staff: StaffActor;
-  }): Promise<StaffDepositRecord> {
+  }): Promise<StaffDeposit> {
     const { db, clock, audit } = this.#deps;
     const reason = input.reason.trim().slice(0, 500);
     if (!reason) throw new AppError('PARAM_MISSING');
@@ -894,7 +899,7 @@ export class WalletService {
         actor: input.staff.actor,
         action: 'deposit.reject',
         target: `deposit:${input.depositId}`,
-        before: { status: before.status, amount: before.amount },
+        before: { status: before.status, amount: fromAtoms(before.amount) },
         after: { status: 'rejected' },
         reason,
         ip: input.staff.ip,
@@ -908,10 +913,7 @@ export class WalletService {
    * fee to `fees`, with the row and the audit record in one transaction. Acting twice answers
    * ILLEGAL_OPERATION.
    */
-  async approveWithdrawal(input: {
-    withdrawalId: bigint;
-    staff: StaffActor;
-  }): Promise<StaffWithdrawalRecord> {
+  async approveWithdrawal(input: { withdrawalId: bigint; staff: StaffActor }): Promise<StaffWithdrawal> {
     const { db, clock, ledger, audit } = this.#deps;
     const { withdrawalId, staff } = input;
     return db.transaction().execute(async (trx) => {
@@ -953,7 +955,7 @@ export class WalletService {
         actor: staff.actor,
         action: 'withdrawal.approve',
         target: `withdrawal:${withdrawalId}`,
-        before: { status: before.status, amount: before.amount, fee: before.fee },
+        before: { status: before.status, amount: fromAtoms(before.amount), fee: fromAtoms(before.fee) },
         after: { status: 'passed' },
         ip: staff.ip,
       });
@@ -966,7 +968,7 @@ export class WalletService {
     withdrawalId: bigint;
     reason: string;
     staff: StaffActor;
-  }): Promise<StaffWithdrawalRecord> {
+  }): Promise<StaffWithdrawal> {
     const { db, clock, ledger, audit } = this.#deps;
     const { withdrawalId, staff } = input;
     const reason = input.reason.trim().slice(0, 500);
@@ -996,7 +998,7 @@ export class WalletService {
         actor: staff.actor,
         action: 'withdrawal.reject',
         target: `withdrawal:${withdrawalId}`,
-        before: { status: before.status, amount: before.amount, fee: before.fee },
+        before: { status: before.status, amount: fromAtoms(before.amount), fee: fromAtoms(before.fee) },
         after: { status: 'rejected' },
         reason,
         ip: staff.ip,
@@ -1179,11 +1181,22 @@ function toNetworkValues(n: NetworkSettings): repo.NetworkValues {
   };
 }
 
-function toStaffDeposit(row: DepositRow): StaffDepositRecord {
+/** A network row as the audit log keeps it: its amounts as decimal strings, as staff typed them. */
+function networkAuditView<T extends repo.NetworkValues>(row: T) {
+  return {
+    ...row,
+    min_deposit: fromAtoms(row.min_deposit),
+    min_withdraw: fromAtoms(row.min_withdraw),
+    max_withdraw: fromAtoms(row.max_withdraw),
+    withdraw_fee: fromAtoms(row.withdraw_fee),
+  };
+}
+
+function toStaffDeposit(row: DepositRow): StaffDeposit {
   return { ...toDepositRecord(row), user_id: String(row.user_id), reviewed_by: row.reviewed_by };
 }
 
-function toStaffWithdrawal(row: WithdrawalRow): StaffWithdrawalRecord {
+function toStaffWithdrawal(row: WithdrawalRow): StaffWithdrawal {
   return { ...toWithdrawalRecord(row), user_id: String(row.user_id), reviewed_by: row.reviewed_by };
 }
 

@@ -1,12 +1,14 @@
-import { type FormEvent, useState } from 'react';
+import { PASSWORD_MAX } from '@bourse/shared/api';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormTextField } from '../../../shared/form/form-fields.tsx';
+import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
-import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useChangeLoginPassword } from '../api/change-login-password.ts';
-import { findNewPasswordProblem, PASSWORD_MAX } from './validate-password.ts';
+import { LoginPasswordFields } from './validate-password.ts';
 
 /**
  * The login-password form: current, new and confirmation, then back to where the user came from.
@@ -16,21 +18,16 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
   const { t } = useTranslation();
   const goBack = useBack();
   const mutation = useChangeLoginPassword();
-  const [oldPassword, setOldPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const form = useSchemaForm(LoginPasswordFields, {
+    defaultValues: { oldpwd: '', newpwd: '', renewpwd: '' },
+  });
   const [isDone, setIsDone] = useState(false);
   const isBusy = mutation.isPending || isDone;
 
-  function handleSubmit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit((values) => {
     if (isBusy) return;
-    const problem = !oldPassword
-      ? 'security.validation.oldRequired'
-      : findNewPasswordProblem(newPassword, confirmPassword);
-    if (problem) return void showToast(t(problem));
     mutation.mutate(
-      { oldPassword, newPassword, confirmPassword },
+      { oldPassword: values.oldpwd, newPassword: values.newpwd, confirmPassword: values.renewpwd },
       {
         onSuccess: (body) => {
           setIsDone(true);
@@ -39,40 +36,40 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
         },
       },
     );
-  }
+  });
 
   return (
     <>
       <p className="note" data-testid={`${testIdPrefix}-note`}>
         {t('security.changePassword.note')}
       </p>
-      <form onSubmit={handleSubmit} noValidate>
-        <TextField
+      <form onSubmit={submit} noValidate>
+        <FormTextField
+          control={form.control}
+          name="oldpwd"
           label={t('security.changePassword.old')}
           placeholder={t('security.changePassword.oldPlaceholder')}
           type="password"
-          value={oldPassword}
-          onChange={setOldPassword}
           autoComplete="current-password"
           maxLength={64}
           testId={`${testIdPrefix}-old`}
         />
-        <TextField
+        <FormTextField
+          control={form.control}
+          name="newpwd"
           label={t('security.changePassword.new')}
           placeholder={t('security.passwordRule')}
           type="password"
-          value={newPassword}
-          onChange={setNewPassword}
           autoComplete="new-password"
           maxLength={PASSWORD_MAX}
           testId={`${testIdPrefix}-new`}
         />
-        <TextField
+        <FormTextField
+          control={form.control}
+          name="renewpwd"
           label={t('security.changePassword.confirm')}
           placeholder={t('auth.fields.password2Placeholder')}
           type="password"
-          value={confirmPassword}
-          onChange={setConfirmPassword}
           autoComplete="new-password"
           maxLength={PASSWORD_MAX}
           testId={`${testIdPrefix}-confirm`}

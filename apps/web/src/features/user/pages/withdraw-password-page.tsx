@@ -1,40 +1,41 @@
 import '../components/user.css';
+import { PASSWORD_MAX } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../api/get-user-info.ts';
+import { FormTextField } from '../../../shared/form/form-fields.tsx';
+import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
-import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
-import { findNewPasswordProblem, PASSWORD_MAX } from '../components/validate-password.ts';
+import { withdrawPasswordFields } from '../components/validate-password.ts';
 
 function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation();
   const goBack = useBack();
   const mutation = useSetWithdrawPassword();
   const support = useOpenOnlineSupport();
-  const [oldPassword, setOldPassword] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const [schema] = useState(() => withdrawPasswordFields(hasPassword));
+  const form = useSchemaForm(schema, {
+    defaultValues: { oldpaypassword: '', paypassword: '', repaypassword: '' },
+  });
   const [isDone, setIsDone] = useState(false);
   const isBusy = mutation.isPending || isDone;
 
-  function handleSubmit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit((values) => {
     if (isBusy) return;
-    const problem =
-      hasPassword && !oldPassword
-        ? 'security.validation.oldWithdrawRequired'
-        : findNewPasswordProblem(password, confirmPassword);
-    if (problem) return void showToast(t(problem));
     mutation.mutate(
-      { password, confirmPassword, oldPassword: hasPassword ? oldPassword : undefined },
+      {
+        password: values.paypassword,
+        confirmPassword: values.repaypassword,
+        oldPassword: hasPassword ? values.oldpaypassword : undefined,
+      },
       {
         onSuccess: (body) => {
           setIsDone(true);
@@ -43,39 +44,39 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         },
       },
     );
-  }
+  });
 
   return (
-    <form onSubmit={handleSubmit} noValidate>
+    <form onSubmit={submit} noValidate>
       <p className="note note-info">{t('security.withdrawPassword.note')}</p>
       {hasPassword && (
-        <TextField
+        <FormTextField
+          control={form.control}
+          name="oldpaypassword"
           label={t('security.withdrawPassword.old')}
           placeholder={t('security.withdrawPassword.oldPlaceholder')}
           type="password"
-          value={oldPassword}
-          onChange={setOldPassword}
           autoComplete="off"
           maxLength={64}
           testId="withdrawpwd-old"
         />
       )}
-      <TextField
+      <FormTextField
+        control={form.control}
+        name="paypassword"
         label={t('security.withdrawPassword.new')}
         placeholder={t('security.passwordRule')}
         type="password"
-        value={password}
-        onChange={setPassword}
         autoComplete="new-password"
         maxLength={PASSWORD_MAX}
         testId="withdrawpwd-new"
       />
-      <TextField
+      <FormTextField
+        control={form.control}
+        name="repaypassword"
         label={t('security.withdrawPassword.confirm')}
         placeholder={t('auth.fields.password2Placeholder')}
         type="password"
-        value={confirmPassword}
-        onChange={setConfirmPassword}
         autoComplete="new-password"
         maxLength={PASSWORD_MAX}
         testId="withdrawpwd-confirm"

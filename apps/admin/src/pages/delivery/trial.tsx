@@ -1,0 +1,259 @@
+import {
+  type AdminTrialGrant,
+  type AdminTrialGrantList,
+  GrantTrialBody,
+  TRIAL_TRIGGERS,
+  TrialGrantListQuery,
+  type TrialPlan,
+  TrialPlanBody,
+  type TrialPlanList,
+} from '@bourse/shared/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Input, InputNumber, Modal, Select, Space, Switch, Table, Tag } from 'antd';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { api } from '../../api/client.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
+import { formatTime, trimDecimal } from '../../app/format.ts';
+import { blankAsAbsent, Pager } from './common.tsx';
+
+type Plans = z.infer<typeof TrialPlanList>;
+type Grants = z.infer<typeof AdminTrialGrantList>;
+
+const PLANS_KEY = ['delivery', 'trial-plans'];
+const GRANTS_KEY = ['delivery', 'trial-grants'];
+const GrantFilterFields = z.object({ userId: blankAsAbsent(TrialGrantListQuery.shape.userId) });
+
+/** Trial-money plans (sign-up and campaign) and the grants made from them. */
+export function TrialTab({ canManage }: { canManage: boolean }) {
+  const { t } = useTranslation();
+  const plans = useQuery({ queryKey: PLANS_KEY, queryFn: () => api<Plans>('GET', '/delivery/trial-plans') });
+  const [editing, setEditing] = useState<{ plan?: TrialPlan } | null>(null);
+  const [granting, setGranting] = useState(false);
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Card
+        title={t('delivery.plans')}
+        extra={
+          canManage && (
+            <Space>
+              <Button onClick={() => setEditing({})}>{t('delivery.newPlan')}</Button>
+              <Button type="primary" onClick={() => setGranting(true)}>
+                {t('delivery.grantToUser')}
+              </Button>
+            </Space>
+          )
+        }
+      >
+        {plans.isError && <Alert type="error" title={plans.error.message} />}
+        <Table<TrialPlan>
+          rowKey="id"
+          loading={plans.isLoading}
+          dataSource={plans.data ?? []}
+          pagination={false}
+          locale={{ emptyText: t('common.empty') }}
+          columns={[
+            { title: '#', dataIndex: 'id' },
+            { title: t('delivery.name'), dataIndex: 'name' },
+            { title: t('delivery.amount'), dataIndex: 'amount' },
+            { title: t('delivery.validityDays'), dataIndex: 'validityDays' },
+            { title: t('delivery.profitCapPercent'), render: (_, row) => `${row.profitCapPercent}%` },
+            { title: t('delivery.trigger'), render: (_, row) => t(`delivery.triggers.${row.trigger}`) },
+            {
+              title: t('delivery.active'),
+              render: (_, row) => (
+                <Tag color={row.active ? 'green' : 'default'}>
+                  {row.active ? t('delivery.yes') : t('delivery.no')}
+                </Tag>
+              ),
+            },
+            { title: t('delivery.updatedAt'), render: (_, row) => formatTime(row.updatedAt) },
+            {
+              title: '',
+              render: (_, row) =>
+                canManage && (
+                  <Button size="small" onClick={() => setEditing({ plan: row })}>
+                    {t('delivery.edit')}
+                  </Button>
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <GrantsCard />
+      {editing && <PlanForm plan={editing.plan} onClose={() => setEditing(null)} />}
+      {granting && <GrantForm plans={plans.data ?? []} onClose={() => setGranting(false)} />}
+    </Space>
+  );
+}
+
+function GrantsCard() {
+  const { t } = useTranslation();
+  const [filter, setFilter] = useState<{ userId?: string; page: number }>({ page: 1 });
+  const grants = useQuery({
+    queryKey: [...GRANTS_KEY, filter],
+    queryFn: () => api<Grants>('GET', '/delivery/trial-grants', filter),
+  });
+  const form = useSchemaForm(GrantFilterFields, { defaultValues: { userId: '' } });
+  return (
+    <Card title={t('delivery.grants')}>
+      <Space orientation="vertical" style={{ width: '100%' }}>
+        <SchemaFormView
+          layout="inline"
+          onSubmit={form.handleSubmit(({ userId }) => setFilter({ userId, page: 1 }))}
+        >
+          <FormField control={form.control} name="userId" label={t('delivery.userId')}>
+            <Input allowClear inputMode="numeric" style={{ width: 160 }} />
+          </FormField>
+          <Button htmlType="submit">{t('delivery.filter')}</Button>
+        </SchemaFormView>
+        {grants.isError && <Alert type="error" title={grants.error.message} />}
+        <Table<AdminTrialGrant>
+          rowKey="id"
+          loading={grants.isLoading}
+          dataSource={grants.data?.list ?? []}
+          pagination={false}
+          locale={{ emptyText: t('common.empty') }}
+          columns={[
+            { title: '#', dataIndex: 'id' },
+            { title: t('delivery.user'), render: (_, row) => `${row.username} #${row.userId}` },
+            { title: t('delivery.plan'), dataIndex: 'name' },
+            { title: t('delivery.amount'), dataIndex: 'amount' },
+            { title: t('delivery.remaining'), dataIndex: 'remaining' },
+            { title: t('delivery.profitCap'), dataIndex: 'profitCap' },
+            { title: t('delivery.profitPaid'), dataIndex: 'profitPaid' },
+            { title: t('delivery.expiresAt'), render: (_, row) => formatTime(row.expiresAt) },
+            {
+              title: t('delivery.status'),
+              render: (_, row) => (
+                <Tag color={row.status === 'active' ? 'green' : 'default'}>
+                  {t(`delivery.grantStatuses.${row.status}`)}
+                </Tag>
+              ),
+            },
+            { title: t('delivery.grantedBy'), dataIndex: 'grantedBy' },
+            { title: t('delivery.createdAt'), render: (_, row) => formatTime(row.createdAt) },
+          ]}
+        />
+        <Pager
+          page={filter.page}
+          hasMore={grants.data?.hasMore ?? false}
+          onChange={(page) => setFilter({ ...filter, page })}
+        />
+      </Space>
+    </Card>
+  );
+}
+
+function PlanForm({ plan, onClose }: { plan?: TrialPlan; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const formId = useId();
+  const form = useSchemaForm(TrialPlanBody, {
+    defaultValues: plan
+      ? { ...plan, amount: trimDecimal(plan.amount) }
+      : { name: '', amount: '', validityDays: 7, profitCapPercent: 100, trigger: 'campaign', active: true },
+  });
+  const save = useMutation({
+    mutationFn: (values: z.output<typeof TrialPlanBody>) => api('POST', '/delivery/trial-plans', values),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: PLANS_KEY });
+      message.success(t('common.saved'));
+      onClose();
+    },
+    onError: (error) => message.error(error.message),
+  });
+  const { control } = form;
+  return (
+    <Modal
+      open
+      title={plan ? t('delivery.editPlan', { name: plan.name }) : t('delivery.newPlan')}
+      okText={t('delivery.save')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ htmlType: 'submit', form: formId, loading: save.isPending }}
+      onCancel={onClose}
+    >
+      <Alert type="info" title={t('delivery.planNote')} style={{ marginBottom: 16 }} />
+      <SchemaFormView id={formId} onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+        <FormField control={control} name="name" label={t('delivery.name')}>
+          <Input maxLength={64} />
+        </FormField>
+        <FormField
+          control={control}
+          name="amount"
+          label={t('delivery.amount')}
+          invalidText={t('form.errors.CONFIG_AMOUNT_INVALID')}
+        >
+          <Input inputMode="decimal" />
+        </FormField>
+        <FormField control={control} name="validityDays" label={t('delivery.validityDays')}>
+          <InputNumber min={1} max={3650} precision={0} />
+        </FormField>
+        <FormField
+          control={control}
+          name="profitCapPercent"
+          label={t('delivery.profitCapPercent')}
+          extra={t('delivery.profitCapHelp')}
+        >
+          <InputNumber min={0} max={10_000} precision={0} />
+        </FormField>
+        <FormField control={control} name="trigger" label={t('delivery.trigger')}>
+          <Select options={TRIAL_TRIGGERS.map((v) => ({ value: v, label: t(`delivery.triggers.${v}`) }))} />
+        </FormField>
+        <FormField control={control} name="active" label={t('delivery.active')} valueProp="checked">
+          <Switch />
+        </FormField>
+      </SchemaFormView>
+    </Modal>
+  );
+}
+
+function GrantForm({ plans, onClose }: { plans: Plans; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const formId = useId();
+  // why: one key per grant the staff member means to make; a retry after a lost answer sends the
+  // same key, so the user is granted once.
+  const [key] = useState(() => crypto.randomUUID());
+  const form = useSchemaForm(GrantTrialBody, { defaultValues: { userId: '', planId: undefined } });
+  const grant = useMutation({
+    mutationFn: (values: z.output<typeof GrantTrialBody>) =>
+      api<AdminTrialGrant>('POST', '/delivery/trial-grants', { ...values, key }),
+    onSuccess: (granted) => {
+      void client.invalidateQueries({ queryKey: GRANTS_KEY });
+      message.success(t('delivery.granted', { amount: granted.amount, user: granted.username }));
+      onClose();
+    },
+    onError: (error) => message.error(error.message),
+  });
+  const { control } = form;
+  return (
+    <Modal
+      open
+      title={t('delivery.grantToUser')}
+      okText={t('common.submit')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ htmlType: 'submit', form: formId, loading: grant.isPending }}
+      onCancel={onClose}
+    >
+      <SchemaFormView id={formId} onSubmit={form.handleSubmit((values) => grant.mutate(values))}>
+        <FormField control={control} name="userId" label={t('delivery.userId')}>
+          <Input inputMode="numeric" />
+        </FormField>
+        <FormField control={control} name="planId" label={t('delivery.plan')}>
+          <Select
+            options={plans
+              .filter((plan) => plan.active)
+              .map((plan) => ({
+                value: plan.id,
+                label: `${plan.name} · ${trimDecimal(plan.amount)} USDT · ${t(`delivery.triggers.${plan.trigger}`)}`,
+              }))}
+          />
+        </FormField>
+      </SchemaFormView>
+    </Modal>
+  );
+}

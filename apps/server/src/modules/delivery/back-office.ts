@@ -1,0 +1,385 @@
+import { AppError, fromAtoms } from '@bourse/shared';
+import type {
+  AdminContractList,
+  AdminContractRecord,
+  AdminDeliveryProduct,
+  AdminTrialGrant,
+  DeliveryExposure,
+  HousePnl,
+  TrialPlan,
+} from '@bourse/shared/api';
+import { isUniqueViolation } from '../../platform/db.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
+import * as repo from './repository.ts';
+import {
+  type DeliveryDeps,
+  type DeliveryService,
+  grantStatus,
+  type PlanSettings,
+  type ProductSettings,
+  type StaffActor,
+  toContractRecord,
+  toPeriodValues,
+  toPlanValues,
+} from './service.ts';
+import { formatRatio } from './settlement.ts';
+
+const PAGE_SIZE = 20;
+const ms = (value: bigint | null) => (value === null ? null : fromMillis(value));
+
+/**
+ * The back office's side of delivery contracts: products, periods and ratios, trial plans and
+ * grants (each change one transaction with its audit record), open exposure, the house's profit
+ * and loss, and every contract read only. Nothing here writes a contract.
+ */
+export class DeliveryBackOffice {
+  readonly #deps: Pick<DeliveryDeps, 'db' | 'clock' | 'audit' | 'markets' | 'users'>;
+  readonly #delivery: DeliveryService;
+
+  constructor(
+    deps: Pick<DeliveryDeps, 'db' | 'clock' | 'audit' | 'markets' | 'users'>,
+    delivery: DeliveryService,
+  ) {
+    this.#deps = deps;
+    this.#delivery = delivery;
+  }
+
+  /** Every listed market with its product (or an empty, closed one when none is configured). */
+  async listProducts(): Promise<AdminDeliveryProduct[]> {
+    const { db } = this.#deps;
+    const [markets, products, periods] = await Promise.all([
+      this.#deps.markets.listMarkets({}),
+      repo.listProducts(db),
+      repo.listPeriods(db),
+    ]);
+    return markets.map((market) => {
+      const product = products.find((p) => p.symbol === market.symbol);
+      return {
+        symbol: market.symbol,
+        configured: product !== undefined,
+        status: product?.status ?? 'closed',
+        maxExposure: fromAtoms(product?.max_exposure ?? 0n),
+        periods: periods
+          .filter((p) => p.symbol === market.symbol)
+          .map((p) => ({
+            seconds: Number(p.seconds),
+            ratio: formatRatio(p.ratio_bps),
+            min: fromAtoms(p.min_amount),
+            max: fromAtoms(p.max_amount),
+          })),
+        updatedAt: product ? fromMillis(product.updated_at) : null,
+      };
+    });
+  }
+
+  /**
+   * Creates or replaces a market's product and periods, audited. Open contracts keep the ratio
+   * they were placed with; only later placements see the new one.
+   */
+  async saveProduct(staff: StaffActor, product: ProductSettings): Promise<void> {
+    const { db, clock, audit } = this.#deps;
+    if (!(await this.#deps.markets.listMarkets({})).some((m) => m.symbol === product.symbol))
+      throw new AppError('MARKET_NOT_OPEN');
+    if (product.periods.length === 0) throw new AppError('PARAM_MISSING');
+    for (const p of product.periods) {
+      if (p.min <= 0n || p.min > p.max) throw new AppError('CONFIG_LIMITS_INVALID');
+      if (p.ratioBps <= 0n) throw new AppError('PARAM_ERROR');
+    }
+    if (new Set(product.periods.map((p) => p.seconds)).size !== product.periods.length)
+      throw new AppError('CONTRACT_PERIOD_INVALID');
+    await db.transaction().execute(async (trx) => {
+      const before = await repo.findProduct(trx, product.symbol);
+      const beforePeriods = await repo.listPeriods(trx, product.symbol);
+      const values = {
+        symbol: product.symbol,
+        status: product.status,
+        max_exposure: product.maxExposure,
+        updated_at: toMillis(clock.now()),
+      };
+      await repo.upsertProduct(trx, values);
+      await repo.replacePeriods(trx, product.symbol, product.periods.map(toPeriodValues));
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: 'delivery.product.save',
+        target: `delivery:${product.symbol}`,
+        before: before ? { ...before, periods: beforePeriods } : null,
+        after: { ...values, periods: product.periods.map(toPeriodValues) },
+        ip: staff.ip,
+      });
+    });
+  }
+
+  async listPlans(): Promise<TrialPlan[]> {
+    return (await repo.listPlans(this.#deps.db)).map(toTrialPlan);
+  }
+
+  /** Creates a plan (no id) or updates one, audited; grants already made keep their figures. */
+  async savePlan(staff: StaffActor, input: { id?: bigint; plan: PlanSettings }): Promise<bigint> {
+    const { db, clock, audit } = this.#deps;
+    return db.transaction().execute(async (trx) => {
+      const now = toMillis(clock.now());
+      const values = toPlanValues(input.plan);
+      let id = input.id;
+      let before = null;
+      if (id === undefined) {
+        id = await repo.insertPlan(trx, { ...values, now });
+      } else {
+        before = (await repo.findPlan(trx, id)) ?? null;
+        if (!before || !(await repo.updatePlan(trx, id, { ...values, now })))
+          throw new AppError('RECORD_NOT_FOUND');
+      }
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: 'delivery.plan.save',
+        target: `trial_plan:${id}`,
+        before,
+        after: values,
+        ip: staff.ip,
+      });
+      return id;
+    });
+  }
+
+  /**
+   * Grants a plan's trial money to a user (a campaign), audited. The same `key` again answers
+   * the first grant and grants nothing more.
+   */
+  async grantTrial(
+    staff: StaffActor,
+    input: { userId: bigint; planId: bigint; key?: string },
+  ): Promise<AdminTrialGrant> {
+    const { db, audit, users } = this.#deps;
+    const account = await users.getAccount(input.userId);
+    if (!account) throw new AppError('USER_NOT_FOUND');
+    const key = input.key ? `staff:${input.key}` : `staff:${staff.staffId}:${crypto.randomUUID()}`;
+    const previous = await repo.findGrantByKey(db, key);
+    if (previous) return this.#sameGrant(previous, input);
+    try {
+      const id = await db.transaction().execute(async (trx) => {
+        const plan = await repo.findPlan(trx, input.planId);
+        if (plan?.active !== 1n) throw new AppError('RECORD_NOT_FOUND');
+        const grantId = await this.#delivery.grantPlan(trx, {
+          userId: input.userId,
+          plan,
+          key,
+          by: staff.actor,
+        });
+        await audit.record(trx, {
+          actor: staff.actor,
+          action: 'delivery.trial.grant',
+          target: `user:${input.userId}`,
+          after: { grantId, planId: plan.id, amount: plan.amount, validityDays: plan.validity_days },
+          ip: staff.ip,
+        });
+        return grantId;
+      });
+      return this.#grantRecord(id);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const first = await repo.findGrantByKey(db, key);
+      if (!first) throw error;
+      return this.#sameGrant(first, input);
+    }
+  }
+
+  async listGrants(query: { userId?: bigint; page: number }): Promise<{
+    list: AdminTrialGrant[];
+    page: number;
+    hasMore: boolean;
+  }> {
+    const rows = await repo.listGrants(this.#deps.db, {
+      userId: query.userId,
+      limit: PAGE_SIZE + 1,
+      offset: (query.page - 1) * PAGE_SIZE,
+    });
+    const names = await this.#usernames(rows.map((r) => r.user_id));
+    const now = this.#deps.clock.now();
+    return {
+      list: rows.slice(0, PAGE_SIZE).map((row) => toAdminGrant(row, names, now)),
+      page: query.page,
+      hasMore: rows.length > PAGE_SIZE,
+    };
+  }
+
+  /** Open exposure of every market and direction with open contracts or a product. */
+  async exposure(): Promise<DeliveryExposure[]> {
+    const { db } = this.#deps;
+    const [rows, products] = await Promise.all([repo.listExposure(db), repo.listProducts(db)]);
+    const lines: DeliveryExposure[] = [];
+    const symbols = [...new Set([...products.map((p) => p.symbol), ...rows.map((r) => r.symbol)])].sort();
+    for (const symbol of symbols) {
+      for (const direction of ['up', 'down'] as const) {
+        const row = rows.find((r) => r.symbol === symbol && r.direction === direction);
+        const product = products.find((p) => p.symbol === symbol);
+        lines.push({
+          symbol,
+          direction,
+          openCount: Number(row?.count ?? 0n),
+          open: fromAtoms(BigInt(row?.open ?? 0n)),
+          potentialPayout: fromAtoms(BigInt(row?.payout ?? 0n)),
+          maxExposure: fromAtoms(product?.max_exposure ?? 0n),
+        });
+      }
+    }
+    return lines;
+  }
+
+  /**
+   * The house's result over contracts settled in [from, to]: the negated profit of real-money
+   * contracts, and the real profit paid on trial wins (a trial loss earns the house nothing).
+   */
+  async pnl(range: { from?: number; to?: number }): Promise<HousePnl> {
+    const rows = await repo.summarizeSettled(this.#deps.db, {
+      from: range.from === undefined ? undefined : toMillis(range.from),
+      to: range.to === undefined ? undefined : toMillis(range.to),
+    });
+    const empty = () => ({ contracts: 0, wins: 0, losses: 0, draws: 0, refunds: 0, staked: 0n, pnl: 0n });
+    const total = empty();
+    const bySymbol = new Map<string, ReturnType<typeof empty>>();
+    for (const row of rows) {
+      const line = bySymbol.get(row.symbol) ?? empty();
+      bySymbol.set(row.symbol, line);
+      const count = Number(row.count);
+      const profit = BigInt(row.profit ?? 0n);
+      const pnl = row.funding === 'real' || row.result === 'win' ? -profit : 0n;
+      const staked = row.funding === 'real' ? BigInt(row.amount ?? 0n) : 0n;
+      for (const target of [line, total]) {
+        target.contracts += count;
+        if (row.result === 'win') target.wins += count;
+        if (row.result === 'loss') target.losses += count;
+        if (row.result === 'draw') target.draws += count;
+        if (row.result === 'refund') target.refunds += count;
+        target.staked += staked;
+        target.pnl += pnl;
+      }
+    }
+    const wire = (line: ReturnType<typeof empty>) => ({
+      ...line,
+      staked: fromAtoms(line.staked),
+      pnl: fromAtoms(line.pnl),
+    });
+    return {
+      from: range.from ?? null,
+      to: range.to ?? null,
+      total: wire(total),
+      bySymbol: [...bySymbol].map(([symbol, line]) => ({ symbol, ...wire(line) })),
+    };
+  }
+
+  async listContracts(query: {
+    status?: 'open' | 'settling' | 'settled' | 'closed';
+    symbol?: string;
+    userId?: bigint;
+    funding?: 'real' | 'trial';
+    page: number;
+  }): Promise<AdminContractList> {
+    const rows = await repo.listContracts(this.#deps.db, {
+      userId: query.userId,
+      statuses: query.status ? [query.status] : undefined,
+      symbol: query.symbol,
+      funding: query.funding,
+      limit: PAGE_SIZE + 1,
+      offset: (query.page - 1) * PAGE_SIZE,
+    });
+    const page = rows.slice(0, PAGE_SIZE);
+    const names = await this.#usernames(page.map((r) => r.user_id));
+    return {
+      list: page.map((row) => toAdminContract(row, names)),
+      page: query.page,
+      hasMore: rows.length > PAGE_SIZE,
+    };
+  }
+
+  async getContract(id: bigint): Promise<AdminContractRecord> {
+    const row = await repo.findContract(this.#deps.db, id);
+    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    return toAdminContract(row, await this.#usernames([row.user_id]));
+  }
+
+  async #grantRecord(id: bigint): Promise<AdminTrialGrant> {
+    const row = await repo.findGrant(this.#deps.db, id);
+    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    return toAdminGrant(row, await this.#usernames([row.user_id]), this.#deps.clock.now());
+  }
+
+  async #sameGrant(
+    row: NonNullable<Awaited<ReturnType<typeof repo.findGrant>>>,
+    input: { userId: bigint; planId: bigint },
+  ): Promise<AdminTrialGrant> {
+    if (row.user_id !== input.userId || row.plan_id !== input.planId)
+      throw new AppError('IDEMPOTENCY_KEY_REUSED');
+    return this.#grantRecord(row.id);
+  }
+
+  async #usernames(userIds: bigint[]): Promise<Map<bigint, string>> {
+    const names = new Map<bigint, string>();
+    for (const id of new Set(userIds)) names.set(id, (await this.#deps.users.getAccount(id))?.username ?? '');
+    return names;
+  }
+}
+
+function toTrialPlan(row: Awaited<ReturnType<typeof repo.listPlans>>[number]): TrialPlan {
+  return {
+    id: String(row.id),
+    name: row.name,
+    amount: fromAtoms(row.amount),
+    validityDays: Number(row.validity_days),
+    profitCapPercent: Number(row.profit_cap_percent),
+    trigger: row.trigger,
+    active: row.active === 1n,
+    createdAt: fromMillis(row.created_at),
+    updatedAt: fromMillis(row.updated_at),
+  };
+}
+
+function toAdminGrant(
+  row: NonNullable<Awaited<ReturnType<typeof repo.findGrant>>>,
+  names: Map<bigint, string>,
+  now: number,
+): AdminTrialGrant {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    username: names.get(row.user_id) ?? '',
+    planId: String(row.plan_id),
+    name: row.name,
+    amount: fromAtoms(row.amount),
+    remaining: fromAtoms(row.remaining),
+    profitCap: fromAtoms(row.profit_cap),
+    profitPaid: fromAtoms(row.profit_paid),
+    expiresAt: fromMillis(row.expires_at),
+    status: grantStatus(row, now),
+    grantedBy: row.granted_by,
+    createdAt: fromMillis(row.created_at),
+  };
+}
+
+function toAdminContract(row: repo.ContractRow, names: Map<bigint, string>): AdminContractRecord {
+  const record = toContractRecord(row);
+  return {
+    id: record.id,
+    userId: String(row.user_id),
+    username: names.get(row.user_id) ?? '',
+    symbol: record.symbol,
+    direction: record.direction,
+    period: record.period,
+    amount: record.amount,
+    funding: record.funding,
+    grantId: row.grant_id === null ? null : String(row.grant_id),
+    ratio: record.ratio,
+    status: record.status,
+    result: record.result,
+    openPrice: record.open_price,
+    openPriceAt: fromMillis(row.open_price_at),
+    openSource: record.open_source,
+    openAt: record.open_at,
+    expiresAt: record.expires_at,
+    closePrice: record.close_price,
+    closeAt: record.close_at,
+    closeSource: record.close_source,
+    payout: row.payout === null ? null : fromAtoms(row.payout),
+    profit: record.profit,
+    settledAt: ms(row.settled_at),
+    createdAt: record.created_at,
+  };
+}

@@ -1,0 +1,435 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db.ts';
+import type {
+  ContractResultValue,
+  ContractStatusValue,
+  DeliveryContractsTable,
+  Millis,
+} from '../../platform/schema.ts';
+
+/**
+ * Queries of the delivery module's tables (`delivery_products`, `delivery_periods`,
+ * `delivery_contracts`, `trial_grant_plans`, `trial_grants`): plain functions of a db or
+ * transaction. A contract's prices, times and outcome are written by `insertContract` and, once,
+ * by `settleContract`; no other statement touches them.
+ */
+
+// --- products ---------------------------------------------------------------------------------
+
+export function listProducts(db: Db) {
+  return db.selectFrom('delivery_products').selectAll().orderBy('symbol').execute();
+}
+
+export function listPeriods(db: Db, symbol?: string) {
+  let query = db.selectFrom('delivery_periods').selectAll();
+  if (symbol) query = query.where('symbol', '=', symbol);
+  return query.orderBy('symbol').orderBy('seconds').execute();
+}
+
+export function findProduct(db: Db, symbol: string) {
+  return db.selectFrom('delivery_products').selectAll().where('symbol', '=', symbol).executeTakeFirst();
+}
+
+/**
+ * Reads a product while taking its row lock (a no-op update): placements on one market then run
+ * one after another, so the exposure they check cannot be exceeded by a concurrent burst.
+ */
+export function lockProduct(db: Db, symbol: string) {
+  return db
+    .updateTable('delivery_products')
+    .set({ max_exposure: sql`max_exposure` })
+    .where('symbol', '=', symbol)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function upsertProduct(
+  db: Db,
+  product: { symbol: string; status: 'open' | 'closed'; max_exposure: bigint; updated_at: Millis },
+): Promise<void> {
+  await db
+    .insertInto('delivery_products')
+    .values(product)
+    .onConflict((oc) =>
+      oc.column('symbol').doUpdateSet({
+        status: product.status,
+        max_exposure: product.max_exposure,
+        updated_at: product.updated_at,
+      }),
+    )
+    .execute();
+}
+
+export async function insertMissingProduct(
+  db: Db,
+  product: { symbol: string; status: 'open' | 'closed'; max_exposure: bigint; updated_at: Millis },
+): Promise<boolean> {
+  const rows = await db
+    .insertInto('delivery_products')
+    .values(product)
+    .onConflict((oc) => oc.column('symbol').doNothing())
+    .returning('symbol')
+    .execute();
+  return rows.length > 0;
+}
+
+export async function replacePeriods(
+  db: Db,
+  symbol: string,
+  periods: { seconds: bigint; ratio_bps: bigint; min_amount: bigint; max_amount: bigint }[],
+): Promise<void> {
+  await db.deleteFrom('delivery_periods').where('symbol', '=', symbol).execute();
+  if (periods.length === 0) return;
+  await db
+    .insertInto('delivery_periods')
+    .values(periods.map((p) => ({ symbol, ...p })))
+    .execute();
+}
+
+// --- contracts --------------------------------------------------------------------------------
+
+export type ContractRow = Omit<DeliveryContractsTable, 'id'> & { id: bigint };
+
+export async function insertContract(db: Db, values: Omit<ContractRow, 'id'>): Promise<bigint> {
+  const row = await db
+    .insertInto('delivery_contracts')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function findContract(db: Db, id: bigint): Promise<ContractRow | undefined> {
+  return db.selectFrom('delivery_contracts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findContractByKey(db: Db, userId: bigint, key: string): Promise<ContractRow | undefined> {
+  return db
+    .selectFrom('delivery_contracts')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+export function listContracts(
+  db: Db,
+  filter: {
+    userId?: bigint;
+    statuses?: readonly ContractStatusValue[];
+    symbol?: string;
+    funding?: 'real' | 'trial';
+    limit: number;
+    offset: number;
+  },
+): Promise<ContractRow[]> {
+  let query = db.selectFrom('delivery_contracts').selectAll();
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.statuses) query = query.where('status', 'in', filter.statuses);
+  if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
+  if (filter.funding) query = query.where('funding', '=', filter.funding);
+  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}
+
+/** Open (and settling) contracts due at `now`, the earliest first. */
+export function listDueContracts(db: Db, now: Millis, limit: number): Promise<ContractRow[]> {
+  return db
+    .selectFrom('delivery_contracts')
+    .selectAll()
+    .where('status', 'in', ['open', 'settling'])
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Sum of the amounts of open (and settling) contracts on a market in one direction. */
+export async function sumOpenAmount(db: Db, symbol: string, direction: 'up' | 'down'): Promise<bigint> {
+  const row = await db
+    .selectFrom('delivery_contracts')
+    .select(sql<bigint>`cast(coalesce(sum(amount), 0) as bigint)`.as('total'))
+    .where('symbol', '=', symbol)
+    .where('direction', '=', direction)
+    .where('status', 'in', ['open', 'settling'])
+    .executeTakeFirstOrThrow();
+  return BigInt(row.total);
+}
+
+/** Whether the user holds an open (or settling) contract of any funding on `symbol` in `direction`. */
+export async function hasOpenContract(
+  db: Db,
+  userId: bigint,
+  symbol: string,
+  direction: 'up' | 'down',
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('delivery_contracts')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('symbol', '=', symbol)
+    .where('direction', '=', direction)
+    .where('status', 'in', ['open', 'settling'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether the user holds an open (or settling) trial contract on `symbol` in `direction`. */
+export async function hasOpenTrialContract(
+  db: Db,
+  userId: bigint,
+  symbol: string,
+  direction: 'up' | 'down',
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('delivery_contracts')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('symbol', '=', symbol)
+    .where('direction', '=', direction)
+    .where('funding', '=', 'trial')
+    .where('status', 'in', ['open', 'settling'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Marks a due open contract as waiting for its closing tick; false when it was not open. */
+export async function markSettling(db: Db, id: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable('delivery_contracts')
+    .set({ status: 'settling' })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Writes a contract's outcome, once: only a contract still open or settling is changed, so a
+ * second settlement (another node, a retry) changes nothing and answers false.
+ */
+export async function settleContract(
+  db: Db,
+  id: bigint,
+  values: {
+    status: 'settled' | 'closed';
+    result: ContractResultValue;
+    close_price: bigint | null;
+    close_at: Millis | null;
+    close_source: string | null;
+    payout: bigint;
+    profit: bigint;
+    settled_at: Millis;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('delivery_contracts')
+    .set(values)
+    .where('id', '=', id)
+    .where('status', 'in', ['open', 'settling'])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Per user, the amounts of open (and settling) contracts of one funding: what is held for them. */
+export function sumOpenByUser(db: Db, funding: 'real' | 'trial') {
+  return db
+    .selectFrom('delivery_contracts')
+    .select(['user_id', sql<bigint>`cast(sum(amount) as bigint)`.as('total')])
+    .where('funding', '=', funding)
+    .where('status', 'in', ['open', 'settling'])
+    .groupBy('user_id')
+    .execute();
+}
+
+/** Open exposure per market and direction. */
+export function listExposure(db: Db) {
+  return db
+    .selectFrom('delivery_contracts')
+    .select([
+      'symbol',
+      'direction',
+      sql<bigint>`count(*)`.as('count'),
+      sql<bigint>`cast(sum(amount) as bigint)`.as('open'),
+      sql<bigint>`cast(sum(amount + (amount * ratio_bps) / 10000) as bigint)`.as('payout'),
+    ])
+    .where('status', 'in', ['open', 'settling'])
+    .groupBy(['symbol', 'direction'])
+    .execute();
+}
+
+/** Settled and closed contracts per market, funding and result, settled in [from, to]. */
+export function summarizeSettled(db: Db, range: { from?: Millis; to?: Millis }) {
+  let query = db
+    .selectFrom('delivery_contracts')
+    .select([
+      'symbol',
+      'funding',
+      'result',
+      sql<bigint>`count(*)`.as('count'),
+      sql<bigint>`cast(sum(amount) as bigint)`.as('amount'),
+      sql<bigint>`cast(sum(profit) as bigint)`.as('profit'),
+    ])
+    .where('status', 'in', ['settled', 'closed']);
+  if (range.from !== undefined) query = query.where('settled_at', '>=', range.from);
+  if (range.to !== undefined) query = query.where('settled_at', '<=', range.to);
+  return query.groupBy(['symbol', 'funding', 'result']).orderBy('symbol').execute();
+}
+
+// --- trial plans and grants ---------------------------------------------------------------------
+
+export function listPlans(db: Db) {
+  return db.selectFrom('trial_grant_plans').selectAll().orderBy('id').execute();
+}
+
+export function findPlan(db: Db, id: bigint) {
+  return db.selectFrom('trial_grant_plans').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listActiveSignupPlans(db: Db) {
+  return db
+    .selectFrom('trial_grant_plans')
+    .selectAll()
+    .where('trigger', '=', 'signup')
+    .where('active', '=', 1n)
+    .orderBy('id')
+    .execute();
+}
+
+export interface PlanValues {
+  name: string;
+  amount: bigint;
+  validity_days: bigint;
+  profit_cap_percent: bigint;
+  trigger: 'signup' | 'campaign';
+  active: bigint;
+}
+
+export async function insertPlan(db: Db, values: PlanValues & { now: Millis }): Promise<bigint> {
+  const { now, ...rest } = values;
+  const row = await db
+    .insertInto('trial_grant_plans')
+    .values({ ...rest, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updatePlan(db: Db, id: bigint, values: PlanValues & { now: Millis }): Promise<boolean> {
+  const { now, ...rest } = values;
+  const result = await db
+    .updateTable('trial_grant_plans')
+    .set({ ...rest, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export type GrantRow = Awaited<ReturnType<typeof findGrant>> & {};
+
+export function findGrant(db: Db, id: bigint) {
+  return db.selectFrom('trial_grants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findGrantByKey(db: Db, key: string) {
+  return db.selectFrom('trial_grants').selectAll().where('grant_key', '=', key).executeTakeFirst();
+}
+
+/**
+ * Reads a grant while taking its row lock (a no-op update), so the placements, settlements and
+ * the expiry that change it run one after another and each sees the others' result.
+ */
+export function lockGrant(db: Db, id: bigint) {
+  return db
+    .updateTable('trial_grants')
+    .set({ profit_paid: sql`profit_paid` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function insertGrant(
+  db: Db,
+  values: {
+    user_id: bigint;
+    plan_id: bigint;
+    name: string;
+    amount: bigint;
+    remaining: bigint;
+    profit_cap: bigint;
+    expires_at: Millis;
+    status: 'active';
+    grant_key: string;
+    granted_by: string;
+    created_at: Millis;
+  },
+): Promise<bigint> {
+  const row = await db.insertInto('trial_grants').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function changeGrant(
+  db: Db,
+  id: bigint,
+  change: { remainingDelta?: bigint; profitPaidDelta?: bigint; expire?: boolean },
+): Promise<void> {
+  await db
+    .updateTable('trial_grants')
+    .set({
+      remaining: change.expire ? 0n : sql`remaining + ${change.remainingDelta ?? 0n}`,
+      profit_paid: sql`profit_paid + ${change.profitPaidDelta ?? 0n}`,
+      ...(change.expire ? { status: 'expired' as const } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The user's grants, newest first. */
+export function listUserGrants(db: Db, userId: bigint) {
+  return db
+    .selectFrom('trial_grants')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+}
+
+export function listGrants(db: Db, filter: { userId?: bigint; limit: number; offset: number }) {
+  let query = db.selectFrom('trial_grants').selectAll();
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}
+
+/** Active grants whose expiry has come. */
+export function listExpiredActiveGrants(db: Db, now: Millis, limit: number) {
+  return db
+    .selectFrom('trial_grants')
+    .select('id')
+    .where('status', '=', 'active')
+    .where('expires_at', '<=', now)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Per user, what is left of their active grants: what their trial money must hold. */
+export function sumActiveRemainingByUser(db: Db) {
+  return db
+    .selectFrom('trial_grants')
+    .select(['user_id', sql<bigint>`cast(sum(remaining) as bigint)`.as('total')])
+    .where('status', '=', 'active')
+    .groupBy('user_id')
+    .execute();
+}
+
+/** Whether the user was already given a grant of `planId` by sign-up. */
+export async function hasGrantOfPlan(db: Db, userId: bigint, planId: bigint): Promise<boolean> {
+  const row = await db
+    .selectFrom('trial_grants')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('plan_id', '=', planId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

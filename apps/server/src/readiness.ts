@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import type { LedgerService } from './modules/ledger/service.ts';
+import type { Bus, Subscription } from './platform/bus.ts';
+import type { Clock } from './platform/clock.ts';
+import type { Db } from './platform/db.ts';
+
+/** ok: serving normally; degraded: serving, but something needs the operator; down: not serving. */
+export type CheckStatus = 'ok' | 'degraded' | 'down';
+
+export interface Check {
+  status: CheckStatus;
+  /** One line a person can act on. */
+  detail: string;
+  /** When the check's data was taken (unix ms). */
+  at: number;
+}
+
+export interface ReadinessReport {
+  /** The worst of the checks. */
+  status: CheckStatus;
+  checks: { database: Check; bus: Check; feed: Check; ledger: Check };
+}
+
+const PROBE_SUBJECT = 'health.probe';
+const RANK: Record<CheckStatus, number> = { ok: 0, degraded: 1, down: 2 };
+
+export interface ReadinessDeps {
+  db: Db;
+  bus: Bus;
+  clock: Clock;
+  ledger: LedgerService;
+  /** The bus subject the index feed publishes on; its last event tells the feed's freshness. */
+  indexSubject: string;
+  feedIntervalMs: number;
+  /** How often the ledger's invariants are checked; the report shows the last result. */
+  ledgerCheckEveryMs: number;
+  /** How long a bus round trip may take before the bus counts as down. */
+  probeTimeoutMs?: number;
+}
+
+/**
+ * What `/readyz` and the back-office dashboard report: the database answers, the bus carries an
+ * event round trip, the index feed is fresh, and the ledger's invariants held at the last check
+ * (a periodic job on every node; the check reads the whole ledger, so requests never run it).
+ */
+export class Readiness {
+  readonly #deps: ReadinessDeps;
+  readonly #waiting = new Map<string, () => void>();
+  readonly #subscriptions: Subscription[] = [];
+  #lastTickAt: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #ledger: Check;
+  #probes = 0;
+
+  constructor(deps: ReadinessDeps) {
+    this.#deps = deps;
+    this.#ledger = { status: 'degraded', detail: 'not checked yet', at: deps.clock.now() };
+  }
+
+  async start(): Promise<void> {
+    this.#subscriptions.push(
+      await this.#deps.bus.subscribe<{ id: string }>(PROBE_SUBJECT, (event) => {
+        this.#waiting.get(event.data.id)?.();
+      }),
+      await this.#deps.bus.subscribe(this.#deps.indexSubject, (event) => {
+        this.#lastTickAt = event.ts;
+      }),
+    );
+    // why: an operational check on a real timer, not the scheduler's clock: it is not business
+    // time, and tests that move a manual clock must not wait for it.
+    this.#timer = setInterval(() => void this.checkLedger(), this.#deps.ledgerCheckEveryMs);
+    this.#timer.unref();
+    await this.checkLedger();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await Promise.all(this.#subscriptions.map((s) => s.unsubscribe()));
+  }
+
+  /** Runs the ledger check now and keeps its result for the report. */
+  async checkLedger(): Promise<Check> {
+    const at = this.#deps.clock.now();
+    try {
+      const result = await this.#deps.ledger.checkInvariants();
+      this.#ledger = result.ok
+        ? { status: 'ok', detail: 'every invariant holds', at }
+        : {
+            status: 'degraded',
+            detail: `${result.problems.length} problem(s): ${result.problems.slice(0, 3).join('; ')}`,
+            at,
+          };
+    } catch (error) {
+      this.#ledger = { status: 'degraded', detail: `check failed: ${(error as Error).message}`, at };
+    }
+    return this.#ledger;
+  }
+
+  async report(): Promise<ReadinessReport> {
+    const [database, bus] = await Promise.all([this.#checkDatabase(), this.#checkBus()]);
+    const checks = { database, bus, feed: this.#checkFeed(), ledger: this.#ledger };
+    const status = Object.values(checks).reduce<CheckStatus>(
+      (worst, check) => (RANK[check.status] > RANK[worst] ? check.status : worst),
+      'ok',
+    );
+    return { status, checks };
+  }
+
+  async #checkDatabase(): Promise<Check> {
+    const started = performance.now();
+    try {
+      await sql`select 1`.execute(this.#deps.db);
+      return {
+        status: 'ok',
+        detail: `answered in ${(performance.now() - started).toFixed(1)} ms`,
+        at: this.#now(),
+      };
+    } catch (error) {
+      return { status: 'down', detail: (error as Error).message, at: this.#now() };
+    }
+  }
+
+  async #checkBus(): Promise<Check> {
+    const id = `${process.pid}-${++this.#probes}`;
+    const timeoutMs = this.#deps.probeTimeoutMs ?? 2000;
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const arrived = new Promise<void>((resolve) => this.#waiting.set(id, resolve));
+      await this.#deps.bus.publish(PROBE_SUBJECT, { id });
+      const inTime = await Promise.race([
+        arrived.then(() => true),
+        new Promise<boolean>((resolve) => {
+          // why: a real timer — the probe measures the bus, not the injectable clock.
+          timer = setTimeout(() => resolve(false), timeoutMs);
+        }),
+      ]);
+      return inTime
+        ? {
+            status: 'ok',
+            detail: `round trip in ${(performance.now() - started).toFixed(1)} ms`,
+            at: this.#now(),
+          }
+        : { status: 'down', detail: `no round trip within ${timeoutMs} ms`, at: this.#now() };
+    } catch (error) {
+      return { status: 'down', detail: (error as Error).message, at: this.#now() };
+    } finally {
+      clearTimeout(timer);
+      this.#waiting.delete(id);
+    }
+  }
+
+  #checkFeed(): Check {
+    const last = this.#lastTickAt;
+    const now = this.#now();
+    if (last === undefined) return { status: 'degraded', detail: 'no index tick yet', at: now };
+    const age = now - last;
+    // why: a few missed intervals are normal under load; ten mean the feed has stopped.
+    const limit = Math.max(10 * this.#deps.feedIntervalMs, 5000);
+    return age <= limit
+      ? { status: 'ok', detail: `last tick ${age} ms ago`, at: now }
+      : {
+          status: 'degraded',
+          detail: `last tick ${Math.round(age / 1000)} s ago (limit ${limit / 1000} s)`,
+          at: now,
+        };
+  }
+
+  #now(): number {
+    return this.#deps.clock.now();
+  }
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { toAtoms } from '@bourse/shared';
+import { generate } from 'otplib';
+import { expect } from 'vitest';
+import type { DeliveryModule } from '../src/modules/delivery/module.ts';
+import type { MarketsService } from '../src/modules/markets/service.ts';
+import { type ApiAnswer, registerAndLogin, type TestServer } from './harness.ts';
+import { walletOf } from './wallet-harness.ts';
+
+export function deliveryOf(server: TestServer): DeliveryModule {
+  const delivery = server.app.ctx.delivery;
+  if (!delivery) throw new Error('the delivery module is not registered');
+  return delivery;
+}
+
+function marketsOf(server: TestServer): MarketsService {
+  const markets = server.app.ctx.markets;
+  if (!markets) throw new Error('the markets module is not registered');
+  return markets;
+}
+
+/** Records an index tick (as the feed would) and lets this node see it; `at` defaults to now. */
+export async function indexTick(server: TestServer, symbol: string, price: string, at = server.clock.now()) {
+  const value = { symbol, price: toAtoms(price), at, source: 'test' };
+  const markets = marketsOf(server);
+  await markets.recordIndex([value]);
+  markets.noteIndex(value);
+}
+
+/** A new user with the sign-up trial grant (demo mode) and, unless `usdt` is false, 10,000 USDT. */
+export async function newTrader(server: TestServer, options: { usdt?: boolean } = {}) {
+  const user = await registerAndLogin(server);
+  const userId = BigInt(user.uid);
+  if (options.usdt !== false) {
+    await server.app.ctx.store.db.transaction().execute((trx) => walletOf(server).creditDemo(trx, userId));
+  }
+  return { ...user, userId };
+}
+
+export function place(
+  server: TestServer,
+  token: string,
+  fields: Record<string, string | number>,
+  lang = 'en-us',
+): Promise<ApiAnswer> {
+  return server.call(
+    'POST',
+    '/Contract/place',
+    {
+      symbol: 'BTCUSDT',
+      direction: 'up',
+      period: 60,
+      amount: '100',
+      idempotency_key: randomUUID(),
+      ...fields,
+    },
+    { token, lang },
+  );
+}
+
+export async function page(server: TestServer, token: string) {
+  const answer = await server.call('GET', '/Contract/index', {}, { token });
+  expect(answer.code).toBe(1000);
+  return answer.data;
+}
+
+/** Moves the clock, then runs the settlement job once (tests start servers without its schedule). */
+export async function advance(server: TestServer, ms: number) {
+  await server.clock.advance(ms);
+  return deliveryOf(server).service.runSettlement();
+}
+
+/** Calls `/admin-api` + path the way the back office does (JSON, Bearer token). */
+export async function admin(
+  server: TestServer,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  apiPath: string,
+  body?: Record<string, unknown>,
+  token?: string,
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { Lang: 'en-us' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let target = `${server.url}/admin-api${apiPath}`;
+  let payload: string | undefined;
+  if (method === 'GET' && body) target += `?${new URLSearchParams(body as Record<string, string>)}`;
+  else if (body) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(target, { method, headers, body: payload });
+  const text = await response.text();
+  const json = text ? (JSON.parse(text) as Omit<ApiAnswer, 'status'>) : { code: 0, msg: '', data: null };
+  return { status: response.status, ...json };
+}
+
+/** Signs in the first owner (created from ADMIN_USER / ADMIN_PASSWORD), enrolling TOTP. */
+export async function signInOwner(server: TestServer, username: string, password: string): Promise<string> {
+  const step = await admin(server, 'POST', '/login', { username, password });
+  expect(step.data.step).toBe('enrol');
+  const done = await admin(server, 'POST', '/totp/enrol', {
+    ticket: step.data.ticket,
+    code: await generate({ secret: step.data.secret, epoch: Math.floor(server.clock.now() / 1000) }),
+  });
+  expect(done.code).toBe(1000);
+  return done.data.token as string;
+}
