@@ -25,6 +25,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
 import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
+import { trimDecimal } from '../app/format.ts';
 import { useSession } from '../app/session.tsx';
 
 type CoinConfig = WalletCoinConfig;
@@ -36,11 +37,6 @@ type CoinSwitches = Pick<
 
 const QUERY_KEY = ['config', 'coins'];
 const DECIMALS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-
-/** Drops the trailing zeros of a decimal string for the edit form (`"10.50000000"` → `"10.5"`). */
-function trimDecimal(value: string): string {
-  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
-}
 
 /**
  * Configuration: each coin's switches (convertible, deposits, withdrawals, decimals shown) and its
