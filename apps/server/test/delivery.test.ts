@@ -59,6 +59,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
         {
           id: expect.any(String),
           name: 'signup',
+          signup: true,
           amount: '1000.00000000',
           remaining: '1000.00000000',
           profit_cap: '1000.00000000',

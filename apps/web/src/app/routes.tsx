@@ -67,8 +67,11 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/User/zhuanhua', () => import('../features/wallet/pages/convert-page.tsx')),
   route('/User/mybill', () => import('../features/wallet/pages/bill-list-page.tsx')),
   route('/User/billinfo', () => import('../features/wallet/pages/bill-detail-page.tsx')),
+  // Delivery contracts (issue 9): the trade tab, the contract list and one contract.
+  route('/Contract/index', () => import('../features/delivery/pages/contract-page.tsx'), { tabBar: true }),
+  route('/Contract/ctbill', () => import('../features/delivery/pages/contract-list-page.tsx')),
+  route('/Contract/cbillinfo', () => import('../features/delivery/pages/contract-detail-page.tsx')),
   // Declared for their metadata; pages arrive with later issues.
-  route('/Contract/index', null),
   route('/Trade/billinfo', null, { background: 'white' }),
   route('/Issue/index', null, { background: 'white' }),
   route('/Index/noticeinfo', null, { background: 'white' }),

@@ -6,6 +6,9 @@ export const PATHS = {
   home: '/',
   markets: '/Trade/tradelist',
   trade: '/Contract/index',
+  /** Delivery contracts: the open and settled lists, and one contract (spec §2). */
+  contractList: '/Contract/ctbill',
+  contractDetail: '/Contract/cbillinfo',
   user: '/Index/uoption',
   login: '/login',
   register: '/register',

@@ -180,8 +180,10 @@ export type DeliveryMarket = z.infer<typeof DeliveryMarket>;
 /** One grant of trial money and what is left of it. */
 export const TrialGrant = z.object({
   id: z.string(),
-  /** What the grant was for, e.g. `signup` or a campaign name. */
+  /** The plan's name as staff wrote it (a campaign name). */
   name: z.string(),
+  /** Granted at sign-up by the platform (the app shows its own translated name for these). */
+  signup: z.boolean(),
   amount: decimal,
   remaining: decimal,
   /** Most real USDT its winning contracts can pay out in profit. */

@@ -153,6 +153,8 @@ function toTrialGrant(row: GrantRow, now: number): TrialGrant {
   return {
     id: String(row.id),
     name: row.name,
+    // why: only the sign-up grant is made by the platform itself (`grantSignupTrials`).
+    signup: row.granted_by === 'system',
     amount: fromAtoms(row.amount),
     remaining: fromAtoms(row.remaining),
     profit_cap: fromAtoms(row.profit_cap),

@@ -11,6 +11,8 @@ const TYPE_KEYS: Record<string, string> = {
   order: 'wallet.bills.types.trade',
   trade: 'wallet.bills.types.trade',
   contract: 'wallet.bills.types.contract',
+  delivery: 'wallet.bills.types.contract',
+  trial: 'wallet.bills.types.trial',
   reward: 'wallet.bills.types.reward',
   referral: 'wallet.bills.types.reward',
 };
@@ -21,6 +23,7 @@ const KIND_KEYS: Record<string, string> = {
   frozen: 'wallet.fields.frozen',
   locked: 'wallet.bills.kinds.locked',
   trial: 'wallet.bills.kinds.trial',
+  trial_frozen: 'wallet.bills.kinds.trial_frozen',
   margin: 'wallet.bills.kinds.margin',
 };
 

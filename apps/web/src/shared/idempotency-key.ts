@@ -1,5 +1,5 @@
 /**
- * A new key for one submission of a money-moving form (withdrawal, conversion): the server
+ * A new key for one submission of a money-moving form (withdrawal, conversion, contract): the server
  * takes a key once, so a repeated send never moves money twice. `crypto.randomUUID` needs a
  * secure context; a self-hosted install may be served over plain http, so the key is drawn from
  * `getRandomValues`, which every context has.

@@ -1,0 +1,56 @@
+import type { ContractList, ContractRecord } from '@bourse/shared/api';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { get } from '../../../api/http.ts';
+import { deliveryQueryKey } from './delivery-query-key.ts';
+import { serverNow } from './server-clock.ts';
+
+export type ContractListStatus = 'open' | 'settled';
+
+/** `GET /Contract/ctbill`: open (and settling) or settled (and closed) contracts, newest first. */
+export async function getContractList(
+  status: ContractListStatus,
+  page: number,
+  signal?: AbortSignal,
+): Promise<ContractList> {
+  return (await get<ContractList>('/Contract/ctbill', { status, page }, { signal, silent: true })).data;
+}
+
+/** How often a contract that waits for its settlement is asked after. */
+export const SETTLING_POLL_MS = 2000;
+
+/** True once a listed contract has run out its time but is not settled yet. */
+export function isAwaitingSettlement(record: ContractRecord, now = serverNow()): boolean {
+  return record.status === 'settling' || (record.status === 'open' && record.expires_at <= now);
+}
+
+/**
+ * When to ask again about `records`: soon while one waits for its settlement, else just after
+ * the next expiry, else never (false).
+ */
+export function nextCheckIn(records: readonly ContractRecord[], now = serverNow()): number | false {
+  let next: number | false = false;
+  for (const record of records) {
+    if (record.status !== 'open' && record.status !== 'settling') continue;
+    const wait = isAwaitingSettlement(record, now)
+      ? SETTLING_POLL_MS
+      : Math.max(SETTLING_POLL_MS, record.expires_at - now + 500);
+    if (next === false || wait < next) next = wait;
+  }
+  return next;
+}
+
+export function contractListQueryOptions(status: ContractListStatus) {
+  return infiniteQueryOptions({
+    queryKey: [...deliveryQueryKey, 'contracts', status],
+    queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+    // why: an expired contract settles on the next index tick; the list asks again until it has.
+    refetchInterval: (query) =>
+      status === 'open' ? nextCheckIn(query.state.data?.pages.flatMap((page) => page.list) ?? []) : false,
+  });
+}
+
+export function useContractList(status: ContractListStatus) {
+  return useInfiniteQuery(contractListQueryOptions(status));
+}
