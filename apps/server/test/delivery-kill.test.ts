@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { toAtoms } from '@bourse/shared';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from './harness.ts';
+import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { STAFF } from './wallet-harness.ts';
+
+const SERVER = path.resolve(import.meta.dirname, '../src/server.ts');
+const PERIOD_SECONDS = 10;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server in a process of its own, as `npm start` runs it, with the feed and settlement on. */
+async function spawnServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [SERVER], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO: 'on',
+      CAPTCHA: 'off',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      FEED_INTERVAL_MS: '200',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      const report = (await ready.json()) as { checks: { feed: { status: string } } };
+      if (report.checks.feed.status === 'ok') return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not become ready in 20 s');
+}
+
+async function call(port: number, method: 'GET' | 'POST', apiPath: string, fields: Record<string, string>) {
+  const body = new URLSearchParams(fields).toString();
+  const url = `http://127.0.0.1:${port}/apiv${apiPath}${method === 'GET' ? `?${body}` : ''}`;
+  const response = await fetch(url, {
+    method,
+    headers: {
+      Lang: 'en-us',
+      ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    body: method === 'POST' ? body : undefined,
+  });
+  return (await response.json()) as { code: number; msg: string; data: any };
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('delivery settlement after the server process is killed', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-kill-'));
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(children.map(killed));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('settles each contract due while the server was dead exactly once after it starts again', async () => {
+    // A product with a short period, set up on the store the processes will share.
+    const setup = await startServer('sqlite', { env: { DEMO: 'on' }, reuse: { dataDir } });
+    for (const symbol of ['BTCUSDT', 'ETHUSDT']) {
+      await setup.app.ctx.delivery?.backOffice.saveProduct(STAFF, {
+        symbol,
+        status: 'open',
+        maxExposure: toAtoms('100000'),
+        periods: [{ seconds: PERIOD_SECONDS, ratioBps: 8000n, min: toAtoms('10'), max: toAtoms('1000') }],
+      });
+    }
+    await setup.close({ keepStore: true });
+
+    const port = await freePort();
+    const first = await spawnServer(dataDir, port);
+    children.push(first);
+    const login = await call(port, 'POST', '/Login/loginsubmit', { email: 'demo', lpwd: 'demo1234' });
+    expect(login.code).toBe(1000);
+    const token = login.data.token as string;
+    const ids: string[] = [];
+    for (const direction of ['up', 'down', 'up', 'down', 'up']) {
+      const placed = await call(port, 'POST', '/Contract/place', {
+        // why: a trial contract beside opposite real ones on one market would be refused (a hedge).
+        symbol: ids.length === 4 ? 'ETHUSDT' : 'BTCUSDT',
+        direction,
+        period: String(PERIOD_SECONDS),
+        amount: '100',
+        trial: ids.length === 4 ? '1' : '0',
+        idempotency_key: randomUUID(),
+        token,
+      });
+      expect(placed.code).toBe(1000);
+      ids.push(placed.data.id);
+    }
+    const dueAt = Date.now() + PERIOD_SECONDS * 1000;
+    // why: SIGKILL, not a shutdown: no close hook runs, whatever was in flight is cut off.
+    await killed(first);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt - Date.now()) + 500));
+
+    const second = await spawnServer(dataDir, port);
+    children.push(second);
+    const again = await call(port, 'POST', '/Login/loginsubmit', { email: 'demo', lpwd: 'demo1234' });
+    let settled: { id: string; status: string; close_at: number; expires_at: number }[] = [];
+    const deadline = Date.now() + 15_000;
+    while (settled.length < ids.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const list = await call(port, 'GET', '/Contract/ctbill', {
+        status: 'settled',
+        token: again.data.token,
+      });
+      settled = list.data.list;
+    }
+    expect(settled.map((c) => c.id).sort()).toEqual([...ids].sort());
+    for (const contract of settled) {
+      expect(contract.status).toBe('settled');
+      expect(contract.close_at).toBeGreaterThanOrEqual(contract.expires_at);
+    }
+    await killed(second);
+
+    const check = await startServer('sqlite', { env: { DEMO: 'on' }, reuse: { dataDir } });
+    try {
+      const entries = await check.app.ctx.store.db
+        .selectFrom('journal_entries')
+        .select(['ref', sql<bigint>`count(*)`.as('count')])
+        .where('type', '=', 'delivery.settle')
+        .groupBy('ref')
+        .execute();
+      expect(entries.map((e) => [e.ref, Number(e.count)]).sort()).toEqual(
+        ids.map((id) => [`contract:${id}`, 1]).sort(),
+      );
+      await expectLedgerInvariants(check);
+    } finally {
+      await check.close({ keepStore: true });
+    }
+  }, 90_000);
+});
