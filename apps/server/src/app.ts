@@ -3,10 +3,8 @@ import path from 'node:path';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { registerAuditModule } from './modules/audit/module.ts';
@@ -40,6 +38,7 @@ import {
 import { registerMetrics } from './platform/metrics.ts';
 import { migrateToLatest } from './platform/migrate.ts';
 import { NatsBus } from './platform/nats-bus.ts';
+import { registerApiDocument } from './platform/openapi.ts';
 import { type LimitStore, openLimitStore } from './platform/rate-limit.ts';
 import { Scheduler } from './platform/scheduler.ts';
 import { resolveSecretKey, SecretBox } from './platform/secret-box.ts';
@@ -165,18 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const files = new LocalFileStore({ dir: path.join(config.dataDir, 'uploads') });
   registerUploadServing(app, { store: files });
   await gateway.register(app);
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Bourse API',
-        version: '0.1.0',
-        description: 'Envelope {code, msg, data}; code 1000 is success, 100 an invalid session.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerApiDocument(app, { version: '0.1.0' });
   registerMetrics(app, { token: config.metricsToken });
 
   const { db } = store;
@@ -310,6 +298,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // why: the finance review routes call the wallet's staff-side methods once it is registered.
     wallet: () => wallet,
     delivery: () => delivery.backOffice,
+    // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
+    health: () => readiness.report(),
     firstOwner: config.firstOwner,
     log: app.log,
   });

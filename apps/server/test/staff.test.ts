@@ -417,11 +417,27 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       });
     });
 
-    it('shows the dashboard with the ledger status', async () => {
+    it('shows the dashboard with the ledger status and the platform’s health', async () => {
       const dashboard = await admin(server, 'GET', '/dashboard', undefined, ownerToken);
       expect(dashboard.code).toBe(1000);
       expect(dashboard.data.ledger).toEqual({ ok: true, problems: [] });
       expect(dashboard.data.usersTotal).toBeGreaterThanOrEqual(4);
+      const now = server.clock.now();
+      const readyz = (await (await fetch(`${server.url}/readyz`)).json()) as { checks: { ledger: unknown } };
+      // why: the feed is not scheduled in these tests, so no index tick has arrived: degraded, not down.
+      expect(dashboard.data.health).toEqual({
+        status: 'degraded',
+        checks: {
+          database: { status: 'ok', detail: expect.stringMatching(/^answered in \d+\.\d ms$/), at: now },
+          bus: { status: 'ok', detail: expect.stringMatching(/^round trip in \d+\.\d ms$/), at: now },
+          feed: { status: 'degraded', detail: 'no index tick yet', at: now },
+          ledger: readyz.checks.ledger,
+        },
+      });
+      expect(dashboard.data.health.checks.ledger).toMatchObject({
+        status: 'ok',
+        detail: 'every invariant holds',
+      });
     });
 
     it('lets the owner disable staff (their sessions end), never themselves', async () => {

@@ -1,8 +1,11 @@
-import type { Dashboard } from '@bourse/shared/api';
+import type { Dashboard, HealthStatus } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, Row, Statistic, Tag } from 'antd';
+import { Alert, Card, Col, Descriptions, Row, Statistic, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
+
+const STATUS_COLOURS: Record<HealthStatus, string> = { ok: 'green', degraded: 'orange', down: 'red' };
+const CHECKS = ['database', 'bus', 'feed', 'ledger'] as const;
 
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -46,6 +49,42 @@ export function DashboardPage() {
                   ))}
                 </ul>
               </>
+            )}
+          </Card>
+        </Col>
+        <Col xs={24}>
+          <Card
+            loading={query.isLoading}
+            title={t('dashboard.health')}
+            extra={
+              data && (
+                <Tag color={STATUS_COLOURS[data.health.status]}>
+                  {t(`dashboard.healthStatus.${data.health.status}`)}
+                </Tag>
+              )
+            }
+          >
+            {data && (
+              <Descriptions
+                bordered
+                size="small"
+                column={1}
+                items={CHECKS.map((name) => {
+                  const check = data.health.checks[name];
+                  return {
+                    key: name,
+                    label: t(`dashboard.checks.${name}`),
+                    children: (
+                      <>
+                        <Tag color={STATUS_COLOURS[check.status]}>
+                          {t(`dashboard.healthStatus.${check.status}`)}
+                        </Tag>
+                        {check.detail}
+                      </>
+                    ),
+                  };
+                })}
+              />
             )}
           </Card>
         </Col>

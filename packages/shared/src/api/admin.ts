@@ -222,6 +222,25 @@ export type StaffLoginStep = z.infer<typeof StaffLoginStep>;
 export const StaffSignedIn = z.object({ token: z.string(), staff: StaffAccount });
 export type StaffSignedIn = z.infer<typeof StaffSignedIn>;
 
+/** ok: serving normally; degraded: serving, but something needs the operator; down: not serving. */
+export const HEALTH_STATUSES = ['ok', 'degraded', 'down'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+
+/** One dependency in the health report: its status, a line a person can act on, when it was taken. */
+export const HealthCheck = z.object({
+  status: z.enum(HEALTH_STATUSES),
+  detail: z.string(),
+  at: z.number(),
+});
+export type HealthCheck = z.infer<typeof HealthCheck>;
+
+/** What `/readyz` answers and the dashboard shows: the worst status, then each dependency. */
+export const HealthReport = z.object({
+  status: z.enum(HEALTH_STATUSES),
+  checks: z.object({ database: HealthCheck, bus: HealthCheck, feed: HealthCheck, ledger: HealthCheck }),
+});
+export type HealthReport = z.infer<typeof HealthReport>;
+
 /** `GET /dashboard`; the wallet's figures are null while no wallet is registered. */
 export const Dashboard = z.object({
   usersTotal: z.number().int(),
@@ -230,6 +249,7 @@ export const Dashboard = z.object({
   depositsToday: z.number().int().nullable(),
   withdrawalsToday: z.number().int().nullable(),
   ledger: z.object({ ok: z.boolean(), problems: z.array(z.string()) }),
+  health: HealthReport,
 });
 export type Dashboard = z.infer<typeof Dashboard>;
 

@@ -28,6 +28,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   api.get('/Login/config', {
     schema: {
       tags,
+      operationId: 'getClientConfig',
       summary: 'Client configuration: register mode, captcha, price source',
       response: { 200: envelope(ClientConfig) },
     },
@@ -35,8 +36,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   });
 
   api.get('/Login/captcha', {
+    config: { errors: ['TOO_MANY_REQUESTS'] },
     schema: {
       tags,
+      operationId: 'getCaptcha',
       summary: 'A graphic code: image and the key to send with vcode',
       response: { 200: envelope(CaptchaImage) },
     },
@@ -44,8 +47,20 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   });
 
   api.post('/Login/upregister', {
+    config: {
+      errors: [
+        'USERNAME_INVALID',
+        'PASSWORD_INVALID',
+        'INVITE_CODE_INVALID',
+        'CAPTCHA_WRONG',
+        'USERNAME_EXISTS',
+        'REGISTERED_TOO_MANY',
+        'REGISTER_MODE_DISABLED',
+      ],
+    },
     schema: {
       tags,
+      operationId: 'register',
       summary: 'Register with a username or e-mail (register mode 1)',
       body: RegisterBody,
       response: { 200: envelope(z.null()) },
@@ -62,8 +77,20 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   });
 
   api.post('/Login/upregister_phone', {
+    config: {
+      errors: [
+        'PHONE_INVALID',
+        'PASSWORD_INVALID',
+        'INVITE_CODE_INVALID',
+        'CAPTCHA_WRONG',
+        'PHONE_EXISTS',
+        'REGISTERED_TOO_MANY',
+        'REGISTER_MODE_DISABLED',
+      ],
+    },
     schema: {
       tags,
+      operationId: 'registerWithPhone',
       summary: 'Register with a mobile number (register mode 2)',
       body: RegisterPhoneBody,
       response: { 200: envelope(z.null()) },
@@ -80,8 +107,19 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   });
 
   api.post('/Login/loginsubmit', {
+    config: {
+      errors: [
+        'CAPTCHA_REQUIRED',
+        'CAPTCHA_WRONG',
+        'USER_NOT_FOUND',
+        'LOGIN_PASSWORD_WRONG',
+        'ACCOUNT_FROZEN',
+        'TOO_MANY_REQUESTS',
+      ],
+    },
     schema: {
       tags,
+      operationId: 'login',
       summary: 'Log in; `email` holds the username (or phone)',
       body: LoginBody,
       response: { 200: envelope(LoginResult) },
@@ -97,7 +135,13 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   });
 
   api.post('/Login/logout', {
-    schema: { tags, summary: 'End this session', body: TokenOnly, response: { 200: envelope(z.null()) } },
+    schema: {
+      tags,
+      operationId: 'logout',
+      summary: 'End this session',
+      body: TokenOnly,
+      response: { 200: envelope(z.null()) },
+    },
     config: { auth: true },
     handler: async (request) => {
       await options.auth.logout(requireAuth(request));

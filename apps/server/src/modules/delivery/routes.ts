@@ -27,6 +27,7 @@ export async function deliveryRoutes(
   api.get('/Contract/index', {
     schema: {
       tags,
+      operationId: 'getDeliveryPage',
       summary:
         'Delivery contract page: markets with periods, ratios, bounds and index; balances; trial grants',
       querystring: DeliveryPageQuery,
@@ -39,12 +40,32 @@ export async function deliveryRoutes(
   api.post('/Contract/place', {
     schema: {
       tags,
+      operationId: 'placeDeliveryContract',
       summary:
         'Buy up or down for a period: the amount is frozen, the opening index recorded; idempotent by key',
       body: PlaceContractBody,
       response: { 200: envelope(ContractRecord) },
     },
-    config,
+    config: {
+      ...config,
+      errors: [
+        'PLEASE_LOGIN',
+        'TRADING_BANNED',
+        'MARKET_NOT_OPEN',
+        'CONTRACT_PERIOD_INVALID',
+        'AMOUNT_INVALID',
+        'AMOUNT_BELOW_MIN',
+        'AMOUNT_ABOVE_MAX',
+        'INDEX_STALE',
+        'CONTRACT_EXPOSURE_LIMIT',
+        'TRIAL_OPPOSITE_OPEN',
+        'USDT_INSUFFICIENT',
+        'TRIAL_BALANCE_INSUFFICIENT',
+        'TRIAL_EXPIRED',
+        'TRIAL_PROFIT_CAP_REACHED',
+        'IDEMPOTENCY_KEY_REUSED',
+      ],
+    },
     handler: async (request) => {
       const body = request.body;
       const record = await delivery.place(requireAuth(request), {
@@ -62,6 +83,7 @@ export async function deliveryRoutes(
   api.get('/Contract/ctbill', {
     schema: {
       tags,
+      operationId: 'listDeliveryContracts',
       summary: 'The user’s contracts: open (open and settling) or settled (settled and closed), newest first',
       querystring: ContractListQuery,
       response: { 200: envelope(ContractList) },
@@ -80,11 +102,12 @@ export async function deliveryRoutes(
   api.get('/Contract/cbillinfo', {
     schema: {
       tags,
+      operationId: 'getDeliveryContract',
       summary: 'One of the user’s contracts with its opening and closing index',
       querystring: ContractQuery,
       response: { 200: envelope(ContractRecord) },
     },
-    config,
+    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
     handler: async (request) =>
       ok(request, await delivery.getContract(requireAuth(request).userId, BigInt(request.query.id))),
   });

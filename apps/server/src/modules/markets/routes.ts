@@ -18,6 +18,7 @@ export async function marketsRoutes(
   api.get('/Market/tickers', {
     schema: {
       tags: ['markets'],
+      operationId: 'listTickers',
       summary: 'Every market with its index price and 24h change',
       response: { 200: envelope(z.array(TickerSchema)) },
     },
@@ -27,6 +28,7 @@ export async function marketsRoutes(
   api.get('/Market/index', {
     schema: {
       tags: ['markets'],
+      operationId: 'getIndexHistory',
       summary: 'Recorded index ticks of a market in [from, to], oldest first',
       description:
         'Defaults: `to` now, `from` ten minutes before `to`, `limit` 600 (at most 1000): the first ' +
@@ -43,6 +45,7 @@ export async function marketsRoutes(
   api.get('/Market/kline', {
     schema: {
       tags: ['markets'],
+      operationId: 'listCandles',
       summary: 'Index candles of a market and interval, oldest first',
       description:
         'The newest `limit` candles (300 by default, at most 1000) opening before `before` ' +

@@ -44,7 +44,7 @@ export async function deliveryStaffRoutes(
   options: { delivery: () => DeliveryBackOffice | undefined },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['admin'];
+  const tags = ['staff-delivery'];
   const delivery = () => {
     const service = options.delivery();
     if (!service) throw new AppError('NOT_FOUND');
@@ -55,6 +55,7 @@ export async function deliveryStaffRoutes(
     config: { staff: 'delivery.read' },
     schema: {
       tags,
+      operationId: 'adminListDeliveryProducts',
       summary: 'Every market with its delivery product: status, exposure cap, periods and ratios',
       querystring: TokenQuery,
       response: { 200: envelope(AdminDeliveryProductList) },
@@ -63,9 +64,13 @@ export async function deliveryStaffRoutes(
   });
 
   api.post('/delivery/products/:symbol', {
-    config: { staff: 'delivery.manage' },
+    config: {
+      staff: 'delivery.manage',
+      errors: ['MARKET_NOT_OPEN', 'CONTRACT_PERIOD_INVALID', 'CONFIG_LIMITS_INVALID'],
+    },
     schema: {
       tags,
+      operationId: 'adminSaveDeliveryProduct',
       summary: 'Create or replace a market’s product and periods (audited); ratios apply to later contracts',
       params: SymbolParams,
       body: DeliveryProductBody,
@@ -92,6 +97,7 @@ export async function deliveryStaffRoutes(
     config: { staff: 'delivery.read' },
     schema: {
       tags,
+      operationId: 'adminListTrialPlans',
       summary: 'Trial-money plans (sign-up and campaign)',
       querystring: TokenQuery,
       response: { 200: envelope(TrialPlanList) },
@@ -100,9 +106,10 @@ export async function deliveryStaffRoutes(
   });
 
   api.post('/delivery/trial-plans', {
-    config: { staff: 'delivery.manage' },
+    config: { staff: 'delivery.manage', errors: ['RECORD_NOT_FOUND'] },
     schema: {
       tags,
+      operationId: 'adminSaveTrialPlan',
       summary: 'Create (no id) or update a trial-money plan (audited)',
       body: TrialPlanBody,
       response: { 200: envelope(z.object({ id: z.string() })) },
@@ -128,6 +135,7 @@ export async function deliveryStaffRoutes(
     config: { staff: 'delivery.read' },
     schema: {
       tags,
+      operationId: 'adminListTrialGrants',
       summary: 'Trial-money grants, newest first (optionally one user’s)',
       querystring: TrialGrantListQuery,
       response: { 200: envelope(AdminTrialGrantList) },
@@ -142,9 +150,13 @@ export async function deliveryStaffRoutes(
   });
 
   api.post('/delivery/trial-grants', {
-    config: { staff: 'delivery.manage' },
+    config: {
+      staff: 'delivery.manage',
+      errors: ['USER_NOT_FOUND', 'RECORD_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+    },
     schema: {
       tags,
+      operationId: 'adminGrantTrial',
       summary: 'Grant a plan’s trial money to a user (audited; idempotent by key)',
       body: GrantTrialBody,
       response: { 200: envelope(AdminTrialGrant) },
@@ -164,6 +176,7 @@ export async function deliveryStaffRoutes(
     config: { staff: 'delivery.read' },
     schema: {
       tags,
+      operationId: 'adminGetDeliveryExposure',
       summary: 'Open exposure per market and direction, with the product’s cap',
       querystring: TokenQuery,
       response: { 200: envelope(DeliveryExposureList) },
@@ -175,6 +188,7 @@ export async function deliveryStaffRoutes(
     config: { staff: 'delivery.read' },
     schema: {
       tags,
+      operationId: 'adminGetHousePnl',
       summary: 'The house’s profit and loss over settled contracts, in total and per market',
       querystring: HousePnlQuery,
       response: { 200: envelope(HousePnl) },
@@ -189,6 +203,7 @@ export async function deliveryStaffRoutes(
     config: { staff: 'delivery.read' },
     schema: {
       tags,
+      operationId: 'adminListDeliveryContracts',
       summary: 'Contracts with their settlement data, newest first, filtered (read only)',
       querystring: AdminContractListQuery,
       response: { 200: envelope(AdminContractList) },
@@ -209,9 +224,10 @@ export async function deliveryStaffRoutes(
   });
 
   api.get('/delivery/contracts/:id', {
-    config: { staff: 'delivery.read' },
+    config: { staff: 'delivery.read', errors: ['RECORD_NOT_FOUND'] },
     schema: {
       tags,
+      operationId: 'adminGetDeliveryContract',
       summary: 'One contract with its settlement data (read only)',
       params: IdParams,
       querystring: TokenQuery,

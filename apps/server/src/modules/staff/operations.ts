@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, fromAtoms } from '@bourse/shared';
+import type { HealthReport } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { AuditRow, AuditService } from '../audit/service.ts';
@@ -21,6 +22,8 @@ export interface BackOfficeDeps {
   wallet?: () => WalletReview | undefined;
   /** Symbols of the coins the platform knows (adjustments are refused in any other asset). */
   listAssets: () => Promise<string[]>;
+  /** The platform's health (database, bus, feed, last ledger check), as `/readyz` reports it. */
+  health: () => Promise<HealthReport>;
 }
 
 export interface DashboardFigures {
@@ -30,6 +33,7 @@ export interface DashboardFigures {
   depositsToday: number | null;
   withdrawalsToday: number | null;
   ledger: { ok: boolean; problems: string[] };
+  health: HealthReport;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -165,6 +169,7 @@ export class BackOfficeService {
       depositsToday: figures?.depositsToday ?? null,
       withdrawalsToday: figures?.withdrawalsToday ?? null,
       ledger: await ledger.checkInvariants(),
+      health: await this.#deps.health(),
     };
   }
 

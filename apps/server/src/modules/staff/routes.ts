@@ -62,13 +62,14 @@ function staffWire(view: StaffView) {
 export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOptions): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { staff, backOffice } = options;
-  const tags = ['admin'];
+  const tags = ['staff'];
 
   // --- sign-in ---------------------------------------------------------------------------------
   api.post('/login', {
-    config: { staff: 'public' },
+    config: { staff: 'public', errors: ['USER_OR_PASSWORD_WRONG', 'STAFF_DISABLED', 'TOO_MANY_REQUESTS'] },
     schema: {
       tags,
+      operationId: 'adminLogin',
       summary: 'Staff login, step 1: password; answers a TOTP enrolment or a TOTP step',
       body: StaffLoginBody,
       response: { 200: envelope(StaffLoginStep) },
@@ -77,9 +78,19 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.post('/totp/enrol', {
-    config: { staff: 'public' },
+    config: {
+      staff: 'public',
+      errors: [
+        'STAFF_LOGIN_EXPIRED',
+        'STAFF_DISABLED',
+        'STAFF_PASSWORD_CHANGE_REQUIRED',
+        'STAFF_TOTP_WRONG',
+        'TOO_MANY_REQUESTS',
+      ],
+    },
     schema: {
       tags,
+      operationId: 'adminEnrolTotp',
       summary: 'Staff login, step 2 at first login: confirm the new TOTP secret (and set a new password)',
       body: TotpBody,
       response: { 200: envelope(StaffSignedIn) },
@@ -90,9 +101,13 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/totp/verify', {
-    config: { staff: 'public' },
+    config: {
+      staff: 'public',
+      errors: ['STAFF_LOGIN_EXPIRED', 'STAFF_DISABLED', 'STAFF_TOTP_WRONG', 'TOO_MANY_REQUESTS'],
+    },
     schema: {
       tags,
+      operationId: 'adminVerifyTotp',
       summary: 'Staff login, step 2: the current TOTP code',
       body: TotpBody,
       response: { 200: envelope(StaffSignedIn) },
@@ -107,6 +122,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'session' },
     schema: {
       tags,
+      operationId: 'adminLogout',
       summary: 'End the staff session',
       body: StaffTokenBody,
       response: { 200: Done },
@@ -121,6 +137,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'session' },
     schema: {
       tags,
+      operationId: 'adminGetMe',
       summary: 'The signed-in staff member and what their role may do',
       response: { 200: envelope(StaffMe) },
     },
@@ -135,6 +152,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'dashboard.read' },
     schema: {
       tags,
+      operationId: 'adminGetDashboard',
       summary: 'Users, pending reviews, today’s deposits and withdrawals, ledger status',
       response: { 200: envelope(Dashboard) },
     },
@@ -149,6 +167,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'users.read' },
     schema: {
       tags,
+      operationId: 'adminSearchUsers',
       summary: 'Search users by id, username or phone (prefix)',
       querystring: UserSearchQuery,
       response: { 200: envelope(UserSummaryList) },
@@ -163,8 +182,14 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id', {
-    config: { staff: 'users.read' },
-    schema: { tags, summary: 'A user’s profile', params: IdParams, response: { 200: envelope(UserAccount) } },
+    config: { staff: 'users.read', errors: ['USER_NOT_FOUND'] },
+    schema: {
+      tags,
+      operationId: 'adminGetUser',
+      summary: 'A user’s profile',
+      params: IdParams,
+      response: { 200: envelope(UserAccount) },
+    },
     handler: async (request) => {
       const user = await backOffice.getUser(BigInt(request.params.id));
       return ok(request, {
@@ -181,6 +206,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'users.read' },
     schema: {
       tags,
+      operationId: 'adminListUserLogins',
       summary: 'A user’s login log, newest first',
       params: IdParams,
       response: { 200: envelope(LoginLogList) },
@@ -198,6 +224,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'users.balances' },
     schema: {
       tags,
+      operationId: 'adminListUserBalances',
       summary: 'A user’s balances per asset and kind',
       params: IdParams,
       response: { 200: envelope(BalanceList) },
@@ -215,6 +242,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'users.balances' },
     schema: {
       tags,
+      operationId: 'adminGetUserStatement',
       summary: 'A user’s statement (every ledger movement), newest first',
       params: IdParams,
       querystring: StatementQuery,
@@ -241,9 +269,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.post('/users/:id/freeze', {
-    config: { staff: 'users.freeze' },
+    config: { staff: 'users.freeze', errors: ['USER_NOT_FOUND'] },
     schema: {
       tags,
+      operationId: 'adminFreezeUser',
       summary: 'Freeze (sessions end, logins refused) or unfreeze a user',
       params: IdParams,
       body: FreezeBody,
@@ -257,9 +286,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.post('/users/:id/trade-ban', {
-    config: { staff: 'users.trade_ban' },
+    config: { staff: 'users.trade_ban', errors: ['USER_NOT_FOUND'] },
     schema: {
       tags,
+      operationId: 'adminBanUserTrading',
       summary: 'Ban or allow a user’s trading',
       params: IdParams,
       body: TradeBanBody,
@@ -273,9 +303,13 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.post('/users/:id/adjust', {
-    config: { staff: 'finance.adjust' },
+    config: {
+      staff: 'finance.adjust',
+      errors: ['AMOUNT_INVALID', 'USER_NOT_FOUND', 'BALANCE_INSUFFICIENT', 'ILLEGAL_OPERATION'],
+    },
     schema: {
       tags,
+      operationId: 'adminAdjustBalance',
       summary: 'Manual adjustment: a double-entry entry with the system account `adjustments`',
       params: IdParams,
       body: AdjustBody,
@@ -299,6 +333,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'finance.read' },
     schema: {
       tags,
+      operationId: 'adminListDeposits',
       summary: 'Deposits, by status',
       querystring: ReviewQueueQuery,
       response: { 200: envelope(StaffDepositQueue) },
@@ -312,6 +347,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'finance.read' },
     schema: {
       tags,
+      operationId: 'adminListWithdrawals',
       summary: 'Withdrawals, by status',
       querystring: ReviewQueueQuery,
       response: { 200: envelope(StaffWithdrawalQueue) },
@@ -322,9 +358,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/deposits/:id/confirm', {
-    config: { staff: 'finance.review' },
+    config: { staff: 'finance.review', errors: ['AMOUNT_INVALID', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
     schema: {
       tags,
+      operationId: 'adminConfirmDeposit',
       summary: 'Confirm a deposit, crediting the amount given',
       params: IdParams,
       body: ConfirmDepositBody,
@@ -340,9 +377,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/deposits/:id/reject', {
-    config: { staff: 'finance.review' },
+    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
     schema: {
       tags,
+      operationId: 'adminRejectDeposit',
       summary: 'Reject a deposit with a reason',
       params: IdParams,
       body: RejectBody,
@@ -358,9 +396,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/withdrawals/:id/approve', {
-    config: { staff: 'finance.review' },
+    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
     schema: {
       tags,
+      operationId: 'adminApproveWithdrawal',
       summary: 'Approve a withdrawal (debits the frozen amount)',
       params: IdParams,
       body: StaffTokenBody,
@@ -375,9 +414,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/withdrawals/:id/reject', {
-    config: { staff: 'finance.review' },
+    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
     schema: {
       tags,
+      operationId: 'adminRejectWithdrawal',
       summary: 'Reject a withdrawal with a reason (returns the frozen amount)',
       params: IdParams,
       body: RejectBody,
@@ -398,6 +438,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'config.read' },
     schema: {
       tags,
+      operationId: 'adminListCoinSettings',
       summary: 'Every coin with its wallet switches and its networks (deposit address, limits, fee)',
       response: { 200: envelope(WalletConfigAnswer) },
     },
@@ -419,9 +460,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/config/coins/:symbol', {
-    config: { staff: 'config.manage' },
+    config: { staff: 'config.manage', errors: ['COIN_UNAVAILABLE'] },
     schema: {
       tags,
+      operationId: 'adminSaveCoinSettings',
       summary: 'Save a coin’s switches: convertible, deposits, withdrawals, decimals shown (audited)',
       params: z.object({ symbol: z.string().regex(/^[A-Z0-9]{1,16}$/, { error: 'COIN_UNAVAILABLE' }) }),
       body: CoinSettingsBody,
@@ -440,9 +482,19 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/config/networks', {
-    config: { staff: 'config.manage' },
+    config: {
+      staff: 'config.manage',
+      errors: [
+        'COIN_UNAVAILABLE',
+        'ADDRESS_INVALID',
+        'AMOUNT_INVALID',
+        'CONFIG_AMOUNT_INVALID',
+        'CONFIG_LIMITS_INVALID',
+      ],
+    },
     schema: {
       tags,
+      operationId: 'adminSaveNetwork',
       summary: 'Create or update a coin’s network: deposit address, limits, fee, switch (audited)',
       body: NetworkSettingsBody,
       response: { 200: Done },
@@ -469,13 +521,19 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   // --- staff -----------------------------------------------------------------------------------
   api.get('/staff', {
     config: { staff: 'staff.manage' },
-    schema: { tags, summary: 'Staff accounts', response: { 200: envelope(StaffAccountList) } },
+    schema: {
+      tags,
+      operationId: 'adminListStaff',
+      summary: 'Staff accounts',
+      response: { 200: envelope(StaffAccountList) },
+    },
     handler: async (request) => ok(request, (await staff.listStaff()).map(staffWire)),
   });
   api.post('/staff', {
-    config: { staff: 'staff.manage' },
+    config: { staff: 'staff.manage', errors: ['STAFF_EXISTS'] },
     schema: {
       tags,
+      operationId: 'adminCreateStaff',
       summary: 'Create a staff account (it changes its password and enrols TOTP at first login)',
       body: CreateStaffBody,
       response: { 200: envelope(CreatedStaff) },
@@ -487,9 +545,10 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/staff/:id/status', {
-    config: { staff: 'staff.manage' },
+    config: { staff: 'staff.manage', errors: ['ILLEGAL_OPERATION', 'NOT_FOUND'] },
     schema: {
       tags,
+      operationId: 'adminSetStaffStatus',
       summary: 'Disable (sessions end) or enable a staff account',
       params: IdParams,
       body: StaffStatusBody,
@@ -510,6 +569,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     config: { staff: 'audit.read' },
     schema: {
       tags,
+      operationId: 'adminListAudit',
       summary: 'The audit log, newest first, filtered',
       querystring: AuditQuery,
       response: { 200: envelope(AuditList) },

@@ -16,6 +16,7 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
   api.get('/User/getUserInfo', {
     schema: {
       tags,
+      operationId: 'getUserInfo',
       summary: 'The signed-in user',
       querystring: TokenOnly,
       response: { 200: envelope(z.object({ userInfo: UserInfo })) },
@@ -28,11 +29,21 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
   api.post('/user/sub_respwd', {
     schema: {
       tags,
+      operationId: 'changePassword',
       summary: 'Change the login password: ends other sessions, blocks withdrawals for 24 hours',
       body: ChangePasswordBody,
       response: { 200: envelope(z.null()) },
     },
-    config,
+    config: {
+      ...config,
+      errors: [
+        'OLD_PASSWORD_WRONG',
+        'PASSWORD_INVALID',
+        'PASSWORDS_INCONSISTENT',
+        'PASSWORD_SAME_AS_OLD',
+        'TOO_MANY_REQUESTS',
+      ],
+    },
     handler: async (request) => {
       const { oldpwd, newpwd, renewpwd } = request.body;
       await users.changePassword(requireAuth(request), {
@@ -47,11 +58,21 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
   api.post('/User/sub_withdrawpwd', {
     schema: {
       tags,
+      operationId: 'setWithdrawPassword',
       summary: 'Set or change the withdrawal password (oldpaypassword required when one is set)',
       body: WithdrawPasswordBody,
       response: { 200: envelope(z.null()) },
     },
-    config,
+    config: {
+      ...config,
+      errors: [
+        'WITHDRAW_PASSWORD_INVALID',
+        'PASSWORDS_INCONSISTENT',
+        'WITHDRAW_PASSWORD_WRONG',
+        'ILLEGAL_OPERATION',
+        'TOO_MANY_REQUESTS',
+      ],
+    },
     handler: async (request) => {
       const { paypassword, repaypassword, oldpaypassword } = request.body;
       await users.setWithdrawPassword(requireAuth(request), {
@@ -66,6 +87,7 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
   api.post('/user/online', {
     schema: {
       tags,
+      operationId: 'getSupportUrl',
       summary: 'The online-support chat URL',
       body: TokenOnly,
       response: { 200: envelope(z.string()) },

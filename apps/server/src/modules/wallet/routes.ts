@@ -73,6 +73,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/index', {
     schema: {
       tags,
+      operationId: 'getAssets',
       summary: 'Assets overview: every coin with available, frozen and value in USDT',
       querystring: TokenOnly,
       response: { 200: envelope(AssetsOverview) },
@@ -84,6 +85,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/getallzhehe', {
     schema: {
       tags,
+      operationId: 'getTotalValue',
       summary: 'Everything the user holds, valued in USDT at index prices',
       querystring: TokenOnly,
       response: { 200: envelope(TotalValue) },
@@ -95,11 +97,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/getmoney', {
     schema: {
       tags,
+      operationId: 'getBalance',
       summary: "One coin's available and frozen balance",
       querystring: CoinQuery,
       response: { 200: envelope(CoinBalance) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) =>
       ok(request, await wallet.getBalance(requireAuth(request).userId, request.query.coin)),
   });
@@ -107,11 +110,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/coininfo', {
     schema: {
       tags,
+      operationId: 'getCoinInfo',
       summary: 'Coin detail: balances, index price, value and what the coin allows',
       querystring: CoinQuery,
       response: { 200: envelope(AssetRow) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) =>
       ok(request, await wallet.getCoinInfo(requireAuth(request).userId, request.query.coin)),
   });
@@ -119,22 +123,24 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/Finance/getsymbol', {
     schema: {
       tags,
+      operationId: 'getCoinNetworks',
       summary: "A coin's deposit and withdrawal networks and its index price in USDT",
       body: CoinBody,
       response: { 200: envelope(CoinSymbol) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) => ok(request, await wallet.getCoinSymbol(request.body.coin)),
   });
 
   api.post('/Finance/getcoinnum', {
     schema: {
       tags,
+      operationId: 'getAvailableAmount',
       summary: "A coin's available amount (for the form being filled)",
       body: CoinBody,
       response: { 200: envelope(CoinBalance) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) =>
       ok(request, await wallet.getBalance(requireAuth(request).userId, request.body.coin)),
   });
@@ -144,6 +150,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/User/czcoin', {
     schema: {
       tags,
+      operationId: 'listDepositCoins',
       summary: 'Coins open for deposit',
       querystring: TokenOnly,
       response: { 200: envelope(CoinChoiceList) },
@@ -156,11 +163,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/czpage', {
     schema: {
       tags,
+      operationId: 'getDepositPage',
       summary: "Deposit page: the coin's networks, the platform address on each, the minimum",
       querystring: DepositPageQuery,
       response: { 200: envelope(DepositPage) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE', 'DEPOSIT_DISABLED', 'NETWORK_UNAVAILABLE'] },
     handler: async (request) =>
       ok(request, await wallet.getDepositPage(request.query.coin, request.query.network)),
   });
@@ -168,12 +176,29 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/Finance/czhandle', {
     schema: {
       tags,
+      operationId: 'submitDeposit',
       summary: 'Submit a deposit for review (multipart: coin, network, amount, hash, voucher image)',
       consumes: ['multipart/form-data'],
       body: DepositBody,
       response: { 200: envelope(DepositRecord) },
     },
-    config: { ...config, upload: true },
+    config: {
+      ...config,
+      upload: true,
+      errors: [
+        'COIN_UNAVAILABLE',
+        'DEPOSIT_DISABLED',
+        'NETWORK_UNAVAILABLE',
+        'AMOUNT_INVALID',
+        'AMOUNT_BELOW_MIN',
+        'TX_HASH_INVALID',
+        'VOUCHER_REQUIRED',
+        'UPLOAD_NOT_IMAGE',
+        'UPLOAD_TOO_LARGE',
+        'UPLOAD_FAILED',
+        'TOO_MANY_REQUESTS',
+      ],
+    },
     handler: async (request) => {
       const { coin, network, amount, hash, voucher } = request.body;
       const record = await wallet.submitDeposit(requireAuth(request), {
@@ -190,6 +215,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/czlist', {
     schema: {
       tags,
+      operationId: 'listDeposits',
       summary: "The user's deposits, newest first",
       querystring: RecordListQuery,
       response: { 200: envelope(DepositList) },
@@ -208,11 +234,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/czinfo', {
     schema: {
       tags,
+      operationId: 'getDeposit',
       summary: 'One of the user’s deposits',
       querystring: RecordQuery,
       response: { 200: envelope(DepositRecord) },
     },
-    config,
+    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
     handler: async (request) =>
       ok(request, await wallet.getDeposit(requireAuth(request).userId, id(request.query.id))),
   });
@@ -222,6 +249,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/txcoin', {
     schema: {
       tags,
+      operationId: 'listWithdrawalCoins',
       summary: 'Coins open for withdrawal',
       querystring: TokenOnly,
       response: { 200: envelope(CoinChoiceList) },
@@ -234,11 +262,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/txpage', {
     schema: {
       tags,
+      operationId: 'getWithdrawPage',
       summary: 'Withdrawal page: networks with limits and fees, saved addresses and cards',
       querystring: CoinQuery,
       response: { 200: envelope(WithdrawPage) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE', 'WITHDRAW_DISABLED'] },
     handler: async (request) =>
       ok(request, await wallet.getWithdrawPage(requireAuth(request), request.query.coin)),
   });
@@ -246,11 +275,31 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/Finance/tbhandle', {
     schema: {
       tags,
+      operationId: 'requestWithdrawal',
       summary: 'Request a withdrawal (amount + fee frozen until staff review it); idempotent by key',
       body: WithdrawBody,
       response: { 200: envelope(WithdrawalRecord) },
     },
-    config,
+    config: {
+      ...config,
+      errors: [
+        'COIN_UNAVAILABLE',
+        'WITHDRAW_DISABLED',
+        'NETWORK_UNAVAILABLE',
+        'WITHDRAW_ADDRESS_NOT_FOUND',
+        'ADDRESS_INVALID',
+        'BANK_CARD_NOT_FOUND',
+        'AMOUNT_INVALID',
+        'AMOUNT_BELOW_MIN',
+        'AMOUNT_ABOVE_MAX',
+        'WITHDRAW_BLOCKED',
+        'WITHDRAW_PASSWORD_NOT_SET',
+        'WITHDRAW_PASSWORD_WRONG',
+        'BALANCE_INSUFFICIENT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'TOO_MANY_REQUESTS',
+      ],
+    },
     handler: async (request) => {
       const body = request.body;
       const record = await wallet.requestWithdrawal(requireAuth(request), {
@@ -269,6 +318,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/txlist', {
     schema: {
       tags,
+      operationId: 'listWithdrawals',
       summary: "The user's withdrawals, newest first",
       querystring: RecordListQuery,
       response: { 200: envelope(WithdrawalList) },
@@ -287,11 +337,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/txinfo', {
     schema: {
       tags,
+      operationId: 'getWithdrawal',
       summary: 'One of the user’s withdrawals',
       querystring: RecordQuery,
       response: { 200: envelope(WithdrawalRecord) },
     },
-    config,
+    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
     handler: async (request) =>
       ok(request, await wallet.getWithdrawal(requireAuth(request).userId, id(request.query.id))),
   });
@@ -303,11 +354,22 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/Finance/zhuanhua', {
     schema: {
       tags,
+      operationId: 'getConvertPage',
       summary: 'Conversion page: the published fee, convertible coins with prices, and a quote',
       querystring: ConvertQuery,
       response: { 200: envelope(ConvertPage) },
     },
-    config,
+    config: {
+      ...config,
+      errors: [
+        'COIN_UNAVAILABLE',
+        'CONVERT_DISABLED',
+        'CONVERT_SAME_COIN',
+        'AMOUNT_INVALID',
+        'AMOUNT_BELOW_MIN',
+        'PRICE_UNAVAILABLE',
+      ],
+    },
     handler: async (request) => {
       const { from, to, amount } = request.query;
       return ok(
@@ -324,11 +386,24 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/Finance/zhuanhua', {
     schema: {
       tags,
+      operationId: 'convert',
       summary: 'Convert one coin into another at the index price, less the published fee; idempotent by key',
       body: ConvertBody,
       response: { 200: envelope(ConvertResult) },
     },
-    config,
+    config: {
+      ...config,
+      errors: [
+        'COIN_UNAVAILABLE',
+        'CONVERT_DISABLED',
+        'CONVERT_SAME_COIN',
+        'AMOUNT_INVALID',
+        'AMOUNT_BELOW_MIN',
+        'PRICE_UNAVAILABLE',
+        'BALANCE_INSUFFICIENT',
+        'IDEMPOTENCY_KEY_REUSED',
+      ],
+    },
     handler: async (request) => {
       const { from, to, amount, idempotency_key } = request.body;
       const result = await wallet.convert(requireAuth(request), {
@@ -346,6 +421,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/user/addresslist', {
     schema: {
       tags,
+      operationId: 'listWithdrawAddresses',
       summary: 'Saved withdrawal addresses (optionally of one coin)',
       querystring: AddressListQuery,
       response: { 200: envelope(WithdrawAddressList) },
@@ -358,11 +434,21 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/user/addaddress', {
     schema: {
       tags,
+      operationId: 'addWithdrawAddress',
       summary: 'Save a withdrawal address (validated for the network, checksums included)',
       body: AddAddressBody,
       response: { 200: envelope(WithdrawAddress) },
     },
-    config,
+    config: {
+      ...config,
+      errors: [
+        'COIN_UNAVAILABLE',
+        'NETWORK_UNAVAILABLE',
+        'ADDRESS_INVALID',
+        'WITHDRAW_ADDRESS_EXISTS',
+        'SAVED_LIMIT_REACHED',
+      ],
+    },
     handler: async (request) => {
       const { coin, network, address, remark } = request.body;
       const saved = await wallet.addAddress(requireAuth(request), { coin, network, address, remark });
@@ -373,11 +459,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/user/deladdress', {
     schema: {
       tags,
+      operationId: 'deleteWithdrawAddress',
       summary: 'Delete a saved withdrawal address',
       body: DeleteBody,
       response: { 200: envelope(z.null()) },
     },
-    config,
+    config: { ...config, errors: ['WITHDRAW_ADDRESS_NOT_FOUND'] },
     handler: async (request) => {
       await wallet.deleteAddress(requireAuth(request), id(request.body.id));
       return ok(request, null, 'ADDRESS_DELETED');
@@ -387,11 +474,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/user/addbank', {
     schema: {
       tags,
+      operationId: 'addBankCard',
       summary: 'Save a bank card: number, holder name, bank, bank code',
       body: AddBankBody,
       response: { 200: envelope(BankCard) },
     },
-    config,
+    config: { ...config, errors: ['BANK_CARD_INVALID', 'SAVED_LIMIT_REACHED'] },
     handler: async (request) => {
       const { number, name, bank, bank_code } = request.body;
       const card = await wallet.addBankCard(requireAuth(request), {
@@ -407,6 +495,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/user/userbanklist', {
     schema: {
       tags,
+      operationId: 'listBankCards',
       summary: 'Saved bank cards (numbers masked)',
       body: TokenOnly,
       response: { 200: envelope(BankCardList) },
@@ -418,11 +507,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.post('/user/delbank', {
     schema: {
       tags,
+      operationId: 'deleteBankCard',
       summary: 'Delete a saved bank card',
       body: DeleteBody,
       response: { 200: envelope(z.null()) },
     },
-    config,
+    config: { ...config, errors: ['BANK_CARD_NOT_FOUND'] },
     handler: async (request) => {
       await wallet.deleteBankCard(requireAuth(request), id(request.body.id));
       return ok(request, null, 'BANK_CARD_DELETED');
@@ -434,6 +524,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/user/mybill', {
     schema: {
       tags,
+      operationId: 'listBills',
       summary: "The user's bills: every ledger movement with type, amount, balance after and time",
       querystring: BillListQuery,
       response: { 200: envelope(BillList) },
@@ -454,11 +545,12 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
   api.get('/user/billinfo', {
     schema: {
       tags,
+      operationId: 'getBill',
       summary: 'One line of the user’s bills',
       querystring: RecordQuery,
       response: { 200: envelope(BillLine) },
     },
-    config,
+    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
     handler: async (request) =>
       ok(request, await wallet.getBill(requireAuth(request).userId, id(request.query.id))),
   });
