@@ -1,84 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { toAtoms } from '@bourse/shared';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { callApi as call, freePort, killHard as killed, spawnServer } from './child-server.ts';
 import { startServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { STAFF } from './wallet-harness.ts';
 
-const SERVER = path.resolve(import.meta.dirname, '../src/server.ts');
 const PERIOD_SECONDS = 10;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** The real server in a process of its own, as `npm start` runs it, with the feed and settlement on. */
-async function spawnServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO: 'on',
-      CAPTCHA: 'off',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      FEED_INTERVAL_MS: '200',
-      NODE_ENV: 'test',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-      const report = (await ready.json()) as { checks: { feed: { status: string } } };
-      if (report.checks.feed.status === 'ok') return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not become ready in 20 s');
-}
-
-async function call(port: number, method: 'GET' | 'POST', apiPath: string, fields: Record<string, string>) {
-  const body = new URLSearchParams(fields).toString();
-  const url = `http://127.0.0.1:${port}/apiv${apiPath}${method === 'GET' ? `?${body}` : ''}`;
-  const response = await fetch(url, {
-    method,
-    headers: {
-      Lang: 'en-us',
-      ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    body: method === 'POST' ? body : undefined,
-  });
-  return (await response.json()) as { code: number; msg: string; data: any };
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 describe('delivery settlement after the server process is killed', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-kill-'));
