@@ -306,17 +306,17 @@ describe('back office reviews a new customer’s deposit and withdrawal', () => 
       [
         webText('wallet.bills.types.trial'),
         webText('wallet.bills.kinds.trial'),
-        '+1000.00000000',
-        '1000.00000000',
+        '+1,000.00000000',
+        '1,000.00000000',
       ],
     ];
     for (const [index, [type, kind, amount, after]] of expected.entries()) {
       const row = rows.nth(index);
       expect(await row.getAttribute('data-testid')).toBe(`bill-row-${bills.list[index]!.id}`);
-      expect(await row.locator('.wallet-row-title').textContent()).toBe(`${type} · USDT`);
-      expect(((await row.locator('.wallet-row-sub').first().textContent()) ?? '').split(' · ')[0]).toBe(kind);
+      expect(await row.locator('.item-row-title').textContent()).toBe(`${type} · USDT`);
+      expect(((await row.locator('.item-row-sub').first().textContent()) ?? '').split(' · ')[0]).toBe(kind);
       expect(await row.locator('.wallet-row-amount').textContent()).toBe(amount);
-      expect(await row.locator('.wallet-row-end .wallet-row-sub').textContent()).toBe(
+      expect(await row.locator('.wallet-row-end .item-row-sub').textContent()).toBe(
         `${webText('wallet.bills.balanceAfter')} ${after}`,
       );
     }

@@ -1,19 +1,13 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { ContractRecord, DeliveryPage, IndexTick } from '@bourse/shared/api';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
+import { loginViaApi, newPhoneContext, type Platform, registerViaApi } from './harness.ts';
 import {
-  launchChromium,
-  loginViaApi,
-  newPhoneContext,
-  type Platform,
-  registerViaApi,
-  startPlatform,
-} from './harness.ts';
-import {
+  callApi,
   input,
+  openDemoPhone,
   SCREENS,
   serverText,
   shown,
@@ -36,25 +30,12 @@ describe('delivery contracts at phone size (demo markets)', () => {
   let placed: ContractRecord;
   let shortest: DeliveryPage['markets'][number]['periods'][number];
 
-  async function api<T>(
+  const api = <T>(
     session: { token: string },
     method: 'GET' | 'POST',
     route: string,
     params: Record<string, string> = {},
-  ): Promise<T> {
-    const query = new URLSearchParams({ ...params, token: session.token }).toString();
-    const response =
-      method === 'GET'
-        ? await fetch(`${platform.url}/apiv${route}?${query}`)
-        : await fetch(`${platform.url}/apiv${route}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: query,
-          });
-    const body = (await response.json()) as { code: number; data: T };
-    if (body.code !== 1000) throw new Error(`${route}: ${JSON.stringify(body)}`);
-    return body.data;
-  }
+  ) => callApi<T>(platform.url, session, method, route, params);
 
   /** Opens the trade tab and waits until the market can take a contract (a fresh index). */
   async function openTradeTab(on: Page) {
@@ -76,12 +57,7 @@ describe('delivery contracts at phone size (demo markets)', () => {
   }
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
-    trader = await loginViaApi(platform.url, 'demo', 'demo1234');
-    const context = await newPhoneContext(browser);
-    await context.addInitScript(seedSession, trader);
-    page = await context.newPage();
-    fs.mkdirSync(SCREENS, { recursive: true });
+    ({ platform, browser, session: trader, page } = await openDemoPhone());
     const market = (await api<DeliveryPage>(trader, 'GET', '/Contract/index')).markets.find(
       (m) => m.symbol === SYMBOL,
     )!;

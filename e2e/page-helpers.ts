@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seedSession } from '../scripts/lib/main-pages.mjs';
+import { launchChromium, loginViaApi, newPhoneContext, type Platform, startPlatform } from './harness.ts';
 
 // What the browser suites share to read the apps' texts and drive their controls.
 
@@ -74,4 +76,49 @@ export function shown(amount: string, decimals = 8): string {
   const [intPart, frac = ''] = amount.split('.');
   const grouped = intPart!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return decimals ? `${grouped}.${frac.padEnd(decimals, '0').slice(0, decimals)}` : grouped;
+}
+
+/**
+ * Starts the demo platform and a browser, and opens a phone page signed in as the demo user:
+ * where the phone suites begin. Screenshots go to SCREENS.
+ */
+export async function openDemoPhone(): Promise<{
+  platform: Platform;
+  browser: Browser;
+  session: { token: string; uid: number };
+  context: BrowserContext;
+  page: Page;
+}> {
+  const [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
+  const session = await loginViaApi(platform.url, 'demo', 'demo1234');
+  const context = await newPhoneContext(browser);
+  await context.addInitScript(seedSession, session);
+  const page = await context.newPage();
+  fs.mkdirSync(SCREENS, { recursive: true });
+  return { platform, browser, session, context, page };
+}
+
+/**
+ * Calls the customer API as `session` the way the app does (GET with a query, POST with a
+ * form) and returns its `data`; any answer but success throws.
+ */
+export async function callApi<T>(
+  url: string,
+  session: { token: string },
+  method: 'GET' | 'POST',
+  route: string,
+  params: Record<string, string> = {},
+): Promise<T> {
+  const query = new URLSearchParams({ ...params, token: session.token }).toString();
+  const response =
+    method === 'GET'
+      ? await fetch(`${url}/apiv${route}?${query}`)
+      : await fetch(`${url}/apiv${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: query,
+        });
+  const body = (await response.json()) as { code: number; data: T };
+  if (body.code !== 1000) throw new Error(`${route}: ${JSON.stringify(body)}`);
+  return body.data;
 }

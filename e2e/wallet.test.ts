@@ -1,12 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedSession } from '../scripts/lib/main-pages.mjs';
-import { launchChromium, loginViaApi, newPhoneContext, type Platform, startPlatform } from './harness.ts';
+import type { Platform } from './harness.ts';
 import {
+  callApi,
   input,
+  openDemoPhone,
   pickInSheet,
   SCREENS,
   serverText,
@@ -23,33 +23,13 @@ describe('wallet at phone size (demo user)', () => {
   let session: { token: string; uid: number };
   let page: Page;
 
-  async function api<T>(
-    method: 'GET' | 'POST',
-    route: string,
-    params: Record<string, string> = {},
-  ): Promise<T> {
-    const query = new URLSearchParams({ ...params, token: session.token }).toString();
-    const response =
-      method === 'GET'
-        ? await fetch(`${platform.url}/apiv${route}?${query}`)
-        : await fetch(`${platform.url}/apiv${route}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: query,
-          });
-    const body = (await response.json()) as { code: number; data: T };
-    if (body.code !== 1000) throw new Error(`${route}: ${JSON.stringify(body)}`);
-    return body.data;
-  }
+  const api = <T>(method: 'GET' | 'POST', route: string, params: Record<string, string> = {}) =>
+    callApi<T>(platform.url, session, method, route, params);
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
-    session = await loginViaApi(platform.url, 'demo', 'demo1234');
-    const context = await newPhoneContext(browser);
-    await context.addInitScript(seedSession, session);
+    let context: BrowserContext;
+    ({ platform, browser, session, context, page } = await openDemoPhone());
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.url });
-    page = await context.newPage();
-    fs.mkdirSync(SCREENS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();

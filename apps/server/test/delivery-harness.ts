@@ -4,7 +4,7 @@ import { generate } from 'otplib';
 import { expect } from 'vitest';
 import type { DeliveryModule } from '../src/modules/delivery/module.ts';
 import type { MarketsService } from '../src/modules/markets/service.ts';
-import { type ApiAnswer, registerAndLogin, type TestServer } from './harness.ts';
+import { type ApiAnswer, callAdmin, registerAndLogin, type TestServer } from './harness.ts';
 import { walletOf } from './wallet-harness.ts';
 
 export function deliveryOf(server: TestServer): DeliveryModule {
@@ -70,34 +70,11 @@ export async function advance(server: TestServer, ms: number) {
   return deliveryOf(server).service.runSettlement();
 }
 
-/** Calls `/admin-api` + path the way the back office does (JSON, Bearer token). */
-export async function admin(
-  server: TestServer,
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  apiPath: string,
-  body?: Record<string, unknown>,
-  token?: string,
-): Promise<ApiAnswer> {
-  const headers: Record<string, string> = { Lang: 'en-us' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let target = `${server.url}/admin-api${apiPath}`;
-  let payload: string | undefined;
-  if (method === 'GET' && body) target += `?${new URLSearchParams(body as Record<string, string>)}`;
-  else if (body) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const response = await fetch(target, { method, headers, body: payload });
-  const text = await response.text();
-  const json = text ? (JSON.parse(text) as Omit<ApiAnswer, 'status'>) : { code: 0, msg: '', data: null };
-  return { status: response.status, ...json };
-}
-
 /** Signs in the first owner (created from ADMIN_USER / ADMIN_PASSWORD), enrolling TOTP. */
 export async function signInOwner(server: TestServer, username: string, password: string): Promise<string> {
-  const step = await admin(server, 'POST', '/login', { username, password });
+  const step = await callAdmin(server, 'POST', '/login', { username, password });
   expect(step.data.step).toBe('enrol');
-  const done = await admin(server, 'POST', '/totp/enrol', {
+  const done = await callAdmin(server, 'POST', '/totp/enrol', {
     ticket: step.data.ticket,
     code: await generate({ secret: step.data.secret, epoch: Math.floor(server.clock.now() / 1000) }),
   });

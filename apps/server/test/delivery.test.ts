@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  admin,
-  advance,
-  deliveryOf,
-  indexTick,
-  newTrader,
-  page,
-  place,
-  signInOwner,
-} from './delivery-harness.ts';
-import { DIALECTS, startServer, type TestServer } from './harness.ts';
+import { advance, deliveryOf, indexTick, newTrader, page, place, signInOwner } from './delivery-harness.ts';
+import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { balanceOf, withdraw } from './wallet-harness.ts';
 
@@ -290,7 +281,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       });
       await indexTick(server, 'LTCUSDT', '80');
       expect((await place(server, user.token, { symbol: 'LTCUSDT', amount: '10' })).code).toBe(7001);
-      const ban = await admin(server, 'POST', `/users/${other.uid}/trade-ban`, { banned: true }, owner);
+      const ban = await callAdmin(server, 'POST', `/users/${other.uid}/trade-ban`, { banned: true }, owner);
       expect(ban.code).toBe(1000);
       expect(await place(server, other.token, { amount: '10' }, 'de-de')).toMatchObject({
         code: 7002,
@@ -320,7 +311,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect(
         (await place(server, users[0]!.token, { symbol: 'SOLUSDT', amount: '100', direction: 'down' })).code,
       ).toBe(1000);
-      const exposure = await admin(server, 'GET', '/delivery/exposure', undefined, owner);
+      const exposure = await callAdmin(server, 'GET', '/delivery/exposure', undefined, owner);
       expect(exposure.data.filter((e: { symbol: string }) => e.symbol === 'SOLUSDT')).toEqual([
         {
           symbol: 'SOLUSDT',
@@ -346,7 +337,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       await indexTick(server, 'XRPUSDT', '2');
       const before = await place(server, user.token, { symbol: 'XRPUSDT', amount: '100' });
       expect(before.data.ratio).toBe('0.80');
-      const saved = await admin(
+      const saved = await callAdmin(
         server,
         'POST',
         '/delivery/products/XRPUSDT',
@@ -383,7 +374,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       });
       expect(audit).toHaveLength(1);
       expect(audit[0]?.actor).toMatch(/^staff:\d+$/);
-      const products = await admin(server, 'GET', '/delivery/products', undefined, owner);
+      const products = await callAdmin(server, 'GET', '/delivery/products', undefined, owner);
       expect(products.data.find((p: { symbol: string }) => p.symbol === 'XRPUSDT')).toMatchObject({
         configured: true,
         periods: [{ seconds: 60, ratio: '0.50', min: '10.00000000', max: '10000.00000000' }],
@@ -395,7 +386,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       await indexTick(server, 'BTCUSDT', '70000');
       const placed = await place(server, user.token, { amount: '50' });
       const id = placed.data.id as string;
-      const before = await admin(server, 'GET', `/delivery/contracts/${id}`, undefined, owner);
+      const before = await callAdmin(server, 'GET', `/delivery/contracts/${id}`, undefined, owner);
       expect(before.data).toMatchObject({
         id,
         userId: String(user.uid),
@@ -417,22 +408,22 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
           `/delivery/contracts/${id}/close`,
           '/delivery/contracts',
         ]) {
-          const answer = await admin(server, method, path, edit, owner);
+          const answer = await callAdmin(server, method, path, edit, owner);
           expect(answer.status === 404 || answer.code === 1005).toBe(true);
         }
       }
-      const after = await admin(server, 'GET', `/delivery/contracts/${id}`, undefined, owner);
+      const after = await callAdmin(server, 'GET', `/delivery/contracts/${id}`, undefined, owner);
       expect(after.data).toEqual(before.data);
-      const list = await admin(server, 'GET', '/delivery/contracts', { userId: String(user.uid) }, owner);
+      const list = await callAdmin(server, 'GET', '/delivery/contracts', { userId: String(user.uid) }, owner);
       expect(list.data.list.map((c: { id: string }) => c.id)).toEqual([id]);
-      const pnl = await admin(server, 'GET', '/delivery/pnl', undefined, owner);
+      const pnl = await callAdmin(server, 'GET', '/delivery/pnl', undefined, owner);
       expect(pnl.code).toBe(1000);
       expect(pnl.data.total.contracts).toBeGreaterThan(0);
     });
 
     it('grants campaign trial money from a plan, audited and once per key', async () => {
       const user = await newTrader(server, { usdt: false });
-      const plan = await admin(
+      const plan = await callAdmin(
         server,
         'POST',
         '/delivery/trial-plans',
@@ -449,17 +440,17 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect(plan.code).toBe(1000);
       const key = randomUUID();
       const body = { userId: String(user.uid), planId: plan.data.id, key };
-      const granted = await admin(server, 'POST', '/delivery/trial-grants', body, owner);
+      const granted = await callAdmin(server, 'POST', '/delivery/trial-grants', body, owner);
       expect(granted.data).toMatchObject({
         name: 'autumn',
         amount: '250.00000000',
         profitCap: '125.00000000',
         status: 'active',
       });
-      const again = await admin(server, 'POST', '/delivery/trial-grants', body, owner);
+      const again = await callAdmin(server, 'POST', '/delivery/trial-grants', body, owner);
       expect(again.data.id).toBe(granted.data.id);
       expect((await page(server, user.token)).balance.trial).toBe('1250.00000000');
-      const plans = await admin(server, 'GET', '/delivery/trial-plans', undefined, owner);
+      const plans = await callAdmin(server, 'GET', '/delivery/trial-plans', undefined, owner);
       expect(plans.data.map((p: { name: string }) => p.name)).toEqual(['signup', 'autumn']);
       const audit = await server.app.ctx.audit.list(server.app.ctx.store.db, {
         action: 'delivery.trial.grant',

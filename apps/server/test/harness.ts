@@ -198,3 +198,26 @@ export async function registerAndLogin(
   if (login.code !== 1000) throw new Error(`login failed: ${JSON.stringify(login)}`);
   return { token: login.data.token, uid: login.data.uid, username, password };
 }
+
+/** Calls `/admin-api` + path over real HTTP the way the back office does (JSON, Bearer token). */
+export async function callAdmin(
+  server: TestServer,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  apiPath: string,
+  body?: Record<string, unknown>,
+  token?: string,
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { Lang: 'en-us' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let target = `${server.url}/admin-api${apiPath}`;
+  let payload: string | undefined;
+  if (method === 'GET' && body) target += `?${new URLSearchParams(body as Record<string, string>)}`;
+  else if (body) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(target, { method, headers, body: payload });
+  const text = await response.text();
+  const json = text ? (JSON.parse(text) as Omit<ApiAnswer, 'status'>) : { code: 0, msg: '', data: null };
+  return { status: response.status, ...json };
+}

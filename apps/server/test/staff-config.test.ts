@@ -1,40 +1,14 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, startServer, type TestServer } from './harness.ts';
+import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
-import { ADDRESSES, balanceOf, fund, newUser, saveAddress, withdraw } from './wallet-harness.ts';
-
-interface Answer {
-  status: number;
-  code: number;
-  msg: string;
-  data: any;
-}
-
-/** Calls `/admin-api` + path over real HTTP the way the back office does (JSON, Bearer token). */
-async function admin(
-  server: TestServer,
-  method: 'GET' | 'POST',
-  apiPath: string,
-  body?: Record<string, unknown>,
-  token?: string,
-): Promise<Answer> {
-  const headers: Record<string, string> = { Lang: 'en-us' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let payload: string | undefined;
-  if (body) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const response = await fetch(`${server.url}/admin-api${apiPath}`, { method, headers, body: payload });
-  return { status: response.status, ...((await response.json()) as Omit<Answer, 'status'>) };
-}
+import { ADDRESSES, balanceOf, fund, newUser, withdrawUsdt } from './wallet-harness.ts';
 
 /** Signs a staff member in for the first time (TOTP enrolment, and a new password when asked). */
 async function enrol(server: TestServer, username: string, password: string, newPassword?: string) {
-  const step = await admin(server, 'POST', '/login', { username, password });
+  const step = await callAdmin(server, 'POST', '/login', { username, password });
   expect(step.data.step).toBe('enrol');
-  const done = await admin(server, 'POST', '/totp/enrol', {
+  const done = await callAdmin(server, 'POST', '/totp/enrol', {
     ticket: step.data.ticket,
     code: await generate({ secret: step.data.secret, epoch: Math.floor(server.clock.now() / 1000) }),
     newPassword: step.data.mustChangePassword ? newPassword : undefined,
@@ -66,7 +40,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
     const auditOf = (action: string) =>
       server.app.ctx.audit.list(server.app.ctx.store.db, { action, limit: 200 });
     const usdtTrc20 = async () => {
-      const config = await admin(server, 'GET', '/config/coins', undefined, owner);
+      const config = await callAdmin(server, 'GET', '/config/coins', undefined, owner);
       const usdt = config.data.coins.find((c: { coin: string }) => c.coin === 'USDT');
       return usdt.networks.find((n: { network: string }) => n.network === 'TRC20');
     };
@@ -77,7 +51,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
       });
       owner = await enrol(server, 'boss', 'owner-pass-1');
       for (const role of ['support', 'finance']) {
-        const created = await admin(
+        const created = await callAdmin(
           server,
           'POST',
           '/staff',
@@ -95,7 +69,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
     });
 
     it('lists every coin with its switches and its networks, amounts as decimal strings', async () => {
-      const answer = await admin(server, 'GET', '/config/coins', undefined, owner);
+      const answer = await callAdmin(server, 'GET', '/config/coins', undefined, owner);
       expect(answer.code).toBe(1000);
       expect(answer.data.addressFormats).toEqual(['btc', 'eth', 'trx', 'ltc', 'doge', 'xrp', 'sol', 'bank']);
       expect(answer.data.coins.map((c: { coin: string }) => c.coin)).toEqual(
@@ -123,11 +97,11 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
         sort: 1,
       });
       // finance may read the configuration, not change it
-      expect((await admin(server, 'GET', '/config/coins', undefined, finance)).code).toBe(1000);
+      expect((await callAdmin(server, 'GET', '/config/coins', undefined, finance)).code).toBe(1000);
     });
 
     it('saves a new fee that the customer’s withdrawal page shows and a withdrawal freezes', async () => {
-      const saved = await admin(
+      const saved = await callAdmin(
         server,
         'POST',
         '/config/networks',
@@ -147,17 +121,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
         max_withdraw: '5000.00000000',
         fee: '2.50000000',
       });
-      const addressId = await saveAddress(server, user.token, {
-        coin: 'USDT',
-        network: 'TRC20',
-        address: ADDRESSES.trx,
-      });
-      const requested = await withdraw(server, user.token, {
-        coin: 'USDT',
-        address_id: addressId,
-        amount: '20',
-        paypassword: user.payPassword,
-      });
+      const requested = await withdrawUsdt(server, user, '20');
       expect(requested.data).toMatchObject({ amount: '20.00000000', fee: '2.50000000', status: 'review' });
       expect(await balanceOf(server, user.token, 'USDT')).toEqual({
         available: '77.50000000',
@@ -186,7 +150,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
 
     it('refuses a deposit address with a bad checksum, and changes nothing', async () => {
       const before = await usdtTrc20();
-      const answer = await admin(
+      const answer = await callAdmin(
         server,
         'POST',
         '/config/networks',
@@ -195,7 +159,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
       );
       expect(answer).toMatchObject({ code: 3009, msg: 'This address is not valid for the chosen network.' });
       // an address of another chain is no TRON address either
-      const eth = await admin(
+      const eth = await callAdmin(
         server,
         'POST',
         '/config/networks',
@@ -220,10 +184,10 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
         [{ withdrawFee: undefined }, 1002],
       ];
       for (const [change, code] of cases) {
-        const answer = await admin(server, 'POST', '/config/networks', { ...TRC20, ...change }, owner);
+        const answer = await callAdmin(server, 'POST', '/config/networks', { ...TRC20, ...change }, owner);
         expect({ change, code: answer.code }).toEqual({ change, code });
       }
-      const limits = await admin(
+      const limits = await callAdmin(
         server,
         'POST',
         '/config/networks',
@@ -236,7 +200,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
     });
 
     it('creates a network (maximum 0 = none) and saves a coin’s switches, audited with before/after', async () => {
-      const created = await admin(
+      const created = await callAdmin(
         server,
         'POST',
         '/config/networks',
@@ -255,7 +219,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
         owner,
       );
       expect(created.code).toBe(1000);
-      const config = await admin(server, 'GET', '/config/coins', undefined, owner);
+      const config = await callAdmin(server, 'GET', '/config/coins', undefined, owner);
       const usdt = config.data.coins.find((c: { coin: string }) => c.coin === 'USDT');
       expect(usdt.networks.at(-1)).toEqual({
         coin: 'USDT',
@@ -272,7 +236,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
       const rows = await auditOf('wallet.network.save');
       expect(rows[0]).toMatchObject({ target: 'network:USDT:BEP20', before: null });
 
-      const coin = await admin(
+      const coin = await callAdmin(
         server,
         'POST',
         '/config/coins/BTC',
@@ -280,7 +244,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
         owner,
       );
       expect(coin.code).toBe(1000);
-      const after = await admin(server, 'GET', '/config/coins', undefined, owner);
+      const after = await callAdmin(server, 'GET', '/config/coins', undefined, owner);
       expect(after.data.coins.find((c: { coin: string }) => c.coin === 'BTC')).toMatchObject({
         convertible: false,
         depositEnabled: true,
@@ -306,7 +270,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
 
       expect(
         (
-          await admin(
+          await callAdmin(
             server,
             'POST',
             '/config/coins/NOPE',
@@ -317,7 +281,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
       ).toBe(3010);
       expect(
         (
-          await admin(
+          await callAdmin(
             server,
             'POST',
             '/config/coins/BTC',
@@ -329,10 +293,10 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
     });
 
     it('refuses every change to support and finance with the exact forbidden code', async () => {
-      const before = await admin(server, 'GET', '/config/coins', undefined, owner);
+      const before = await callAdmin(server, 'GET', '/config/coins', undefined, owner);
       for (const token of [support, finance]) {
         expect(
-          await admin(server, 'POST', '/config/networks', { ...TRC20, withdrawFee: '0' }, token),
+          await callAdmin(server, 'POST', '/config/networks', { ...TRC20, withdrawFee: '0' }, token),
         ).toMatchObject({
           status: 200,
           code: 6002,
@@ -341,7 +305,7 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
         });
         expect(
           (
-            await admin(
+            await callAdmin(
               server,
               'POST',
               '/config/coins/USDT',
@@ -351,9 +315,9 @@ describe.each(DIALECTS)('back-office configuration on $name', ({ name, skip }) =
           ).code,
         ).toBe(6002);
       }
-      expect((await admin(server, 'GET', '/config/coins', undefined, support)).code).toBe(6002);
-      expect((await admin(server, 'GET', '/config/coins')).code).toBe(100);
-      expect(await admin(server, 'GET', '/config/coins', undefined, owner)).toEqual(before);
+      expect((await callAdmin(server, 'GET', '/config/coins', undefined, support)).code).toBe(6002);
+      expect((await callAdmin(server, 'GET', '/config/coins')).code).toBe(100);
+      expect(await callAdmin(server, 'GET', '/config/coins', undefined, owner)).toEqual(before);
     });
   });
 });

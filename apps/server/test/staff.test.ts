@@ -1,36 +1,8 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
+import { callAdmin, DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { captureLog } from './logged-server.ts';
-
-interface Answer {
-  status: number;
-  code: number;
-  msg: string;
-  data: any;
-}
-
-/** Calls `/admin-api` + path over real HTTP the way the back office does (JSON, Bearer token). */
-async function admin(
-  server: TestServer,
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  apiPath: string,
-  body?: Record<string, unknown>,
-  token?: string,
-): Promise<Answer> {
-  const headers: Record<string, string> = { Lang: 'en-us' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let target = `${server.url}/admin-api${apiPath}`;
-  let payload: string | undefined;
-  if (method === 'GET' && body) target += `?${new URLSearchParams(body as Record<string, string>)}`;
-  else if (body) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const response = await fetch(target, { method, headers, body: payload });
-  return { status: response.status, ...((await response.json()) as Omit<Answer, 'status'>) };
-}
 
 function codeAt(server: TestServer, secret: string, offsetSeconds = 0): Promise<string> {
   return generate({ secret, epoch: Math.floor(server.clock.now() / 1000) + offsetSeconds });
@@ -43,11 +15,11 @@ async function signIn(
   password: string,
   options: { newPassword?: string; secrets?: Map<string, string> } = {},
 ): Promise<{ token: string; password: string }> {
-  const step = await admin(server, 'POST', '/login', { username, password });
+  const step = await callAdmin(server, 'POST', '/login', { username, password });
   expect(step.code).toBe(1000);
   if (step.data.step === 'enrol') {
     options.secrets?.set(username, step.data.secret);
-    const done = await admin(server, 'POST', '/totp/enrol', {
+    const done = await callAdmin(server, 'POST', '/totp/enrol', {
       ticket: step.data.ticket,
       code: await codeAt(server, step.data.secret),
       newPassword: step.data.mustChangePassword ? options.newPassword : undefined,
@@ -62,7 +34,7 @@ async function signIn(
   if (!secret) throw new Error(`no TOTP secret known for ${username}`);
   // why: each TOTP code is accepted once; move to the next 30-second step first.
   await server.clock.advance(30_000);
-  const done = await admin(server, 'POST', '/totp/verify', {
+  const done = await callAdmin(server, 'POST', '/totp/verify', {
     ticket: step.data.ticket,
     code: await codeAt(server, secret),
   });
@@ -104,27 +76,30 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
     });
 
     it('enrols TOTP at first login, refusing a wrong code, and never shows the secret again', async () => {
-      const wrongPassword = await admin(server, 'POST', '/login', {
+      const wrongPassword = await callAdmin(server, 'POST', '/login', {
         username: 'boss',
         password: 'nope-nope',
       });
       expect(wrongPassword.code).toBe(2002);
-      const step = await admin(server, 'POST', '/login', { username: 'boss', password: 'owner-pass-1' });
+      const step = await callAdmin(server, 'POST', '/login', { username: 'boss', password: 'owner-pass-1' });
       expect(step.data).toMatchObject({ step: 'enrol', mustChangePassword: false });
       expect(step.data.secret).toMatch(/^[A-Z2-7]{16,}$/);
       expect(step.data.otpauthUrl).toBe(
         `otpauth://totp/Bourse:boss?secret=${step.data.secret}&issuer=Bourse`,
       );
       // a login step is no session
-      expect((await admin(server, 'GET', '/me', undefined, step.data.ticket)).code).toBe(100);
-      const wrong = await admin(server, 'POST', '/totp/enrol', { ticket: step.data.ticket, code: '000000' });
+      expect((await callAdmin(server, 'GET', '/me', undefined, step.data.ticket)).code).toBe(100);
+      const wrong = await callAdmin(server, 'POST', '/totp/enrol', {
+        ticket: step.data.ticket,
+        code: '000000',
+      });
       expect(wrong.code).toBe(6001);
-      const verifyInstead = await admin(server, 'POST', '/totp/verify', {
+      const verifyInstead = await callAdmin(server, 'POST', '/totp/verify', {
         ticket: step.data.ticket,
         code: await codeAt(server, step.data.secret),
       });
       expect(verifyInstead.code).toBe(6005);
-      const done = await admin(server, 'POST', '/totp/enrol', {
+      const done = await callAdmin(server, 'POST', '/totp/enrol', {
         ticket: step.data.ticket,
         code: await codeAt(server, step.data.secret),
       });
@@ -134,12 +109,12 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       });
       secrets.set('boss', step.data.secret);
       ownerToken = done.data.token;
-      const me = await admin(server, 'GET', '/me', undefined, ownerToken);
+      const me = await callAdmin(server, 'GET', '/me', undefined, ownerToken);
       expect(me.data).toMatchObject({ username: 'boss', role: 'owner' });
       expect(me.data.permissions).toContain('staff.manage');
       expect(JSON.stringify(me.data)).not.toContain(step.data.secret);
       // the ticket is spent
-      const again = await admin(server, 'POST', '/totp/enrol', {
+      const again = await callAdmin(server, 'POST', '/totp/enrol', {
         ticket: step.data.ticket,
         code: await codeAt(server, step.data.secret, 30),
       });
@@ -153,16 +128,16 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
     });
 
     it('asks every later login for the current code, and refuses a code used before', async () => {
-      const step = await admin(server, 'POST', '/login', { username: 'BOSS', password: 'owner-pass-1' });
+      const step = await callAdmin(server, 'POST', '/login', { username: 'BOSS', password: 'owner-pass-1' });
       expect(step.data).toEqual({ step: 'totp', ticket: expect.any(String) });
       const secret = secrets.get('boss') as string;
-      const replay = await admin(server, 'POST', '/totp/verify', {
+      const replay = await callAdmin(server, 'POST', '/totp/verify', {
         ticket: step.data.ticket,
         code: await codeAt(server, secret),
       });
       expect(replay.code).toBe(6001);
       await server.clock.advance(30_000);
-      const done = await admin(server, 'POST', '/totp/verify', {
+      const done = await callAdmin(server, 'POST', '/totp/verify', {
         ticket: step.data.ticket,
         code: await codeAt(server, secret),
       });
@@ -171,10 +146,10 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
     });
 
     it('limits TOTP guesses under a burst: at most five evaluated', async () => {
-      const step = await admin(server, 'POST', '/login', { username: 'boss', password: 'owner-pass-1' });
+      const step = await callAdmin(server, 'POST', '/login', { username: 'boss', password: 'owner-pass-1' });
       const answers = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          admin(server, 'POST', '/totp/verify', { ticket: step.data.ticket, code: String(100000 + i) }),
+          callAdmin(server, 'POST', '/totp/verify', { ticket: step.data.ticket, code: String(100000 + i) }),
         ),
       );
       const codes = answers.map((a) => a.code).sort();
@@ -182,7 +157,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       expect(codes.filter((c) => c === 1004)).toHaveLength(7);
       // even the right code is refused until the window ends
       await server.clock.advance(30_000);
-      const right = await admin(server, 'POST', '/totp/verify', {
+      const right = await callAdmin(server, 'POST', '/totp/verify', {
         ticket: step.data.ticket,
         code: await codeAt(server, secrets.get('boss') as string),
       });
@@ -192,7 +167,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
     it('limits password guesses under a burst: at most five evaluated per name and address', async () => {
       const answers = await Promise.all(
         Array.from({ length: 12 }, () =>
-          admin(server, 'POST', '/login', { username: 'victim', password: 'guess-123' }),
+          callAdmin(server, 'POST', '/login', { username: 'victim', password: 'guess-123' }),
         ),
       );
       const codes = answers.map((a) => a.code);
@@ -201,7 +176,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
     });
 
     it('checks the role on every route: a support user cannot approve withdrawals', async () => {
-      const created = await admin(
+      const created = await callAdmin(
         server,
         'POST',
         '/staff',
@@ -209,14 +184,14 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         ownerToken,
       );
       expect(created.code).toBe(1000);
-      await admin(
+      await callAdmin(
         server,
         'POST',
         '/staff',
         { username: 'fin1', password: 'finance-1', role: 'finance' },
         ownerToken,
       );
-      const dup = await admin(
+      const dup = await callAdmin(
         server,
         'POST',
         '/staff',
@@ -226,52 +201,63 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       expect(dup.code).toBe(6004);
 
       // a password set by someone else must be changed at first login
-      const first = await admin(server, 'POST', '/login', { username: 'sup1', password: 'support-1' });
+      const first = await callAdmin(server, 'POST', '/login', { username: 'sup1', password: 'support-1' });
       expect(first.data).toMatchObject({ step: 'enrol', mustChangePassword: true });
-      const noNew = await admin(server, 'POST', '/totp/enrol', {
+      const noNew = await callAdmin(server, 'POST', '/totp/enrol', {
         ticket: first.data.ticket,
         code: await codeAt(server, first.data.secret),
       });
       expect(noNew.code).toBe(6006);
-      const sup = await admin(server, 'POST', '/totp/enrol', {
+      const sup = await callAdmin(server, 'POST', '/totp/enrol', {
         ticket: first.data.ticket,
         code: await codeAt(server, first.data.secret),
         newPassword: 'support-new-1',
       });
       expect(sup.code).toBe(1000);
       const support = sup.data.token as string;
-      expect((await admin(server, 'POST', '/login', { username: 'sup1', password: 'support-1' })).code).toBe(
-        2002,
-      );
-
-      const approve = await admin(server, 'POST', '/withdrawals/1/approve', {}, support);
-      expect(approve).toMatchObject({ code: 6002, msg: 'Your role does not allow this action.', data: null });
-      expect((await admin(server, 'POST', '/deposits/1/confirm', { amount: '1' }, support)).code).toBe(6002);
-      expect((await admin(server, 'GET', '/staff', undefined, support)).code).toBe(6002);
-      expect((await admin(server, 'GET', '/audit', undefined, support)).code).toBe(6002);
-      expect((await admin(server, 'POST', '/users/1/freeze', { frozen: true }, support)).code).toBe(6002);
       expect(
-        (await admin(server, 'POST', '/users/1/adjust', { asset: 'USDT', amount: '1', reason: 'x' }, support))
-          .code,
+        (await callAdmin(server, 'POST', '/login', { username: 'sup1', password: 'support-1' })).code,
+      ).toBe(2002);
+
+      const approve = await callAdmin(server, 'POST', '/withdrawals/1/approve', {}, support);
+      expect(approve).toMatchObject({ code: 6002, msg: 'Your role does not allow this action.', data: null });
+      expect((await callAdmin(server, 'POST', '/deposits/1/confirm', { amount: '1' }, support)).code).toBe(
+        6002,
+      );
+      expect((await callAdmin(server, 'GET', '/staff', undefined, support)).code).toBe(6002);
+      expect((await callAdmin(server, 'GET', '/audit', undefined, support)).code).toBe(6002);
+      expect((await callAdmin(server, 'POST', '/users/1/freeze', { frozen: true }, support)).code).toBe(6002);
+      expect(
+        (
+          await callAdmin(
+            server,
+            'POST',
+            '/users/1/adjust',
+            { asset: 'USDT', amount: '1', reason: 'x' },
+            support,
+          )
+        ).code,
       ).toBe(6002);
-      expect((await admin(server, 'GET', '/users', { q: 'demo' }, support)).code).toBe(1000);
+      expect((await callAdmin(server, 'GET', '/users', { q: 'demo' }, support)).code).toBe(1000);
 
       const fin = await signIn(server, 'fin1', 'finance-1', { newPassword: 'finance-new-1', secrets });
-      expect((await admin(server, 'GET', '/staff', undefined, fin.token)).code).toBe(6002);
-      expect((await admin(server, 'POST', '/users/1/freeze', { frozen: true }, fin.token)).code).toBe(6002);
+      expect((await callAdmin(server, 'GET', '/staff', undefined, fin.token)).code).toBe(6002);
+      expect((await callAdmin(server, 'POST', '/users/1/freeze', { frozen: true }, fin.token)).code).toBe(
+        6002,
+      );
       // without a session at all: code 100
-      expect((await admin(server, 'GET', '/dashboard')).code).toBe(100);
+      expect((await callAdmin(server, 'GET', '/dashboard')).code).toBe(100);
     });
 
     it('freezes a customer: their sessions end and their logins are refused, audited', async () => {
       const customer = await registerAndLogin(server, 'frozen_01');
       expect((await server.call('GET', '/User/getUserInfo', {}, { token: customer.token })).code).toBe(1000);
-      const found = await admin(server, 'GET', '/users', { q: 'FROZEN_' }, ownerToken);
+      const found = await callAdmin(server, 'GET', '/users', { q: 'FROZEN_' }, ownerToken);
       expect(found.data.map((u: { username: string }) => u.username)).toEqual(['frozen_01']);
-      const byId = await admin(server, 'GET', '/users', { q: String(customer.uid) }, ownerToken);
+      const byId = await callAdmin(server, 'GET', '/users', { q: String(customer.uid) }, ownerToken);
       expect(byId.data[0]).toMatchObject({ id: customer.uid, status: 'active' });
 
-      const freeze = await admin(
+      const freeze = await callAdmin(
         server,
         'POST',
         `/users/${customer.uid}/freeze`,
@@ -295,7 +281,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         ip: '127.0.0.1',
       });
 
-      await admin(server, 'POST', `/users/${customer.uid}/freeze`, { frozen: false }, ownerToken);
+      await callAdmin(server, 'POST', `/users/${customer.uid}/freeze`, { frozen: false }, ownerToken);
       // the ended session stays ended; a new login works
       expect((await server.call('GET', '/User/getUserInfo', {}, { token: customer.token })).code).toBe(100);
       expect(
@@ -307,7 +293,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         after: { status: 'active' },
       });
 
-      const ban = await admin(
+      const ban = await callAdmin(
         server,
         'POST',
         `/users/${customer.uid}/trade-ban`,
@@ -316,7 +302,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       );
       expect(ban.code).toBe(1000);
       expect(
-        (await admin(server, 'GET', `/users/${customer.uid}`, undefined, ownerToken)).data,
+        (await callAdmin(server, 'GET', `/users/${customer.uid}`, undefined, ownerToken)).data,
       ).toMatchObject({
         status: 'active',
         tradeBanned: true,
@@ -325,14 +311,14 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         before: { tradeBanned: false },
         after: { tradeBanned: true },
       });
-      const logins = await admin(server, 'GET', `/users/${customer.uid}/logins`, undefined, ownerToken);
+      const logins = await callAdmin(server, 'GET', `/users/${customer.uid}/logins`, undefined, ownerToken);
       expect(logins.data.map((l: { reason: string }) => l.reason)).toEqual(['OK', 'ACCOUNT_FROZEN', 'OK']);
     });
 
     it('adjusts a balance by a double entry with a reason, shown in the statement and audited', async () => {
       const customer = await registerAndLogin(server, 'adjust_01');
       const key = 'adj-key-0001';
-      const credit = await admin(
+      const credit = await callAdmin(
         server,
         'POST',
         `/users/${customer.uid}/adjust`,
@@ -340,7 +326,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         ownerToken,
       );
       expect(credit).toMatchObject({ code: 1000, data: { balance: '100.50000000' } });
-      const twice = await admin(
+      const twice = await callAdmin(
         server,
         'POST',
         `/users/${customer.uid}/adjust`,
@@ -348,7 +334,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         ownerToken,
       );
       expect(twice.code).toBe(1003);
-      const overdraw = await admin(
+      const overdraw = await callAdmin(
         server,
         'POST',
         `/users/${customer.uid}/adjust`,
@@ -358,7 +344,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       expect(overdraw.code).toBe(3004);
       expect(
         (
-          await admin(
+          await callAdmin(
             server,
             'POST',
             `/users/${customer.uid}/adjust`,
@@ -369,7 +355,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       ).toBe(1001);
       expect(
         (
-          await admin(
+          await callAdmin(
             server,
             'POST',
             `/users/${customer.uid}/adjust`,
@@ -378,7 +364,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
           )
         ).code,
       ).toBe(1001);
-      const debit = await admin(
+      const debit = await callAdmin(
         server,
         'POST',
         `/users/${customer.uid}/adjust`,
@@ -387,13 +373,25 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       );
       expect(debit.data.balance).toBe('100.00000000');
 
-      const balances = await admin(server, 'GET', `/users/${customer.uid}/balances`, undefined, ownerToken);
+      const balances = await callAdmin(
+        server,
+        'GET',
+        `/users/${customer.uid}/balances`,
+        undefined,
+        ownerToken,
+      );
       // why: the demo's sign-up plan grants every new user trial money, a balance of its own kind.
       expect(balances.data).toEqual([
         { asset: 'USDT', kind: 'available', balance: '100.00000000' },
         { asset: 'USDT', kind: 'trial', balance: '1000.00000000' },
       ]);
-      const statement = await admin(server, 'GET', `/users/${customer.uid}/statement`, undefined, ownerToken);
+      const statement = await callAdmin(
+        server,
+        'GET',
+        `/users/${customer.uid}/statement`,
+        undefined,
+        ownerToken,
+      );
       expect(
         statement.data.map((l: Record<string, string>) => [l.type, l.memo, l.amount, l.balanceAfter]),
       ).toEqual([
@@ -418,7 +416,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
     });
 
     it('shows the dashboard with the ledger status and the platform’s health', async () => {
-      const dashboard = await admin(server, 'GET', '/dashboard', undefined, ownerToken);
+      const dashboard = await callAdmin(server, 'GET', '/dashboard', undefined, ownerToken);
       expect(dashboard.code).toBe(1000);
       expect(dashboard.data.ledger).toEqual({ ok: true, problems: [] });
       expect(dashboard.data.usersTotal).toBeGreaterThanOrEqual(4);
@@ -441,11 +439,11 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
     });
 
     it('lets the owner disable staff (their sessions end), never themselves', async () => {
-      const staffList = await admin(server, 'GET', '/staff', undefined, ownerToken);
+      const staffList = await callAdmin(server, 'GET', '/staff', undefined, ownerToken);
       const sup = staffList.data.find((s: { username: string }) => s.username === 'sup1');
-      const self = await admin(server, 'POST', '/staff/1/status', { disabled: true }, ownerToken);
+      const self = await callAdmin(server, 'POST', '/staff/1/status', { disabled: true }, ownerToken);
       expect(self.code).toBe(1003);
-      const disable = await admin(
+      const disable = await callAdmin(
         server,
         'POST',
         `/staff/${sup.id}/status`,
@@ -454,7 +452,7 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       );
       expect(disable.code).toBe(1000);
       expect(
-        (await admin(server, 'POST', '/login', { username: 'sup1', password: 'support-new-1' })).code,
+        (await callAdmin(server, 'POST', '/login', { username: 'sup1', password: 'support-new-1' })).code,
       ).toBe(6003);
       expect((await auditRows(server, { action: 'staff.disable' }))[0]).toMatchObject({
         target: `staff:${sup.id}`,
@@ -468,10 +466,10 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
         expect(server.app.hasRoute({ method, url: '/admin-api/audit' })).toBe(false);
         expect(server.app.hasRoute({ method, url: '/admin-api/audit/:id' })).toBe(false);
-        const answer = await admin(server, method, '/audit', { actor: 'staff:1' }, ownerToken);
+        const answer = await callAdmin(server, method, '/audit', { actor: 'staff:1' }, ownerToken);
         expect(answer).toMatchObject({ status: 404, code: 1005 });
       }
-      const all = await admin(server, 'GET', '/audit', { limit: '200' }, ownerToken);
+      const all = await callAdmin(server, 'GET', '/audit', { limit: '200' }, ownerToken);
       const actions = new Set(all.data.map((row: { action: string }) => row.action));
       for (const action of [
         'staff.bootstrap',
@@ -486,12 +484,12 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       ]) {
         expect(actions).toContain(action);
       }
-      const filtered = await admin(server, 'GET', '/audit', { action: 'staff.create' }, ownerToken);
+      const filtered = await callAdmin(server, 'GET', '/audit', { action: 'staff.create' }, ownerToken);
       expect(filtered.data.map((row: { after: { username: string } }) => row.after.username)).toEqual([
         'fin1',
         'sup1',
       ]);
-      const before = await admin(
+      const before = await callAdmin(
         server,
         'GET',
         '/audit',
@@ -499,9 +497,9 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         ownerToken,
       );
       expect(before.data).toHaveLength(1);
-      const logout = await admin(server, 'POST', '/logout', {}, ownerToken);
+      const logout = await callAdmin(server, 'POST', '/logout', {}, ownerToken);
       expect(logout.code).toBe(1000);
-      expect((await admin(server, 'GET', '/me', undefined, ownerToken)).code).toBe(100);
+      expect((await callAdmin(server, 'GET', '/me', undefined, ownerToken)).code).toBe(100);
       expect((await auditRows(server, { action: 'staff.logout' })).length).toBe(1);
     });
   });
@@ -521,14 +519,14 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
       expect(line?.msg).toContain('"admin"');
       expect(password).toMatch(/^[A-Z2-9]{16}$/);
 
-      const first = await admin(server, 'POST', '/login', {
+      const first = await callAdmin(server, 'POST', '/login', {
         username: 'admin',
         password: password as string,
       });
       expect(first.data).toMatchObject({ step: 'enrol', mustChangePassword: true });
       // a login step expires after five minutes
       await server.clock.advance(5 * 60_000);
-      const late = await admin(server, 'POST', '/totp/enrol', {
+      const late = await callAdmin(server, 'POST', '/totp/enrol', {
         ticket: first.data.ticket,
         code: await codeAt(server, first.data.secret),
         newPassword: 'my-own-pass-1',
@@ -540,23 +538,23 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
         secrets,
       });
       expect(
-        (await admin(server, 'POST', '/login', { username: 'admin', password: password as string })).code,
+        (await callAdmin(server, 'POST', '/login', { username: 'admin', password: password as string })).code,
       ).toBe(2002);
 
       // idle: 30 minutes unused ends the session
       await server.clock.advance(29 * 60_000);
-      expect((await admin(server, 'GET', '/me', undefined, token)).code).toBe(1000);
+      expect((await callAdmin(server, 'GET', '/me', undefined, token)).code).toBe(1000);
       await server.clock.advance(30 * 60_000);
-      expect((await admin(server, 'GET', '/me', undefined, token)).code).toBe(100);
+      expect((await callAdmin(server, 'GET', '/me', undefined, token)).code).toBe(100);
 
       // age: 12 hours after login, however much it is used
       const fresh = await signIn(server, 'admin', 'my-own-pass-1', { secrets });
       for (let minutes = 0; minutes < 12 * 60 - 20; minutes += 20) {
         await server.clock.advance(20 * 60_000);
-        expect((await admin(server, 'GET', '/me', undefined, fresh.token)).code).toBe(1000);
+        expect((await callAdmin(server, 'GET', '/me', undefined, fresh.token)).code).toBe(1000);
       }
       await server.clock.advance(20 * 60_000);
-      expect((await admin(server, 'GET', '/me', undefined, fresh.token)).code).toBe(100);
+      expect((await callAdmin(server, 'GET', '/me', undefined, fresh.token)).code).toBe(100);
 
       // a restart on the same store creates nobody and prints nothing
       await server.close({ keepStore: true });

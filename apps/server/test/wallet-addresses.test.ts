@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../src/platform/db.ts';
-import { DIALECTS, startServer, type TestServer } from './harness.ts';
+import { DIALECTS, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
-import { ADDRESSES, fund, newUser, STAFF, saveAddress, walletOf, withdraw } from './wallet-harness.ts';
+import {
+  ADDRESSES,
+  fund,
+  newUser,
+  STAFF,
+  saveAddress,
+  startWalletServer,
+  walletOf,
+  withdrawUsdt,
+} from './wallet-harness.ts';
 
 describe.each(DIALECTS)('saved addresses, prices and the audit trail on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startServer(name, {
-        env: { DEMO: 'on', LIMIT_PASSWORD_CHECKS: '1000/900', LIMIT_REGISTER_PER_IP: '1000/3600' },
-      });
+      server = await startWalletServer(name);
     });
     afterAll(async () => {
       await expectLedgerInvariants(server);
@@ -97,17 +104,7 @@ describe.each(DIALECTS)('saved addresses, prices and the audit trail on $name', 
     it('writes amounts into the audit log as decimal strings', async () => {
       const user = await newUser(server);
       const depositId = await fund(server, user, 'USDT', 'TRC20', '150.5');
-      const addressId = await saveAddress(server, user.token, {
-        coin: 'USDT',
-        network: 'TRC20',
-        address: ADDRESSES.trx,
-      });
-      const requested = await withdraw(server, user.token, {
-        coin: 'USDT',
-        address_id: addressId,
-        amount: '20',
-        paypassword: user.payPassword,
-      });
+      const requested = await withdrawUsdt(server, user, '20');
       expect(requested.code).toBe(1000);
       await walletOf(server).rejectWithdrawal({
         withdrawalId: BigInt(requested.data.id),

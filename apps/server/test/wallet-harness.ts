@@ -3,7 +3,13 @@ import { toAtoms } from '@bourse/shared';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { StaffActor, WalletService } from '../src/modules/wallet/service.ts';
-import { type ApiAnswer, registerAndLogin, type TestServer } from './harness.ts';
+import {
+  type ApiAnswer,
+  type DialectName,
+  registerAndLogin,
+  startServer,
+  type TestServer,
+} from './harness.ts';
 
 /** A staff member as the back office would pass it to the wallet's review methods. */
 export const STAFF: StaffActor = { staffId: 7n, username: 'finance', actor: 'staff:7', ip: '127.0.0.1' };
@@ -109,6 +115,32 @@ export function withdraw(
     { idempotency_key: randomUUID(), ...fields },
     { token, lang },
   );
+}
+
+/** Saves a TRC20 address for USDT and asks to withdraw `amount` there with the user's withdrawal password. */
+export async function withdrawUsdt(
+  server: TestServer,
+  user: { token: string; payPassword: string },
+  amount: string,
+): Promise<ApiAnswer> {
+  const addressId = await saveAddress(server, user.token, {
+    coin: 'USDT',
+    network: 'TRC20',
+    address: ADDRESSES.trx,
+  });
+  return withdraw(server, user.token, {
+    coin: 'USDT',
+    address_id: addressId,
+    amount,
+    paypassword: user.payPassword,
+  });
+}
+
+/** A server for the wallet suites: the demo accounts, and rate limits roomy enough for many users. */
+export function startWalletServer(name: DialectName): Promise<TestServer> {
+  return startServer(name, {
+    env: { DEMO: 'on', LIMIT_PASSWORD_CHECKS: '1000/900', LIMIT_REGISTER_PER_IP: '1000/3600' },
+  });
 }
 
 /** The user's available and frozen amounts of a coin as the API reports them. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
+import { DIALECTS, registerAndLogin, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import {
   ADDRESSES,
@@ -12,6 +12,7 @@ import {
   postDeposit,
   STAFF,
   saveAddress,
+  startWalletServer,
   walletOf,
   withdraw,
 } from './wallet-harness.ts';
@@ -20,9 +21,7 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startServer(name, {
-        env: { DEMO: 'on', LIMIT_PASSWORD_CHECKS: '1000/900', LIMIT_REGISTER_PER_IP: '1000/3600' },
-      });
+      server = await startWalletServer(name);
     });
     afterAll(async () => {
       await expectLedgerInvariants(server);

@@ -2,10 +2,11 @@ import type { ContractRecord } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { isAwaitingSettlement } from '../api/get-contract-list.ts';
-import { Amount, pairLabel } from './amount.tsx';
 import { formatCountdown, secondsLeft } from './countdown.ts';
 import { DirectionTag, ResultTag, StatusTag, useFormatPeriod } from './labels.tsx';
+import { pairLabel } from './pair-label.ts';
 
 /** The time left of an open contract, ticking each second; "settling" once it has run out. */
 export function Countdown({ record, now, testId }: { record: ContractRecord; now: number; testId?: string }) {
@@ -40,18 +41,18 @@ export function ContractRow({ record, now }: { record: ContractRecord; now: numb
     <li>
       <Link
         to={withQuery(PATHS.contractDetail, { id: record.id })}
-        className="contract-row"
+        className="item-row"
         data-testid={`contract-row-${record.id}`}
       >
-        <span className="contract-row-main">
-          <span className="contract-row-title">
+        <span className="item-row-main">
+          <span className="item-row-title contract-row-title">
             {pairLabel(record.symbol)}
             <DirectionTag direction={record.direction} />
             {record.funding === 'trial' && (
               <span className="contract-tag is-trial">{t('delivery.funding.trial')}</span>
             )}
           </span>
-          <span className="contract-row-sub">
+          <span className="item-row-sub">
             <Amount value={record.amount} unit="USDT" /> · {formatPeriod(record.period)}
           </span>
         </span>

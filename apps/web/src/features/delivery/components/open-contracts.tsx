@@ -51,7 +51,7 @@ export function OpenContracts() {
           {t('delivery.openEmpty')}
         </p>
       ) : (
-        <ul className="contract-list" data-testid="open-contracts">
+        <ul className="item-list" data-testid="open-contracts">
           {records.map((record) => (
             <ContractRow key={record.id} record={record} now={now} />
           ))}

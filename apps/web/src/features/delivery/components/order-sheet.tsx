@@ -14,10 +14,10 @@ import { ApiError } from '../../../api/http.ts';
 import { FormAmountField } from '../../../shared/form/form-fields.tsx';
 import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { usePlaceContract } from '../api/place-contract.ts';
-import { Amount, pairLabel } from './amount.tsx';
 import {
   amountAtoms,
   breakEvenPercent,
@@ -28,6 +28,7 @@ import {
   ratioPercent,
 } from './contract-math.ts';
 import { DirectionTag, useFormatPeriod, usePercent, useSourceLabel } from './labels.tsx';
+import { pairLabel } from './pair-label.ts';
 
 /** The sheet's form over the shared request schema, bounded by the chosen period and balance. */
 function contractFormSchema(market: DeliveryMarket, balance: DeliveryPage['balance']) {

@@ -1,7 +1,8 @@
 import { fromAtoms, toAtoms } from '@bourse/shared';
 import type { DeliveryPage } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
-import { Amount, useFormatTime } from './amount.tsx';
+import { useFormatTime } from '../../../shared/format/format-time.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 
 const RULE_KEYS = [
   'delivery.trial.ruleUse',
@@ -13,7 +14,7 @@ const RULE_KEYS = [
 /** The user's trial money, each grant with what is left and until when, and the rules that bind it. */
 export function TrialCard({ page }: { page: DeliveryPage }) {
   const { t } = useTranslation();
-  const formatTime = useFormatTime();
+  const formatTime = useFormatTime('medium');
   const active = page.trial_grants.filter((grant) => grant.status === 'active');
   return (
     <section className="trial-card" aria-labelledby="trial-title" data-testid="trial-card">

@@ -4,11 +4,12 @@ import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useFormatTime } from '../../../shared/format/format-time.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useContract } from '../api/get-contract.ts';
 import { useServerNow } from '../api/server-clock.ts';
-import { Amount, pairLabel, useFormatTime } from '../components/amount.tsx';
 import { ratioPercent } from '../components/contract-math.ts';
 import { Countdown } from '../components/contract-row.tsx';
 import {
@@ -19,6 +20,7 @@ import {
   usePercent,
   useSourceLabel,
 } from '../components/labels.tsx';
+import { pairLabel } from '../components/pair-label.ts';
 
 interface Row {
   label: string;
@@ -28,7 +30,7 @@ interface Row {
 
 function Rows({ rows }: { rows: readonly Row[] }) {
   return (
-    <dl className="contract-detail">
+    <dl className="detail-list">
       {rows.map((row) => (
         <div key={row.testId} className="contract-detail-row">
           <dt>{row.label}</dt>
@@ -40,7 +42,7 @@ function Rows({ rows }: { rows: readonly Row[] }) {
 }
 
 function Time({ ms, testId }: { ms: number | null; testId?: string }) {
-  const formatTime = useFormatTime();
+  const formatTime = useFormatTime('medium');
   return (
     <time dateTime={ms ? new Date(ms).toISOString() : undefined} data-at={ms ?? ''} data-testid={testId}>
       {formatTime(ms)}
@@ -52,14 +54,14 @@ function Outcome({ record, now }: { record: ContractRecord; now: number }) {
   const { t } = useTranslation();
   if (record.status === 'open' || record.status === 'settling')
     return (
-      <section className="contract-hero">
+      <section className="detail-status">
         <span className="contract-hero-label">{t('delivery.contract.timeLeft')}</span>
         <Countdown record={record} now={now} testId="contract-countdown" />
         <StatusTag status={record.status} testId="contract-status-tag" />
       </section>
     );
   return (
-    <section className="contract-hero">
+    <section className="detail-status">
       <span className="contract-hero-label">{t('delivery.contract.profit')}</span>
       <Amount
         value={record.profit ?? '0'}

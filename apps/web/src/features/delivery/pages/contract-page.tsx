@@ -6,19 +6,20 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRealtimeStatus } from '../../../api/ws.ts';
 import { PATHS } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { IconArrowDown, IconArrowUp, IconWifiOff } from '../../../shared/ui/icons.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
+import { usePriceFlash } from '../../../shared/ui/use-price-flash.ts';
 import { useDeliveryPage } from '../api/get-delivery-page.ts';
 import { useServerNow } from '../api/server-clock.ts';
 import { useIndexStream } from '../api/subscribe-index.ts';
-import { Amount, pairLabel } from '../components/amount.tsx';
 import { IndexChart } from '../components/index-chart.tsx';
 import { useSourceLabel } from '../components/labels.tsx';
 import { OpenContracts } from '../components/open-contracts.tsx';
 import { OrderSheet } from '../components/order-sheet.tsx';
-import { usePriceFlash } from '../components/price-flash.ts';
+import { pairLabel } from '../components/pair-label.ts';
 import { TrialCard } from '../components/trial-card.tsx';
 
 /** Keeps the chosen market's index live while the page shows it. */

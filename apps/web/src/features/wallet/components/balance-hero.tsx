@@ -1,6 +1,6 @@
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { ReactNode } from 'react';
-import { Money } from './money.tsx';
+import { Amount } from '../../../shared/ui/amount.tsx';
 
 /** The big figure at the top of a wallet page: a label, an amount and its unit. */
 export function BalanceHero({
@@ -26,7 +26,7 @@ export function BalanceHero({
         <Skeleton.Title animated />
       ) : (
         <p className="wallet-hero-value">
-          <Money value={value} decimals={decimals} testId={testId} />
+          <Amount value={value} decimals={decimals} testId={testId} />
           <span className="wallet-hero-unit">{unit}</span>
         </p>
       )}

@@ -13,14 +13,14 @@ export interface CoinListItem {
 /** Coins as tappable rows: icon, symbol and name, and a figure at the end. */
 export function CoinList({ items, testIdPrefix }: { items: readonly CoinListItem[]; testIdPrefix: string }) {
   return (
-    <ul className="wallet-list">
+    <ul className="item-list">
       {items.map((item) => (
         <li key={item.coin}>
-          <Link to={item.to} className="wallet-row" data-testid={`${testIdPrefix}-${item.coin}`}>
+          <Link to={item.to} className="item-row" data-testid={`${testIdPrefix}-${item.coin}`}>
             <CoinIcon symbol={item.coin} src={item.icon} />
-            <span className="wallet-row-main">
-              <span className="wallet-row-title">{item.coin}</span>
-              <span className="wallet-row-sub">{item.name}</span>
+            <span className="item-row-main">
+              <span className="item-row-title">{item.coin}</span>
+              <span className="item-row-sub">{item.name}</span>
             </span>
             {item.end && <span className="wallet-row-end">{item.end}</span>}
           </Link>

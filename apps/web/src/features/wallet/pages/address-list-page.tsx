@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
 import { IconPlus, IconTrash } from '../../../shared/ui/icons.tsx';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
@@ -14,7 +15,6 @@ import { useDeleteAddress } from '../api/delete-address.ts';
 import { useAddresses } from '../api/get-addresses.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
 
 /** `User/addresslist`: the saved withdrawal addresses; copy, delete, or add one. */
 export default function AddressListPage() {
@@ -55,15 +55,15 @@ export default function AddressListPage() {
   else if (addresses.data.length === 0) content = <EmptyState message={t('wallet.addresses.empty')} />;
   else
     content = (
-      <ul className="wallet-list" data-testid="address-list">
+      <ul className="item-list" data-testid="address-list">
         {addresses.data.map((address) => (
-          <li key={address.id} className="wallet-row" data-testid={`address-row-${address.id}`}>
-            <span className="wallet-row-main">
-              <span className="wallet-row-title">
+          <li key={address.id} className="item-row" data-testid={`address-row-${address.id}`}>
+            <span className="item-row-main">
+              <span className="item-row-title">
                 {address.coin} · {address.network}
-                {address.remark && <span className="wallet-row-sub">{address.remark}</span>}
+                {address.remark && <span className="item-row-sub">{address.remark}</span>}
               </span>
-              <span className="wallet-row-sub num">{address.address}</span>
+              <span className="item-row-sub num">{address.address}</span>
             </span>
             <span className="wallet-row-actions">
               <CopyButton

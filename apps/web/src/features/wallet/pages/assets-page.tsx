@@ -4,7 +4,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { IconBill, IconConvert, IconDeposit, IconWallet, IconWithdraw } from '../../../shared/ui/icons.tsx';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
@@ -13,8 +15,6 @@ import { useTotalValue } from '../api/get-total-value.ts';
 import { walletQueryKey } from '../api/wallet-query-key.ts';
 import { BalanceHero } from '../components/balance-hero.tsx';
 import { CoinList } from '../components/coin-list.tsx';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
-import { Money } from '../components/money.tsx';
 import { type WalletAction, WalletActions } from '../components/wallet-actions.tsx';
 
 const ACTIONS: readonly WalletAction[] = [
@@ -57,9 +57,9 @@ export default function AssetsPage() {
           to: withQuery(PATHS.coinInfo, { coin: row.coin }),
           end: (
             <>
-              <Money className="wallet-row-amount" value={row.total} decimals={row.decimals} />
-              <span className="wallet-row-sub">
-                ≈ <Money value={row.usdt_value} decimals={2} unit="USDT" />
+              <Amount className="wallet-row-amount" value={row.total} decimals={row.decimals} />
+              <span className="item-row-sub">
+                ≈ <Amount value={row.usdt_value} decimals={2} unit="USDT" />
               </span>
             </>
           ),

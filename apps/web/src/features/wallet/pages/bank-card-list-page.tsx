@@ -6,13 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
 import { IconCard, IconPlus, IconTrash } from '../../../shared/ui/icons.tsx';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useDeleteBankCard } from '../api/delete-bank-card.ts';
 import { useBankCards } from '../api/get-bank-cards.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
 
 /** Bank cards: the saved cards (numbers masked), delete one, or add one. */
 export default function BankCardListPage() {
@@ -40,14 +40,14 @@ export default function BankCardListPage() {
   else if (cards.data.length === 0) content = <EmptyState message={t('wallet.bankCards.empty')} />;
   else
     content = (
-      <ul className="wallet-list" data-testid="bank-card-list">
+      <ul className="item-list" data-testid="bank-card-list">
         {cards.data.map((card) => (
-          <li key={card.id} className="wallet-row" data-testid={`bank-card-row-${card.id}`}>
+          <li key={card.id} className="item-row" data-testid={`bank-card-row-${card.id}`}>
             <IconCard className="menu-icon" />
-            <span className="wallet-row-main">
-              <span className="wallet-row-title">{card.bank}</span>
-              <span className="wallet-row-sub num">{card.number}</span>
-              <span className="wallet-row-sub">
+            <span className="item-row-main">
+              <span className="item-row-title">{card.bank}</span>
+              <span className="item-row-sub num">{card.number}</span>
+              <span className="item-row-sub">
                 {card.name} · {card.bank_code}
               </span>
             </span>

@@ -1,12 +1,13 @@
 import '../components/wallet.css';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useTranslation } from 'react-i18next';
+import { useFormatTime } from '../../../shared/format/format-time.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useBill } from '../api/get-bill.ts';
 import { describeBillKind, describeBillType } from '../components/bill-type.ts';
 import { DetailList } from '../components/detail-list.tsx';
-import { Money, useFormatTime } from '../components/money.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 /** One line of the statement: what moved, which balance, by how much, the balance after, when. */
@@ -25,7 +26,7 @@ export default function BillDetailPage() {
       ) : (
         <>
           <section className="detail-status">
-            <Money
+            <Amount
               className={
                 line.amount.startsWith('-')
                   ? 'detail-status-amount wallet-row-amount is-debit'
@@ -45,7 +46,7 @@ export default function BillDetailPage() {
               { label: t('wallet.bills.kind'), value: describeBillKind(t, line.kind) },
               {
                 label: t('wallet.bills.balanceAfter'),
-                value: <Money value={line.balance_after} unit={line.coin} />,
+                value: <Amount value={line.balance_after} unit={line.coin} />,
               },
               { label: t('wallet.bills.reference'), value: <span className="num">{line.ref}</span> },
               ...(line.memo ? [{ label: t('wallet.bills.memo'), value: line.memo }] : []),

@@ -1,13 +1,13 @@
 import '../components/wallet.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
+import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useBills } from '../api/get-bills.ts';
 import { BillRows } from '../components/bill-rows.tsx';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
-import { LoadMore } from '../components/load-more.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 /** Bills: every movement of the user's money (optionally one coin's), newest first. */

@@ -3,7 +3,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { IconBill, IconConvert, IconDeposit, IconWithdraw } from '../../../shared/ui/icons.tsx';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useBills } from '../api/get-bills.ts';
@@ -11,8 +13,6 @@ import { useCoinInfo } from '../api/get-coin-info.ts';
 import { BalanceHero } from '../components/balance-hero.tsx';
 import { BillRows } from '../components/bill-rows.tsx';
 import { DetailList } from '../components/detail-list.tsx';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
-import { Money } from '../components/money.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 import { type WalletAction, WalletActions } from '../components/wallet-actions.tsx';
 
@@ -75,7 +75,7 @@ export default function CoinInfoPage() {
             sub={
               info.data && (
                 <>
-                  ≈ <Money value={info.data.usdt_value} decimals={2} unit="USDT" />
+                  ≈ <Amount value={info.data.usdt_value} decimals={2} unit="USDT" />
                 </>
               )
             }
@@ -85,12 +85,12 @@ export default function CoinInfoPage() {
               rows={[
                 {
                   label: t('wallet.fields.available'),
-                  value: <Money value={info.data.available} decimals={info.data.decimals} />,
+                  value: <Amount value={info.data.available} decimals={info.data.decimals} />,
                   testId: 'coin-available',
                 },
                 {
                   label: t('wallet.fields.frozen'),
-                  value: <Money value={info.data.frozen} decimals={info.data.decimals} />,
+                  value: <Amount value={info.data.frozen} decimals={info.data.decimals} />,
                   testId: 'coin-frozen',
                 },
               ]}

@@ -13,6 +13,7 @@ import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { IconSwap } from '../../../shared/ui/icons.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
@@ -21,8 +22,8 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useConvertAsset } from '../api/convert-asset.ts';
 import { useConvertPage } from '../api/get-convert-page.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
-import { Money, trimZeros } from '../components/money.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
+import { trimZeros } from '../components/trim-zeros.ts';
 import { useDebounced } from '../components/use-debounced.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
@@ -157,14 +158,14 @@ function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom
       <ul className="wallet-facts" data-testid="convert-facts" aria-live="polite">
         <li>
           {t('wallet.fields.available')}
-          <Money value={fromCoin?.available ?? '0'} decimals={fromCoin?.decimals} unit={from} />
+          <Amount value={fromCoin?.available ?? '0'} decimals={fromCoin?.decimals} unit={from} />
         </li>
         <li>
           {t('wallet.convert.rate')}
           <span className="num">
             {figures ? (
               <>
-                1 {from} ≈ <Money value={figures.rate} decimals={toCoin?.decimals} /> {to}
+                1 {from} ≈ <Amount value={figures.rate} decimals={toCoin?.decimals} /> {to}
               </>
             ) : (
               '—'
@@ -174,7 +175,7 @@ function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom
         <li>
           {t('wallet.convert.fee', { percent: data.fee_percent })}
           {figures ? (
-            <Money value={figures.fee} decimals={toCoin?.decimals} unit={to} />
+            <Amount value={figures.fee} decimals={toCoin?.decimals} unit={to} />
           ) : (
             <span className="num">—</span>
           )}
@@ -182,7 +183,7 @@ function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom
         <li className="is-strong">
           {t('wallet.convert.receive')}
           {figures ? (
-            <Money value={figures.received} decimals={toCoin?.decimals} unit={to} testId="convert-receive" />
+            <Amount value={figures.received} decimals={toCoin?.decimals} unit={to} testId="convert-receive" />
           ) : (
             <span className="num">—</span>
           )}
@@ -201,15 +202,15 @@ function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom
         rows={[
           {
             label: t('wallet.convert.from'),
-            value: <Money value={amount ?? '0'} decimals={fromCoin?.decimals} unit={from} />,
+            value: <Amount value={amount ?? '0'} decimals={fromCoin?.decimals} unit={from} />,
           },
           {
             label: t('wallet.convert.fee', { percent: data.fee_percent }),
-            value: figures ? <Money value={figures.fee} decimals={toCoin?.decimals} unit={to} /> : '—',
+            value: figures ? <Amount value={figures.fee} decimals={toCoin?.decimals} unit={to} /> : '—',
           },
           {
             label: t('wallet.convert.receive'),
-            value: figures ? <Money value={figures.received} decimals={toCoin?.decimals} unit={to} /> : '—',
+            value: figures ? <Amount value={figures.received} decimals={toCoin?.decimals} unit={to} /> : '—',
           },
         ]}
       />

@@ -2,11 +2,11 @@ import '../components/wallet.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useDepositCoins } from '../api/get-deposit-coins.ts';
 import { CoinList } from '../components/coin-list.tsx';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
 
 /** `User/czcoin`: choose the coin to deposit. */
 export default function DepositCoinsPage() {

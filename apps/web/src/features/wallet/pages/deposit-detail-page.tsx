@@ -1,12 +1,13 @@
 import '../components/wallet.css';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useTranslation } from 'react-i18next';
+import { useFormatTime } from '../../../shared/format/format-time.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useDeposit } from '../api/get-deposit.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { DetailList, type DetailRow } from '../components/detail-list.tsx';
-import { Money, useFormatTime } from '../components/money.tsx';
 import { StatusTag } from '../components/status-tag.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
@@ -30,10 +31,10 @@ export default function DepositDetailPage() {
             </>
           ),
         },
-        { label: t('wallet.fields.amount'), value: <Money value={record.amount} unit={record.coin} /> },
+        { label: t('wallet.fields.amount'), value: <Amount value={record.amount} unit={record.coin} /> },
         {
           label: t('wallet.fields.arrival'),
-          value: <Money value={record.credited_amount} unit={record.coin} />,
+          value: <Amount value={record.credited_amount} unit={record.coin} />,
           testId: 'deposit-credited',
         },
         {
@@ -55,7 +56,7 @@ export default function DepositDetailPage() {
       ) : (
         <>
           <section className="detail-status">
-            <Money className="detail-status-amount" value={record.amount} unit={record.coin} />
+            <Amount className="detail-status-amount" value={record.amount} unit={record.coin} />
             <StatusTag status={record.status} testId="deposit-status" />
           </section>
           <DetailList rows={rows} />

@@ -2,14 +2,15 @@ import '../components/wallet.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
+import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useDepositList } from '../api/get-deposit-list.ts';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
-import { LoadMore } from '../components/load-more.tsx';
-import { Money, useFormatTime } from '../components/money.tsx';
 import { StatusTag } from '../components/status-tag.tsx';
 
 /** `User/czlist`: the user's deposits, newest first, each with its state. */
@@ -37,22 +38,22 @@ export default function DepositListPage() {
   else
     content = (
       <>
-        <ul className="wallet-list" data-testid="deposit-list">
+        <ul className="item-list" data-testid="deposit-list">
           {records.map((record) => (
             <li key={record.id}>
               <Link
                 to={withQuery(PATHS.depositDetail, { id: record.id })}
-                className="wallet-row"
+                className="item-row"
                 data-testid={`deposit-row-${record.id}`}
               >
-                <span className="wallet-row-main">
-                  <span className="wallet-row-title">
+                <span className="item-row-main">
+                  <span className="item-row-title">
                     {record.coin} · {record.network}
                   </span>
-                  <span className="wallet-row-sub">{formatTime(record.created_at)}</span>
+                  <span className="item-row-sub">{formatTime(record.created_at)}</span>
                 </span>
                 <span className="wallet-row-end">
-                  <Money className="wallet-row-amount" value={record.amount} />
+                  <Amount className="wallet-row-amount" value={record.amount} />
                   <StatusTag status={record.status} testId={`deposit-status-${record.id}`} />
                 </span>
               </Link>

@@ -13,6 +13,7 @@ import { FormAmountField, FormTextField } from '../../../shared/form/form-fields
 import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
@@ -20,8 +21,8 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { type DepositPage as DepositPageData, useDepositPage } from '../api/get-deposit-page.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
 import { CopyButton } from '../components/copy-button.tsx';
-import { Money, trimZeros } from '../components/money.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
+import { trimZeros } from '../components/trim-zeros.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 import { VoucherField } from '../components/voucher-field.tsx';
 
@@ -173,7 +174,7 @@ export default function DepositPage() {
             </div>
             <span className="address-label">
               {t('wallet.deposit.minimum')}{' '}
-              <Money value={network.min_deposit} decimals={page.data.decimals} unit={page.data.coin} />
+              <Amount value={network.min_deposit} decimals={page.data.decimals} unit={page.data.coin} />
             </span>
           </section>
           <DepositForm key={network.network} page={page.data} network={network} />

@@ -3,12 +3,12 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useWithdrawCoins } from '../api/get-withdraw-coins.ts';
 import { CoinList } from '../components/coin-list.tsx';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
-import { Money } from '../components/money.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 /**
@@ -37,8 +37,8 @@ export default function WithdrawCoinsPage() {
           to: withQuery(PATHS.withdrawForm, { coin: coin.coin }),
           end: (
             <>
-              <Money className="wallet-row-amount" value={coin.available} decimals={coin.decimals} />
-              <span className="wallet-row-sub">{t('wallet.fields.available')}</span>
+              <Amount className="wallet-row-amount" value={coin.available} decimals={coin.decimals} />
+              <span className="item-row-sub">{t('wallet.fields.available')}</span>
             </>
           ),
         }))}

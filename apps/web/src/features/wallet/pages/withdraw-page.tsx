@@ -14,6 +14,7 @@ import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
@@ -21,8 +22,8 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useWithdrawPage } from '../api/get-withdraw-page.ts';
 import { useRequestWithdrawal } from '../api/request-withdrawal.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
-import { Money, trimZeros } from '../components/money.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
+import { trimZeros } from '../components/trim-zeros.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 type Network = WithdrawPageData['networks'][number];
@@ -193,7 +194,7 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
       <ul className="wallet-facts" data-testid="withdraw-facts">
         <li>
           {t('wallet.fields.available')}
-          <Money
+          <Amount
             value={page.available}
             decimals={page.decimals}
             unit={page.coin}
@@ -203,17 +204,17 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
         <li>
           {t('wallet.withdraw.limits')}
           <span className="num">
-            <Money value={network.min_withdraw} decimals={page.decimals} /> –{' '}
-            <Money value={network.max_withdraw} decimals={page.decimals} unit={page.coin} />
+            <Amount value={network.min_withdraw} decimals={page.decimals} /> –{' '}
+            <Amount value={network.max_withdraw} decimals={page.decimals} unit={page.coin} />
           </span>
         </li>
         <li>
           {t('wallet.fields.fee')}
-          <Money value={network.fee} decimals={page.decimals} unit={page.coin} testId="withdraw-fee" />
+          <Amount value={network.fee} decimals={page.decimals} unit={page.coin} testId="withdraw-fee" />
         </li>
         <li>
           {t('wallet.fields.arrival')}
-          <Money
+          <Amount
             value={fromAtoms(amountAtoms)}
             decimals={page.decimals}
             unit={page.coin}
@@ -222,7 +223,7 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
         </li>
         <li className="is-strong">
           {t('wallet.withdraw.total')}
-          <Money value={total} decimals={page.decimals} unit={page.coin} testId="withdraw-total" />
+          <Amount value={total} decimals={page.decimals} unit={page.coin} testId="withdraw-total" />
         </li>
       </ul>
       <FormTextField
@@ -265,15 +266,15 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
                 },
                 {
                   label: t('wallet.fields.amount'),
-                  value: <Money value={pending.amount} decimals={page.decimals} unit={page.coin} />,
+                  value: <Amount value={pending.amount} decimals={page.decimals} unit={page.coin} />,
                 },
                 {
                   label: t('wallet.fields.fee'),
-                  value: <Money value={network.fee} decimals={page.decimals} unit={page.coin} />,
+                  value: <Amount value={network.fee} decimals={page.decimals} unit={page.coin} />,
                 },
                 {
                   label: t('wallet.withdraw.total'),
-                  value: <Money value={total} decimals={page.decimals} unit={page.coin} />,
+                  value: <Amount value={total} decimals={page.decimals} unit={page.coin} />,
                 },
               ]
             : []

@@ -1,11 +1,12 @@
 import '../components/wallet.css';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useTranslation } from 'react-i18next';
+import { useFormatTime } from '../../../shared/format/format-time.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useWithdrawal } from '../api/get-withdrawal.ts';
 import { DetailList } from '../components/detail-list.tsx';
-import { Money, useFormatTime } from '../components/money.tsx';
 import { StatusTag } from '../components/status-tag.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
@@ -25,7 +26,7 @@ export default function WithdrawalDetailPage() {
       ) : (
         <>
           <section className="detail-status">
-            <Money className="detail-status-amount" value={record.amount} unit={record.coin} />
+            <Amount className="detail-status-amount" value={record.amount} unit={record.coin} />
             <StatusTag status={record.status} testId="withdrawal-status" />
           </section>
           <DetailList
@@ -39,11 +40,14 @@ export default function WithdrawalDetailPage() {
                 label: t('wallet.fields.destination'),
                 value: <span className="num">{record.destination}</span>,
               },
-              { label: t('wallet.fields.amount'), value: <Money value={record.amount} unit={record.coin} /> },
-              { label: t('wallet.fields.fee'), value: <Money value={record.fee} unit={record.coin} /> },
+              {
+                label: t('wallet.fields.amount'),
+                value: <Amount value={record.amount} unit={record.coin} />,
+              },
+              { label: t('wallet.fields.fee'), value: <Amount value={record.fee} unit={record.coin} /> },
               {
                 label: t('wallet.fields.arrival'),
-                value: <Money value={record.received} unit={record.coin} />,
+                value: <Amount value={record.received} unit={record.coin} />,
                 testId: 'withdrawal-received',
               },
               { label: t('wallet.fields.time'), value: formatTime(record.created_at) },

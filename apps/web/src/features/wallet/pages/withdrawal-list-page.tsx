@@ -2,14 +2,15 @@ import '../components/wallet.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
+import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
+import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useWithdrawalList } from '../api/get-withdrawal-list.ts';
-import { ListSkeleton } from '../components/list-skeleton.tsx';
-import { LoadMore } from '../components/load-more.tsx';
-import { Money, useFormatTime } from '../components/money.tsx';
 import { StatusTag } from '../components/status-tag.tsx';
 
 /** `User/txlist`: the user's withdrawals, newest first, each with its state. */
@@ -37,23 +38,23 @@ export default function WithdrawalListPage() {
   else
     content = (
       <>
-        <ul className="wallet-list" data-testid="withdrawal-list">
+        <ul className="item-list" data-testid="withdrawal-list">
           {records.map((record) => (
             <li key={record.id}>
               <Link
                 to={withQuery(PATHS.withdrawDetail, { id: record.id })}
-                className="wallet-row"
+                className="item-row"
                 data-testid={`withdrawal-row-${record.id}`}
               >
-                <span className="wallet-row-main">
-                  <span className="wallet-row-title">
+                <span className="item-row-main">
+                  <span className="item-row-title">
                     {record.coin} ·{' '}
                     {record.type === 'bank' ? t('wallet.withdraw.bankNetwork') : record.network}
                   </span>
-                  <span className="wallet-row-sub">{formatTime(record.created_at)}</span>
+                  <span className="item-row-sub">{formatTime(record.created_at)}</span>
                 </span>
                 <span className="wallet-row-end">
-                  <Money className="wallet-row-amount" value={record.amount} />
+                  <Amount className="wallet-row-amount" value={record.amount} />
                   <StatusTag status={record.status} testId={`withdrawal-status-${record.id}`} />
                 </span>
               </Link>

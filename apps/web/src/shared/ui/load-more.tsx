@@ -1,20 +1,6 @@
 import Button from 'antd-mobile/es/components/button';
-import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-
-/** Grey rows while a contract list loads. */
-export function ListSkeleton({ rows = 5 }: { rows?: number }) {
-  return (
-    <ul className="contract-list" aria-busy="true">
-      {Array.from({ length: rows }, (_, i) => (
-        <li key={i} className="contract-row">
-          <Skeleton.Paragraph lineCount={2} animated className="contract-row-skeleton" />
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 interface PagedQuery {
   hasNextPage: boolean;
@@ -24,7 +10,7 @@ interface PagedQuery {
 }
 
 /**
- * The end of a contract list: loads the next page when it scrolls into view (infinite scroll),
+ * The end of a paged list: loads the next page when it scrolls into view (infinite scroll),
  * with a button as the fallback and for retrying, and says when everything is shown.
  */
 export function LoadMore({ query }: { query: PagedQuery }) {
@@ -59,10 +45,10 @@ export function LoadMore({ query }: { query: PagedQuery }) {
           loading={query.isFetchingNextPage}
           onClick={() => void query.fetchNextPage()}
         >
-          {query.isFetchNextPageError ? t('common.retry') : t('delivery.list.loadMore')}
+          {query.isFetchNextPageError ? t('common.retry') : t('common.loadMore')}
         </Button>
       ) : (
-        <span>{t('delivery.list.noMore')}</span>
+        <span>{t('common.noMore')}</span>
       )}
     </div>
   );

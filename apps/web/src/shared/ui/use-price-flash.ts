@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 
 /**
- * The class that flashes a live price in the up or down colour when it moves. Two animation
- * names alternate, so two moves the same way in a row both flash.
+ * The class that flashes a live price in the up or down colour when it moves (the `flash-*`
+ * rules of app.css); empty until it first moves. Two animation names alternate, so two moves
+ * the same way in a row both flash.
  */
 export function usePriceFlash(price: string): string {
   const previous = useRef(price);
