@@ -73,6 +73,18 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
     await staff.getByRole('button', { name: adminText('login.verify') }).click();
     await staff.waitForFunction(() => location.hash === '#/dashboard', null, { timeout: 15_000 });
 
+    // the dashboard shows what /readyz reports: with the feed running, every check is ok
+    const health = staff.locator('.ant-card', { hasText: adminText('dashboard.health') });
+    for (const name of ['database', 'bus', 'feed', 'ledger']) {
+      const check = health
+        .locator('tr', { hasText: adminText(`dashboard.checks.${name}`) })
+        .locator('.ant-tag');
+      await expect
+        .poll(() => check.textContent(), { timeout: 10_000 })
+        .toBe(adminText('dashboard.healthStatus.ok'));
+    }
+    await health.screenshot({ path: path.join(SCREENS, 'admin-dashboard-health.png') });
+
     await staff.getByRole('menuitem', { name: adminText('menu.delivery') }).click();
     await staff.waitForFunction(() => location.hash === '#/delivery', null, { timeout: 10_000 });
     const row = productRow('BTCUSDT');
