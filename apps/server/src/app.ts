@@ -20,6 +20,8 @@ import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed
 import type { MarketsService } from './modules/markets/service.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
+import { registerSpotModule } from './modules/spot/module.ts';
+import type { SpotService } from './modules/spot/service.ts';
 import { registerStaffModule } from './modules/staff/module.ts';
 import { registerUsersModule } from './modules/users/module.ts';
 import { registerWalletModule } from './modules/wallet/module.ts';
@@ -89,6 +91,8 @@ export interface AppContext {
   delivery?: DeliveryModule;
   /** The markets' service (index, candles, staleness), set once the API is registered. */
   markets?: MarketsService;
+  /** Spot trading (sequencers, orders, market data), set once the API is registered. */
+  spot?: SpotService;
 }
 
 declare module 'fastify' {
@@ -176,6 +180,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let auth!: AuthService;
   let wallet!: WalletService;
   let delivery!: DeliveryModule;
+  let spot!: SpotService;
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories).
   await app.register(
@@ -252,12 +257,22 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         settleIntervalMs: config.feedIntervalMs,
         onError: (error, what) => app.log.error({ err: error, what }, 'delivery failed'),
       });
+      spot = registerSpotModule(api, {
+        db,
+        clock,
+        ledger,
+        index: markets.service,
+        users,
+        bus,
+        onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
+      });
     },
     { prefix: '/apiv' },
   );
   ctx.wallet = wallet;
   ctx.delivery = delivery;
   ctx.markets = markets.service;
+  ctx.spot = spot;
   const seeded = config.demo
     ? await seedDemoData({
         db,
@@ -267,6 +282,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         markets: markets.service,
         wallet,
         delivery: delivery.service,
+        spot,
       })
     : false;
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
@@ -304,6 +320,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
   });
 
+  // why: the books are rebuilt from the open orders before the first request can reach them.
+  await spot.start();
   await markets.start({ runFeed: options.startFeed !== false });
   if (options.startSettlement ?? options.startFeed !== false) delivery.start();
   const readiness = new Readiness({
@@ -338,6 +356,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerWebApp(app, config.webDist);
 
   app.addHook('onClose', async () => {
+    // why: requests still waiting on a batch were drained with the HTTP server; a batch queued
+    // by other work (e.g. a job) still commits before the store closes.
+    await spot.stop();
     await scheduler.stop();
     await readiness.stop();
     await markets.stop();

@@ -2,6 +2,8 @@ import { demoDeliveryConfig } from './modules/delivery/config.ts';
 import type { DeliveryService } from './modules/delivery/service.ts';
 import type { Listings, MarketsService } from './modules/markets/service.ts';
 import type { SettingsService } from './modules/settings/service.ts';
+import { demoSpotMarkets } from './modules/spot/config.ts';
+import type { SpotService } from './modules/spot/service.ts';
 import type { UsersService } from './modules/users/service.ts';
 import { DEMO_WALLET_CONFIG } from './modules/wallet/config.ts';
 import type { WalletService } from './modules/wallet/service.ts';
@@ -55,14 +57,16 @@ export async function seedDemoData(deps: {
   markets: MarketsService;
   wallet: WalletService;
   delivery: DeliveryService;
+  spot: SpotService;
 }): Promise<boolean> {
-  const { db, clock, users, settings, markets, wallet, delivery } = deps;
+  const { db, clock, users, settings, markets, wallet, delivery, spot } = deps;
   // why: on every start, not once: listings already there are kept as they are, and a store
   // seeded before coins and markets were tables gets them too.
   await db.transaction().execute(async (trx) => {
     await markets.addListings(trx, DEMO_LISTINGS);
     await wallet.addMissingConfig(trx, DEMO_WALLET_CONFIG);
     await delivery.addMissingConfig(trx, demoDeliveryConfig(DEMO_LISTINGS.markets.map((m) => m.symbol)));
+    await spot.addMissingMarkets(trx, demoSpotMarkets(DEMO_LISTINGS.markets));
   });
   if (await settings.get(SEEDED_KEY)) {
     await seedDemoMoney(deps);

@@ -82,6 +82,13 @@ export const RESULT_CODES = {
   TRIAL_EXPIRED: { code: 7008, status: 200 },
   TRIAL_PROFIT_CAP_REACHED: { code: 7009, status: 200 },
   TRIAL_OPPOSITE_OPEN: { code: 7010, status: 200 },
+  PRICE_INVALID: { code: 7011, status: 200 },
+  QTY_INVALID: { code: 7012, status: 200 },
+  ORDER_NOT_FOUND: { code: 7013, status: 200 },
+  ORDER_ALREADY_REVOKED: { code: 7014, status: 200 },
+  CANCEL_FAILED: { code: 7015, status: 200 },
+  NOTIONAL_TOO_SMALL: { code: 7016, status: 200 },
+  PRICE_OUT_OF_BAND: { code: 7017, status: 200 },
   // 4xxx transport-level session errors that the client handles by logging out
   UNAUTHORIZED: { code: 4010, status: 401 },
   FORBIDDEN: { code: 4005, status: 403 },
@@ -108,6 +115,8 @@ export const SUCCESS_MESSAGES = [
   'BANK_CARD_ADDED',
   'BANK_CARD_DELETED',
   'CONTRACT_PLACED',
+  'ORDER_PLACED',
+  'ORDER_CANCELLED',
 ] as const;
 export type SuccessKey = (typeof SUCCESS_MESSAGES)[number];
 

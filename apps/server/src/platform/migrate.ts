@@ -8,6 +8,7 @@ import * as staff from './migrations/2026_11_23_0005_staff.ts';
 import * as indexHistory from './migrations/2026_11_23_0006_index_history.ts';
 import * as delivery from './migrations/2026_11_23_0007_delivery.ts';
 import * as walletStaffHardening from './migrations/2026_11_23_0008_wallet_staff_hardening.ts';
+import * as spot from './migrations/2026_11_23_0009_spot.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0006_index_history': indexHistory,
   '2026_11_23_0007_delivery': delivery,
   '2026_11_23_0008_wallet_staff_hardening': walletStaffHardening,
+  '2026_11_23_0009_spot': spot,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -130,6 +130,7 @@ export async function registerApiDocument(app: FastifyInstance, options: ApiDocu
         { name: 'markets', description: 'Markets, index prices and candles' },
         { name: 'wallet', description: 'Balances, deposits, withdrawals, conversion, addresses, bills' },
         { name: 'delivery', description: 'Delivery contracts and trial money' },
+        { name: 'spot', description: 'Spot orders and fills; markets, tickers, depth, trades, candles' },
         { name: 'staff', description: 'Back office: sign-in, users, finance reviews, configuration, audit' },
         { name: 'staff-delivery', description: 'Back office: delivery products, trial money, exposure' },
       ],

@@ -35,6 +35,9 @@ export interface Database {
   delivery_contracts: DeliveryContractsTable;
   trial_grant_plans: TrialGrantPlansTable;
   trial_grants: TrialGrantsTable;
+  spot_markets: SpotMarketsTable;
+  spot_orders: SpotOrdersTable;
+  spot_trades: SpotTradesTable;
 }
 
 /** Unix milliseconds as stored: a `bigint` column. */
@@ -398,4 +401,69 @@ export interface TrialGrantsTable {
   grant_key: string;
   granted_by: string;
   created_at: Millis;
+}
+
+export interface SpotMarketsTable {
+  symbol: string;
+  base: string;
+  quote: string;
+  /** Atoms of the quote coin per price step, atoms of the base coin per quantity step. */
+  tick_size: bigint;
+  lot_size: bigint;
+  min_notional: bigint;
+  maker_fee_bps: bigint;
+  taker_fee_bps: bigint;
+  band_bps: bigint;
+  price_decimals: bigint;
+  qty_decimals: bigint;
+  status: 'open' | 'halted';
+  /** The last sequence number the market's sequencer applied. */
+  seq: Generated<bigint>;
+  updated_at: Millis;
+}
+
+export type SpotOrderStatusValue = 'entrusted' | 'completed' | 'revoked';
+
+export interface SpotOrdersTable {
+  id: Generated<bigint>;
+  symbol: string;
+  user_id: bigint;
+  side: 'buy' | 'sell';
+  type: 'limit' | 'market';
+  tif: 'gtc' | 'ioc' | 'fok' | 'post_only';
+  price: bigint | null;
+  qty: bigint | null;
+  quote_amount: bigint | null;
+  filled_qty: bigint;
+  filled_quote: bigint;
+  fee: bigint;
+  /** The fee ratio of the last fill's role (the taker's before any fill). */
+  fee_bps: bigint;
+  hold_asset: string;
+  /** What is still frozen for the order (0 once it has ended). */
+  held: bigint;
+  status: SpotOrderStatusValue;
+  revoke_reason: string | null;
+  /** The command that placed it: the engine's order id within the market. */
+  seq: bigint;
+  idempotency_key: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface SpotTradesTable {
+  id: Generated<bigint>;
+  symbol: string;
+  seq: bigint;
+  price: bigint;
+  qty: bigint;
+  quote: bigint;
+  maker_order_id: bigint;
+  maker_user_id: bigint;
+  taker_order_id: bigint;
+  taker_user_id: bigint;
+  taker_side: 'buy' | 'sell';
+  maker_fee: bigint;
+  taker_fee: bigint;
+  at: Millis;
 }

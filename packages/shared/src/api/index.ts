@@ -5,4 +5,5 @@ export * from './config.ts';
 export * from './delivery.ts';
 export * from './fields.ts';
 export * from './markets.ts';
+export * from './spot.ts';
 export * from './wallet.ts';

@@ -1,0 +1,242 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db.ts';
+import type {
+  Millis,
+  SpotMarketsTable,
+  SpotOrderStatusValue,
+  SpotOrdersTable,
+  SpotTradesTable,
+} from '../../platform/schema.ts';
+
+/**
+ * Queries of the spot module's tables (`spot_markets`, `spot_orders`, `spot_trades`): plain
+ * functions of a db or transaction. Orders and trades are written only by a market's sequencer,
+ * in the transaction of the batch that explains them.
+ */
+
+export type SpotMarketRow = Omit<SpotMarketsTable, 'seq'> & { seq: bigint };
+export type OrderRow = Omit<SpotOrdersTable, 'id'> & { id: bigint };
+export type TradeRow = Omit<SpotTradesTable, 'id'> & { id: bigint };
+export type NewTrade = Omit<SpotTradesTable, 'id'>;
+
+// --- markets ----------------------------------------------------------------------------------
+
+export function listMarkets(db: Db): Promise<SpotMarketRow[]> {
+  return db.selectFrom('spot_markets').selectAll().orderBy('symbol').execute();
+}
+
+export function findMarket(db: Db, symbol: string): Promise<SpotMarketRow | undefined> {
+  return db.selectFrom('spot_markets').selectAll().where('symbol', '=', symbol).executeTakeFirst();
+}
+
+export async function insertMissingMarket(db: Db, market: Omit<SpotMarketRow, 'seq'>): Promise<boolean> {
+  const rows = await db
+    .insertInto('spot_markets')
+    .values(market)
+    .onConflict((oc) => oc.column('symbol').doNothing())
+    .returning('symbol')
+    .execute();
+  return rows.length > 0;
+}
+
+export async function setMarketSeq(db: Db, symbol: string, seq: bigint, now: Millis): Promise<void> {
+  await db.updateTable('spot_markets').set({ seq, updated_at: now }).where('symbol', '=', symbol).execute();
+}
+
+export async function setMarketStatus(
+  db: Db,
+  symbol: string,
+  status: 'open' | 'halted',
+  now: Millis,
+): Promise<void> {
+  await db
+    .updateTable('spot_markets')
+    .set({ status, updated_at: now })
+    .where('symbol', '=', symbol)
+    .execute();
+}
+
+// --- orders -----------------------------------------------------------------------------------
+
+export async function insertOrder(db: Db, values: Omit<OrderRow, 'id'>): Promise<bigint> {
+  const row = await db.insertInto('spot_orders').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Writes what a batch changed on an order. */
+export async function updateOrder(
+  db: Db,
+  id: bigint,
+  values: Pick<
+    OrderRow,
+    'filled_qty' | 'filled_quote' | 'fee' | 'fee_bps' | 'held' | 'status' | 'revoke_reason' | 'updated_at'
+  >,
+): Promise<void> {
+  await db.updateTable('spot_orders').set(values).where('id', '=', id).execute();
+}
+
+export function findOrder(db: Db, id: bigint): Promise<OrderRow | undefined> {
+  return db.selectFrom('spot_orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findOrderByKey(db: Db, userId: bigint, key: string): Promise<OrderRow | undefined> {
+  return db
+    .selectFrom('spot_orders')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+/** A market's open orders in sequence order: what its book is rebuilt from. */
+export function listOpenOrders(db: Db, symbol: string): Promise<OrderRow[]> {
+  return db
+    .selectFrom('spot_orders')
+    .selectAll()
+    .where('symbol', '=', symbol)
+    .where('status', '=', 'entrusted')
+    .orderBy('seq')
+    .execute();
+}
+
+export function listUserOrders(
+  db: Db,
+  filter: {
+    userId: bigint;
+    symbol?: string;
+    statuses?: readonly SpotOrderStatusValue[];
+    limit: number;
+    offset: number;
+  },
+): Promise<OrderRow[]> {
+  let query = db.selectFrom('spot_orders').selectAll().where('user_id', '=', filter.userId);
+  if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
+  if (filter.statuses) query = query.where('status', 'in', filter.statuses);
+  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}
+
+/** Per user and coin, what open orders hold (the ledger's reservation check). */
+export async function sumHeldByUser(db: Db): Promise<{ user_id: bigint; asset: string; total: bigint }[]> {
+  return db
+    .selectFrom('spot_orders')
+    .select(['user_id', 'hold_asset as asset', sql<bigint>`cast(sum(held) as bigint)`.as('total')])
+    .where('status', '=', 'entrusted')
+    .groupBy(['user_id', 'hold_asset'])
+    .execute();
+}
+
+// --- trades -----------------------------------------------------------------------------------
+
+/** Inserts trades in order; returns their ids in the same order. */
+export async function insertTrades(db: Db, trades: NewTrade[]): Promise<bigint[]> {
+  const ids: bigint[] = [];
+  // why: chunks keep every statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < trades.length; i += 200) {
+    const rows = await db
+      .insertInto('spot_trades')
+      .values(trades.slice(i, i + 200))
+      .returning('id')
+      .execute();
+    ids.push(...rows.map((row) => row.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return ids;
+}
+
+export function listOrderTrades(db: Db, orderId: bigint): Promise<TradeRow[]> {
+  return db
+    .selectFrom('spot_trades')
+    .selectAll()
+    .where((eb) => eb.or([eb('maker_order_id', '=', orderId), eb('taker_order_id', '=', orderId)]))
+    .orderBy('id')
+    .execute();
+}
+
+export function listUserTrades(
+  db: Db,
+  filter: { userId: bigint; symbol?: string; limit: number; offset: number },
+): Promise<TradeRow[]> {
+  let query = db
+    .selectFrom('spot_trades')
+    .selectAll()
+    .where((eb) => eb.or([eb('maker_user_id', '=', filter.userId), eb('taker_user_id', '=', filter.userId)]));
+  if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
+  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}
+
+export function listRecentTrades(db: Db, symbol: string, limit: number): Promise<TradeRow[]> {
+  return db
+    .selectFrom('spot_trades')
+    .selectAll()
+    .where('symbol', '=', symbol)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The market's trades since `since`, oldest first (tickers). */
+export function listTradesSince(db: Db, symbol: string, since: Millis) {
+  return db
+    .selectFrom('spot_trades')
+    .select(['price', 'qty', 'quote'])
+    .where('symbol', '=', symbol)
+    .where('at', '>=', since)
+    .orderBy('id')
+    .execute();
+}
+
+export function findLastTrade(db: Db, symbol: string) {
+  return db
+    .selectFrom('spot_trades')
+    .select(['price'])
+    .where('symbol', '=', symbol)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Candles of the market's trades: buckets of `intervalMs` from the epoch, newest first, starting
+ * before `before`; open and close are the prices of the bucket's first and last trade.
+ */
+export async function listCandles(db: Db, symbol: string, intervalMs: bigint, before: Millis, limit: number) {
+  // why: the interval is inlined (one of our constants, never input) so PostgreSQL sees the same
+  // expression in the select and the group by.
+  const bucket = sql<bigint>`at - at % ${sql.raw(String(intervalMs))}`;
+  const buckets = await db
+    .selectFrom('spot_trades')
+    .select([
+      bucket.as('t'),
+      sql<bigint>`min(price)`.as('l'),
+      sql<bigint>`max(price)`.as('h'),
+      sql<bigint>`cast(sum(qty) as bigint)`.as('v'),
+      sql<bigint>`cast(sum(quote) as bigint)`.as('q'),
+      sql<bigint>`min(id)`.as('first_id'),
+      sql<bigint>`max(id)`.as('last_id'),
+    ])
+    .where('symbol', '=', symbol)
+    .where('at', '<', before)
+    .groupBy(bucket)
+    .orderBy('t', 'desc')
+    .limit(limit)
+    .execute();
+  if (buckets.length === 0) return [];
+  const ids = buckets.flatMap((b) => [b.first_id, b.last_id]);
+  const prices = new Map<bigint, bigint>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('spot_trades')
+      .select(['id', 'price'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const row of rows) prices.set(row.id, row.price);
+  }
+  return buckets.map((b) => ({
+    t: b.t,
+    o: prices.get(b.first_id) ?? b.l,
+    h: b.h,
+    l: b.l,
+    c: prices.get(b.last_id) ?? b.l,
+    v: b.v,
+    q: b.q,
+  }));
+}

@@ -1,0 +1,564 @@
+import {
+  type CancelReason,
+  type Command,
+  createOrderBook,
+  type EventSink,
+  getResultStage,
+  type OrderBook,
+  ResultCode,
+  type Side,
+} from '@bourse/engine';
+import { AppError } from '@bourse/shared';
+import { sql } from 'kysely';
+import type { Bus } from '../../platform/bus.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import type { Millis } from '../../platform/schema.ts';
+import { toMillis } from '../../platform/time.ts';
+import type { LedgerService, Posting } from '../ledger/service.ts';
+import { engineSpec, quoteOf, quotePerTickLot } from './market.ts';
+import * as repo from './repository.ts';
+
+/** Most commands one batch (one transaction) takes. */
+export const BATCH_SIZE = 512;
+
+/** What a place asks the sequencer to write: the order row as placed, before its sequence. */
+export type NewOrder = Omit<
+  repo.OrderRow,
+  | 'id'
+  | 'seq'
+  | 'status'
+  | 'filled_qty'
+  | 'filled_quote'
+  | 'fee'
+  | 'revoke_reason'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+/** The engine's view of a place: ticks, lots, tick·lots (0 = absent). */
+export interface EngineOrder {
+  side: Side;
+  orderType: 'limit' | 'market';
+  tif: 'gtc' | 'ioc' | 'fok' | 'post-only' | undefined;
+  price: number;
+  qty: number;
+  quoteAmount: number;
+}
+
+export type SequencerRequest =
+  | { kind: 'place'; order: NewOrder; engine: EngineOrder }
+  | { kind: 'cancel'; orderId: bigint; userId: bigint; seq: bigint };
+
+/**
+ * How a command ended: `order` (as committed), `duplicate` (the idempotency key was taken in the
+ * same batch: the caller answers the first order), `missed` (a cancel of an order that had
+ * already ended: the caller reads why).
+ */
+export type SequencerResult = { order: repo.OrderRow } | { duplicate: true } | { missed: true };
+
+/** What `spot.batch.<symbol>` carries after each committed batch. */
+export interface SpotBatchEvent {
+  symbol: string;
+  /** The market's sequence before and after the batch. */
+  prevSeq: string;
+  seq: string;
+  trades: { id: string; price: string; qty: string; side: Side; at: number }[];
+  /** Changed levels with their new totals (atoms; "0" removes the level). */
+  bids: [string, string][];
+  asks: [string, string][];
+  /** Orders the batch changed: id and user, for private pushes. */
+  orders: { id: string; userId: string }[];
+}
+
+export const BATCH_SUBJECT_PREFIX = 'spot.batch.';
+
+interface Pending {
+  request: SequencerRequest;
+  resolve(result: SequencerResult): void;
+  reject(error: unknown): void;
+}
+
+export interface SequencerDeps {
+  db: Db;
+  clock: Clock;
+  ledger: LedgerService;
+  bus?: Bus;
+  onError?: (error: unknown, what: string) => void;
+}
+
+const REASONS: Record<CancelReason, string> = {
+  user: 'user',
+  reduce: 'user',
+  unfilled: 'unfilled',
+  fok: 'fok',
+  'post-only': 'post_only',
+  'self-trade': 'self_trade',
+};
+
+const SILENT: EventSink = {
+  onAccepted() {},
+  onTrade() {},
+  onCancelled() {},
+  onTriggered() {},
+  onDone() {},
+  onBookDelta() {},
+};
+
+/**
+ * One market's sequencer: commands queue; a loop takes up to {@link BATCH_SIZE} of them as one
+ * batch, holds the funds of each place (a place whose hold fails is refused before it reaches the
+ * engine), runs the batch through the engine, writes holds, order rows, trades, fees and ledger
+ * postings in ONE transaction, commits, and only then answers the waiting callers and publishes
+ * the batch. If the transaction fails, the book is rebuilt from the store, so it never holds
+ * what the store does not. On start the book is rebuilt from the open orders in sequence order.
+ */
+export class MarketSequencer {
+  readonly symbol: string;
+  readonly #deps: SequencerDeps;
+  #market!: repo.SpotMarketRow;
+  #book!: OrderBook;
+  /** Open orders by engine id (their sequence), as stored. */
+  #live = new Map<number, repo.OrderRow>();
+  #seq = 0n;
+  #queue: Pending[] = [];
+  #running = false;
+  #draining: Promise<void> = Promise.resolve();
+
+  constructor(symbol: string, deps: SequencerDeps) {
+    this.symbol = symbol;
+    this.#deps = deps;
+  }
+
+  get market(): repo.SpotMarketRow {
+    return this.#market;
+  }
+
+  /** The last sequence applied and committed. */
+  get seq(): bigint {
+    return this.#seq;
+  }
+
+  /** Rebuilds the book from the store: the open orders, re-placed in sequence order. */
+  async load(): Promise<void> {
+    const { db } = this.#deps;
+    const market = await repo.findMarket(db, this.symbol);
+    if (!market) throw new Error(`no spot market ${this.symbol}`);
+    const orders = await repo.listOpenOrders(db, this.symbol);
+    const book = createOrderBook(engineSpec(market));
+    const live = new Map<number, repo.OrderRow>();
+    for (const row of orders) {
+      if (row.price === null || row.qty === null) throw new Error(`open order ${row.id} has no price`);
+      // why: resting orders never crossed each other, so re-placing them only rests them again.
+      const code = book.apply(
+        {
+          type: 'place',
+          seq: Number(row.seq),
+          orderId: Number(row.seq),
+          userId: Number(row.user_id),
+          side: row.side,
+          orderType: 'limit',
+          tif: 'gtc',
+          price: Number(row.price / market.tick_size),
+          qty: Number((row.qty - row.filled_qty) / market.lot_size),
+        },
+        SILENT,
+      );
+      if (code !== ResultCode.ACCEPTED) throw new Error(`open order ${row.id} does not rebuild (${code})`);
+      live.set(Number(row.seq), row);
+    }
+    this.#market = market;
+    this.#book = book;
+    this.#live = live;
+    this.#seq = market.seq;
+  }
+
+  /** Depth in atoms: price and total quantity per level, best first. */
+  depth(levels: number): { seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] } {
+    const { tick_size: tick, lot_size: lot } = this.#market;
+    const depth = this.#book.getDepth(levels);
+    const toAtoms = ([price, qty]: [number, number]): [bigint, bigint] => [
+      BigInt(price) * tick,
+      BigInt(qty) * lot,
+    ];
+    return { seq: this.#seq, bids: depth.bids.map(toAtoms), asks: depth.asks.map(toAtoms) };
+  }
+
+  /** Queues a command; resolves once its batch has committed. */
+  submit(request: SequencerRequest): Promise<SequencerResult> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ request, resolve, reject });
+      if (!this.#running) this.#draining = this.#drain();
+    });
+  }
+
+  /** Resolves once the queue is empty and no batch is running (a stop waits for it). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, BATCH_SIZE);
+        await this.#runBatch(batch);
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #runBatch(batch: Pending[]): Promise<void> {
+    const { db, clock } = this.#deps;
+    const now = toMillis(clock.now());
+    const prevSeq = this.#seq;
+    let work: BatchWork;
+    try {
+      work = await db.transaction().execute((trx) => this.#write(trx, batch, now));
+    } catch (error) {
+      // why: the engine already applied the batch; the store did not. Rebuild from the store.
+      try {
+        await this.load();
+      } catch (reload) {
+        this.#report(reload, `rebuild ${this.symbol}`);
+      }
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    this.#seq = work.seq;
+    for (const [i, pending] of batch.entries()) {
+      const outcome = work.results[i];
+      if (outcome instanceof AppError) pending.reject(outcome);
+      else if (outcome) pending.resolve(outcome);
+      else pending.reject(new Error('command without outcome'));
+    }
+    if (work.seq !== prevSeq) this.#publish(work, prevSeq, now);
+  }
+
+  /** The batch's transaction: holds, engine, rows, trades, postings, the market's sequence. */
+  async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
+    const { ledger } = this.#deps;
+    const market = await repo.findMarket(trx, this.symbol);
+    const open = market?.status === 'open';
+    const results: (SequencerResult | AppError | undefined)[] = new Array(batch.length);
+    const commands: { index: number; command: Command; row?: repo.OrderRow }[] = [];
+    let seq = this.#seq;
+
+    for (const [index, { request }] of batch.entries()) {
+      if (request.kind === 'cancel') {
+        seq += 1n;
+        commands.push({
+          index,
+          command: {
+            type: 'cancel',
+            seq: Number(seq),
+            orderId: Number(request.seq),
+            userId: Number(request.userId),
+          },
+        });
+        continue;
+      }
+      if (!open) {
+        results[index] = new AppError('MARKET_NOT_OPEN');
+        continue;
+      }
+      const next = seq + 1n;
+      const row: repo.OrderRow = {
+        ...request.order,
+        id: 0n,
+        seq: next,
+        status: 'entrusted',
+        filled_qty: 0n,
+        filled_quote: 0n,
+        fee: 0n,
+        revoke_reason: null,
+        created_at: now,
+        updated_at: now,
+      };
+      // why: a savepoint per hold, so a refused place leaves nothing behind in the batch.
+      await sql`savepoint spot_place`.execute(trx);
+      try {
+        const { id: _id, ...values } = row;
+        row.id = await repo.insertOrder(trx, values);
+        const user = { userId: row.user_id };
+        await ledger.post(trx, {
+          type: 'spot.hold',
+          ref: `spot_order:${row.id}`,
+          memo: `${this.symbol} ${row.side} ${row.type}`,
+          by: `user:${row.user_id}`,
+          postings: [
+            { owner: user, asset: row.hold_asset, kind: 'available', amount: -row.held },
+            { owner: user, asset: row.hold_asset, kind: 'frozen', amount: row.held },
+          ],
+        });
+        await sql`release savepoint spot_place`.execute(trx);
+      } catch (error) {
+        await sql`rollback to savepoint spot_place`.execute(trx);
+        await sql`release savepoint spot_place`.execute(trx);
+        if (error instanceof AppError && error.key === 'BALANCE_INSUFFICIENT') {
+          results[index] = error;
+          continue;
+        }
+        if (isUniqueViolation(error)) {
+          results[index] = { duplicate: true };
+          continue;
+        }
+        throw error;
+      }
+      seq = next;
+      this.#live.set(Number(seq), row);
+      const { engine } = request;
+      commands.push({
+        index,
+        row,
+        command: {
+          type: 'place',
+          seq: Number(seq),
+          orderId: Number(seq),
+          userId: Number(row.user_id),
+          side: engine.side,
+          orderType: engine.orderType,
+          tif: engine.tif,
+          price: engine.price,
+          qty: engine.qty,
+          quoteAmount: engine.quoteAmount,
+        },
+      });
+    }
+
+    const sink = new BatchSink(this.#market, this.#live, now);
+    for (const { index, command, row } of commands) {
+      const code = this.#book.apply(command, sink);
+      if (command.type === 'cancel') {
+        const cancelled = sink.lastDone;
+        results[index] = code === ResultCode.ACCEPTED && cancelled ? { order: cancelled } : { missed: true };
+        sink.lastDone = undefined;
+        continue;
+      }
+      if (!row) continue;
+      const stage = getResultStage(code);
+      // why: every place was validated against the market before it was queued; an engine
+      // refusal here is a fault, and failing the batch rebuilds the book from the store.
+      if (stage === 'validation' || stage === 'state') throw new Error(`engine refused a place: ${code}`);
+      sink.trimBuyHold(row);
+      sink.lastDone = undefined;
+      results[index] = { order: row };
+    }
+
+    const tradeIds = await repo.insertTrades(trx, sink.trades);
+    for (const row of sink.changed) {
+      row.updated_at = now;
+      await repo.updateOrder(trx, row.id, {
+        filled_qty: row.filled_qty,
+        filled_quote: row.filled_quote,
+        fee: row.fee,
+        fee_bps: row.fee_bps,
+        held: row.held,
+        status: row.status,
+        revoke_reason: row.revoke_reason,
+        updated_at: now,
+      });
+    }
+    const postings = sink.postings();
+    if (postings.length > 0) {
+      await ledger.post(trx, {
+        type: 'spot.batch',
+        ref: `${this.symbol}:${seq}`,
+        memo: `${this.symbol} trades and releases`,
+        by: 'system',
+        postings,
+      });
+    }
+    if (seq !== this.#seq) await repo.setMarketSeq(trx, this.symbol, seq, now);
+    // why: copies, so later batches changing the live rows never change an answer being sent.
+    for (const [i, result] of results.entries()) {
+      if (result && 'order' in result) results[i] = { order: { ...result.order } };
+    }
+    return { seq, results, trades: sink.trades, tradeIds, deltas: sink.deltas, changed: [...sink.changed] };
+  }
+
+  #publish(work: BatchWork, prevSeq: bigint, now: Millis): void {
+    const { bus } = this.#deps;
+    if (!bus) return;
+    const { tick_size: tick, lot_size: lot } = this.#market;
+    const level = (d: { price: number; qty: number }): [string, string] => [
+      String(BigInt(d.price) * tick),
+      String(BigInt(d.qty) * lot),
+    ];
+    const event: SpotBatchEvent = {
+      symbol: this.symbol,
+      prevSeq: String(prevSeq),
+      seq: String(work.seq),
+      trades: work.trades.map((t, i) => ({
+        id: String(work.tradeIds[i]),
+        price: String(t.price),
+        qty: String(t.qty),
+        side: t.taker_side,
+        at: Number(now),
+      })),
+      bids: work.deltas.filter((d) => d.side === 'buy').map(level),
+      asks: work.deltas.filter((d) => d.side === 'sell').map(level),
+      orders: work.changed.map((row) => ({ id: String(row.id), userId: String(row.user_id) })),
+    };
+    bus
+      .publish(`${BATCH_SUBJECT_PREFIX}${this.symbol}`, event)
+      .catch((error) => this.#report(error, `publish ${this.symbol}`));
+  }
+
+  #report(error: unknown, what: string): void {
+    this.#deps.onError?.(error, what);
+  }
+}
+
+interface BatchWork {
+  seq: bigint;
+  results: (SequencerResult | AppError | undefined)[];
+  trades: repo.NewTrade[];
+  tradeIds: bigint[];
+  deltas: { side: Side; price: number; qty: number }[];
+  changed: repo.OrderRow[];
+}
+
+/**
+ * Folds a batch's engine events into order rows, trades and ledger postings. Fees: each side pays
+ * on what it receives — the buyer in the base coin, the seller in the quote coin — at the maker or
+ * taker ratio, rounded down to the atom (never more than the ratio; every entry still balances,
+ * the fee account gets exactly what the receiver does not).
+ */
+class BatchSink implements EventSink {
+  readonly trades: repo.NewTrade[] = [];
+  readonly deltas: { side: Side; price: number; qty: number }[] = [];
+  readonly changed = new Set<repo.OrderRow>();
+  /** The order the last `done` event finished (a cancel's answer). */
+  lastDone: repo.OrderRow | undefined;
+  readonly #market: repo.SpotMarketRow;
+  readonly #live: Map<number, repo.OrderRow>;
+  readonly #now: Millis;
+  readonly #sums = new Map<string, { posting: Omit<Posting, 'amount'>; amount: bigint }>();
+
+  constructor(market: repo.SpotMarketRow, live: Map<number, repo.OrderRow>, now: Millis) {
+    this.#market = market;
+    this.#live = live;
+    this.#now = now;
+  }
+
+  onAccepted(): void {}
+  onTriggered(): void {}
+
+  onTrade(
+    seq: number,
+    makerOrderId: number,
+    _makerUserId: number,
+    takerOrderId: number,
+    _takerUserId: number,
+    price: number,
+    qty: number,
+    makerSide: Side,
+  ): void {
+    const market = this.#market;
+    const maker = this.#order(makerOrderId);
+    const taker = this.#order(takerOrderId);
+    const base = BigInt(qty) * market.lot_size;
+    const quote = BigInt(price) * BigInt(qty) * quotePerTickLot(market);
+    const [buyer, seller] = makerSide === 'buy' ? [maker, taker] : [taker, maker];
+    const buyerBps = buyer === maker ? market.maker_fee_bps : market.taker_fee_bps;
+    const sellerBps = seller === maker ? market.maker_fee_bps : market.taker_fee_bps;
+    const buyerFee = (base * buyerBps) / 10_000n;
+    const sellerFee = (quote * sellerBps) / 10_000n;
+
+    for (const [row, bps, fee, spent] of [
+      [buyer, buyerBps, buyerFee, quote],
+      [seller, sellerBps, sellerFee, base],
+    ] as const) {
+      row.filled_qty += base;
+      row.filled_quote += quote;
+      row.fee += fee;
+      row.fee_bps = bps;
+      row.held -= spent;
+      this.changed.add(row);
+    }
+    this.#add({ userId: buyer.user_id }, market.quote, 'frozen', -quote);
+    this.#add({ userId: buyer.user_id }, market.base, 'available', base - buyerFee);
+    this.#add({ system: 'fees' }, market.base, 'available', buyerFee);
+    this.#add({ userId: seller.user_id }, market.base, 'frozen', -base);
+    this.#add({ userId: seller.user_id }, market.quote, 'available', quote - sellerFee);
+    this.#add({ system: 'fees' }, market.quote, 'available', sellerFee);
+    this.trades.push({
+      symbol: market.symbol,
+      seq: BigInt(seq),
+      price: BigInt(price) * market.tick_size,
+      qty: base,
+      quote,
+      maker_order_id: maker.id,
+      maker_user_id: maker.user_id,
+      taker_order_id: taker.id,
+      taker_user_id: taker.user_id,
+      taker_side: taker.side,
+      maker_fee: maker === buyer ? buyerFee : sellerFee,
+      taker_fee: taker === buyer ? buyerFee : sellerFee,
+      at: this.#now,
+    });
+  }
+
+  onCancelled(_seq: number, orderId: number, _userId: number, _qty: number, reason: CancelReason): void {
+    const row = this.#order(orderId);
+    row.revoke_reason = REASONS[reason];
+    this.changed.add(row);
+  }
+
+  onDone(_seq: number, orderId: number): void {
+    const row = this.#order(orderId);
+    this.#release(row, row.held);
+    const filledAll = row.qty === null ? row.filled_qty > 0n : row.filled_qty === row.qty;
+    row.status = filledAll ? 'completed' : 'revoked';
+    if (filledAll) row.revoke_reason = null;
+    else row.revoke_reason ??= 'user';
+    this.#live.delete(orderId);
+    this.changed.add(row);
+    this.lastDone = row;
+  }
+
+  onBookDelta(_seq: number, side: Side, price: number, qty: number): void {
+    this.deltas.push({ side, price, qty });
+  }
+
+  /**
+   * A limit buy that rests after taking at better prices holds more than its remainder needs;
+   * the difference goes back to the buyer at once.
+   */
+  trimBuyHold(row: repo.OrderRow): void {
+    if (row.status !== 'entrusted' || row.side !== 'buy' || row.price === null || row.qty === null) return;
+    const needed = quoteOf(row.price, row.qty - row.filled_qty);
+    if (row.held > needed) this.#release(row, row.held - needed);
+  }
+
+  /** Postings of the batch, netted per account; accounts that net to zero are left out. */
+  postings(): Posting[] {
+    return [...this.#sums.values()]
+      .filter((s) => s.amount !== 0n)
+      .map((s) => ({ ...s.posting, amount: s.amount }));
+  }
+
+  #release(row: repo.OrderRow, amount: bigint): void {
+    if (amount <= 0n) return;
+    this.#add({ userId: row.user_id }, row.hold_asset, 'frozen', -amount);
+    this.#add({ userId: row.user_id }, row.hold_asset, 'available', amount);
+    row.held -= amount;
+    this.changed.add(row);
+  }
+
+  #order(engineId: number): repo.OrderRow {
+    const row = this.#live.get(engineId);
+    if (!row) throw new Error(`${this.#market.symbol}: engine order ${engineId} is not live`);
+    return row;
+  }
+
+  #add(owner: Posting['owner'], asset: string, kind: 'available' | 'frozen', amount: bigint): void {
+    if (amount === 0n) return;
+    const key = `${'userId' in owner ? `u${owner.userId}` : owner.system}|${asset}|${kind}`;
+    const sum = this.#sums.get(key);
+    if (sum) sum.amount += amount;
+    else this.#sums.set(key, { posting: { owner, asset, kind }, amount });
+  }
+}

@@ -1,0 +1,550 @@
+import { validatePlace } from '@bourse/engine';
+import { AppError, fromAtoms } from '@bourse/shared';
+import type {
+  DepthSnapshot,
+  PublicTrade,
+  SpotMarket,
+  SpotOrder,
+  SpotOrderDetail,
+  SpotTicker,
+  TradeCandle,
+  TradeKlineInterval,
+} from '@bourse/shared/api';
+import type { AuthContext } from '../../platform/auth-hook.ts';
+import type { Bus } from '../../platform/bus.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db.ts';
+import type { SpotOrderStatusValue } from '../../platform/schema.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import type { UserAccount } from '../users/service.ts';
+import {
+  engineSpec,
+  hasExactUnits,
+  MAX_PRICE_TICKS,
+  percentOf,
+  quoteOf,
+  quotePerTickLot,
+  toSpotMarket,
+  toSpotOrder,
+} from './market.ts';
+import * as repo from './repository.ts';
+import { type EngineOrder, MarketSequencer, type NewOrder } from './sequencer.ts';
+
+/** Name of the module's source of open reservations in the ledger's invariant check. */
+export const RESERVATIONS = 'spot.orders';
+
+const PAGE_SIZE = 20;
+const OPEN_ORDERS_LIMIT = 500;
+const DAY_MS = 24 * 60 * 60_000;
+const INTERVAL_MS: Record<TradeKlineInterval, number> = {
+  '1m': 60_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '30m': 1_800_000,
+  '1h': 3_600_000,
+  '4h': 14_400_000,
+  '1d': 86_400_000,
+  '1w': 604_800_000,
+};
+
+/** A spot market as staff configure it (atoms and basis points). */
+export interface SpotMarketSettings {
+  symbol: string;
+  base: string;
+  quote: string;
+  tickSize: bigint;
+  lotSize: bigint;
+  minNotional: bigint;
+  makerFeeBps: bigint;
+  takerFeeBps: bigint;
+  bandBps: bigint;
+  priceDecimals: number;
+  qtyDecimals: number;
+  status: 'open' | 'halted';
+}
+
+export interface SpotDeps {
+  db: Db;
+  clock: Clock;
+  ledger: LedgerService;
+  /** The index this node last saw (the markets module): limit prices must stay in its band. */
+  index: { latestIndex(symbol: string): { price: bigint } | undefined };
+  users: { getAccount(userId: bigint): Promise<UserAccount | undefined> };
+  bus?: Bus;
+  onError?: (error: unknown, what: string) => void;
+}
+
+export interface PlaceInput {
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: 'limit' | 'market';
+  tif: 'gtc' | 'ioc' | 'fok' | 'post_only';
+  price?: bigint;
+  qty?: bigint;
+  quoteAmount?: bigint;
+  idempotencyKey: string;
+}
+
+/**
+ * Spot trading: markets, order entry through one sequencer per market, the customer's orders and
+ * trades, and the public market data built from the book and the trades (owner of
+ * `spot_markets`, `spot_orders`, `spot_trades`). Funds are held at acceptance and move only
+ * through the ledger, in the transaction of the batch that explains them.
+ */
+export class SpotService {
+  readonly #deps: SpotDeps;
+  readonly #sequencers = new Map<string, Promise<MarketSequencer>>();
+
+  constructor(deps: SpotDeps) {
+    this.#deps = deps;
+    deps.ledger.addReservationSource(RESERVATIONS, async (db) =>
+      (await repo.sumHeldByUser(db)).map((row) => ({
+        userId: row.user_id,
+        asset: row.asset,
+        amount: BigInt(row.total),
+      })),
+    );
+  }
+
+  /** Rebuilds every market's book from its open orders (on start, before requests). */
+  async start(): Promise<void> {
+    for (const market of await repo.listMarkets(this.#deps.db)) await this.#sequencer(market.symbol);
+  }
+
+  /** Waits until every market's running batch has committed and its queue is empty. */
+  async stop(): Promise<void> {
+    const sequencers = await Promise.allSettled(this.#sequencers.values());
+    for (const result of sequencers) if (result.status === 'fulfilled') await result.value.idle();
+  }
+
+  // --- orders -----------------------------------------------------------------------------------
+
+  /**
+   * Places an order. Refused (changing nothing) when the market is not open, trading is banned,
+   * the price or quantity is off the market's grid or out of range, the order is below the
+   * minimum notional, a limit price is outside the band around the index, or the funds are not
+   * there. The same idempotency key answers the first order again.
+   */
+  async place(auth: AuthContext, input: PlaceInput): Promise<SpotOrder> {
+    const { db, users } = this.#deps;
+    const userId = auth.userId;
+    const previous = await repo.findOrderByKey(db, userId, input.idempotencyKey);
+    if (previous) return this.#sameOrder(previous, input);
+
+    const sequencer = await this.#sequencer(input.symbol);
+    const market = sequencer.market;
+    if (market.status !== 'open') throw new AppError('MARKET_NOT_OPEN');
+    const account = await users.getAccount(userId);
+    if (!account) throw new AppError('PLEASE_LOGIN');
+    if (account.tradeBanned) throw new AppError('TRADING_BANNED');
+
+    const { order, engine } = this.#prepare(market, userId, input);
+    const result = await sequencer.submit({ kind: 'place', order, engine });
+    if ('order' in result) return toSpotOrder(result.order, market);
+    const first = await repo.findOrderByKey(db, userId, input.idempotencyKey);
+    if (!first) throw new Error('an idempotency key collided without its order');
+    return this.#sameOrder(first, input);
+  }
+
+  /** Cancels one of the caller's open orders; someone else's answers ORDER_NOT_FOUND. */
+  async cancel(userId: bigint, id: bigint): Promise<SpotOrder> {
+    const row = await this.#ownOrder(userId, id);
+    if (row.status === 'revoked') throw new AppError('ORDER_ALREADY_REVOKED');
+    if (row.status === 'completed') throw new AppError('CANCEL_FAILED');
+    const sequencer = await this.#sequencer(row.symbol);
+    const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId, seq: row.seq });
+    if ('order' in result) return toSpotOrder(result.order, sequencer.market);
+    // why: it ended before the cancel reached the book (filled, or cancelled by another request).
+    const now = await this.#ownOrder(userId, id);
+    throw new AppError(now.status === 'revoked' ? 'ORDER_ALREADY_REVOKED' : 'CANCEL_FAILED');
+  }
+
+  /** Cancels every open order of the caller (on one market or all); answers how many it cancelled. */
+  async cancelAll(userId: bigint, symbol?: string): Promise<{ cancelled: number }> {
+    const rows = await repo.listUserOrders(this.#deps.db, {
+      userId,
+      symbol,
+      statuses: ['entrusted'],
+      limit: 10_000,
+      offset: 0,
+    });
+    const outcomes = await Promise.all(
+      rows.map(async (row) => {
+        const sequencer = await this.#sequencer(row.symbol);
+        const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId, seq: row.seq });
+        return 'order' in result ? 1 : 0;
+      }),
+    );
+    return { cancelled: outcomes.reduce<number>((a, b) => a + b, 0) };
+  }
+
+  async openOrders(userId: bigint, symbol?: string): Promise<SpotOrder[]> {
+    const rows = await repo.listUserOrders(this.#deps.db, {
+      userId,
+      symbol,
+      statuses: ['entrusted'],
+      limit: OPEN_ORDERS_LIMIT,
+      offset: 0,
+    });
+    return this.#toOrders(rows);
+  }
+
+  async orderHistory(
+    userId: bigint,
+    query: { symbol?: string; status?: SpotOrderStatusValue; page: number },
+  ): Promise<{ list: SpotOrder[]; page: number; has_more: boolean }> {
+    const rows = await repo.listUserOrders(this.#deps.db, {
+      userId,
+      symbol: query.symbol,
+      statuses: query.status ? [query.status] : undefined,
+      limit: PAGE_SIZE + 1,
+      offset: (query.page - 1) * PAGE_SIZE,
+    });
+    return {
+      list: await this.#toOrders(rows.slice(0, PAGE_SIZE)),
+      page: query.page,
+      has_more: rows.length > PAGE_SIZE,
+    };
+  }
+
+  async orderDetail(userId: bigint, id: bigint): Promise<SpotOrderDetail> {
+    const row = await this.#ownOrder(userId, id);
+    const market = await this.#marketRow(row.symbol);
+    const trades = await repo.listOrderTrades(this.#deps.db, id);
+    return {
+      ...toSpotOrder(row, market),
+      fills: trades.map((trade) => {
+        const maker = trade.maker_order_id === id;
+        return {
+          id: String(trade.id),
+          price: fromAtoms(trade.price),
+          qty: fromAtoms(trade.qty),
+          turnover: fromAtoms(trade.quote),
+          fee: fromAtoms(maker ? trade.maker_fee : trade.taker_fee),
+          fee_coin: row.side === 'buy' ? market.base : market.quote,
+          role: maker ? ('maker' as const) : ('taker' as const),
+          at: fromMillis(trade.at),
+        };
+      }),
+    };
+  }
+
+  async myTrades(userId: bigint, query: { symbol?: string; page: number }) {
+    const rows = await repo.listUserTrades(this.#deps.db, {
+      userId,
+      symbol: query.symbol,
+      limit: PAGE_SIZE + 1,
+      offset: (query.page - 1) * PAGE_SIZE,
+    });
+    const list = [];
+    for (const trade of rows.slice(0, PAGE_SIZE)) {
+      const market = await this.#marketRow(trade.symbol);
+      // why: a user never trades with themself (self-trade prevention), so one role is theirs.
+      const maker = trade.maker_user_id === userId;
+      const side = maker ? (trade.taker_side === 'buy' ? 'sell' : 'buy') : trade.taker_side;
+      list.push({
+        id: String(trade.id),
+        order_id: String(maker ? trade.maker_order_id : trade.taker_order_id),
+        symbol: trade.symbol,
+        side,
+        price: fromAtoms(trade.price),
+        qty: fromAtoms(trade.qty),
+        turnover: fromAtoms(trade.quote),
+        fee: fromAtoms(maker ? trade.maker_fee : trade.taker_fee),
+        fee_coin: side === 'buy' ? market.base : market.quote,
+        role: maker ? ('maker' as const) : ('taker' as const),
+        at: fromMillis(trade.at),
+      });
+    }
+    return { list, page: query.page, has_more: rows.length > PAGE_SIZE };
+  }
+
+  // --- market data ------------------------------------------------------------------------------
+
+  async markets(): Promise<SpotMarket[]> {
+    return (await repo.listMarkets(this.#deps.db)).map(toSpotMarket);
+  }
+
+  /** 24-hour statistics from each market's own trades, with the index beside them. */
+  async tickers(): Promise<SpotTicker[]> {
+    const { db, clock, index } = this.#deps;
+    const now = clock.now();
+    const tickers: SpotTicker[] = [];
+    for (const market of await repo.listMarkets(db)) {
+      const trades = await repo.listTradesSince(db, market.symbol, toMillis(now - DAY_MS));
+      const last = (await repo.findLastTrade(db, market.symbol))?.price ?? null;
+      let high: bigint | null = null;
+      let low: bigint | null = null;
+      let volume = 0n;
+      let turnover = 0n;
+      for (const trade of trades) {
+        if (high === null || trade.price > high) high = trade.price;
+        if (low === null || trade.price < low) low = trade.price;
+        volume += trade.qty;
+        turnover += trade.quote;
+      }
+      const open = trades[0]?.price ?? null;
+      const latest = index.latestIndex(market.symbol);
+      tickers.push({
+        symbol: market.symbol,
+        last: last === null ? null : fromAtoms(last),
+        open_24h: open === null ? null : fromAtoms(open),
+        high_24h: high === null ? null : fromAtoms(high),
+        low_24h: low === null ? null : fromAtoms(low),
+        change_24h: changePercent(open, last),
+        volume_24h: fromAtoms(volume),
+        turnover_24h: fromAtoms(turnover),
+        index: latest ? fromAtoms(latest.price) : null,
+        ts: now,
+      });
+    }
+    return tickers;
+  }
+
+  async depth(symbol: string, levels: number): Promise<DepthSnapshot> {
+    const depth = (await this.#sequencer(symbol)).depth(levels);
+    const level = ([price, qty]: [bigint, bigint]): [string, string] => [fromAtoms(price), fromAtoms(qty)];
+    return {
+      symbol,
+      seq: Number(depth.seq),
+      bids: depth.bids.map(level),
+      asks: depth.asks.map(level),
+    };
+  }
+
+  async recentTrades(symbol: string, limit: number): Promise<PublicTrade[]> {
+    await this.#marketRow(symbol);
+    const rows = await repo.listRecentTrades(this.#deps.db, symbol, limit);
+    return rows.map((trade) => ({
+      id: String(trade.id),
+      price: fromAtoms(trade.price),
+      qty: fromAtoms(trade.qty),
+      side: trade.taker_side,
+      at: fromMillis(trade.at),
+    }));
+  }
+
+  /** Candles of the market's trades, oldest first, ending before `before` (default: now, included). */
+  async candles(query: {
+    symbol: string;
+    interval: TradeKlineInterval;
+    before?: number;
+    limit: number;
+  }): Promise<TradeCandle[]> {
+    await this.#marketRow(query.symbol);
+    const before = query.before ?? this.#deps.clock.now() + 1;
+    const rows = await repo.listCandles(
+      this.#deps.db,
+      query.symbol,
+      BigInt(INTERVAL_MS[query.interval]),
+      toMillis(before),
+      query.limit,
+    );
+    return rows.reverse().map((c) => ({
+      t: fromMillis(c.t),
+      o: fromAtoms(c.o),
+      h: fromAtoms(c.h),
+      l: fromAtoms(c.l),
+      c: fromAtoms(c.c),
+      v: fromAtoms(c.v),
+      q: fromAtoms(c.q),
+    }));
+  }
+
+  // --- configuration ----------------------------------------------------------------------------
+
+  /** Adds the markets that are missing (the demo seed); existing ones stay as they are. */
+  async addMissingMarkets(trx: Db, markets: readonly SpotMarketSettings[]): Promise<void> {
+    const now = toMillis(this.#deps.clock.now());
+    for (const m of markets) {
+      const row = {
+        symbol: m.symbol,
+        base: m.base,
+        quote: m.quote,
+        tick_size: m.tickSize,
+        lot_size: m.lotSize,
+        min_notional: m.minNotional,
+        maker_fee_bps: m.makerFeeBps,
+        taker_fee_bps: m.takerFeeBps,
+        band_bps: m.bandBps,
+        price_decimals: BigInt(m.priceDecimals),
+        qty_decimals: BigInt(m.qtyDecimals),
+        status: m.status,
+        updated_at: now,
+      };
+      if (!hasExactUnits(row)) throw new Error(`${m.symbol}: tick × lot must be a whole number of atoms`);
+      await repo.insertMissingMarket(trx, row);
+    }
+  }
+
+  /** Opens or halts a market: a halted market refuses new orders; cancels still go through. */
+  async setMarketStatus(symbol: string, status: 'open' | 'halted'): Promise<void> {
+    const sequencer = await this.#sequencer(symbol);
+    await repo.setMarketStatus(this.#deps.db, symbol, status, toMillis(this.#deps.clock.now()));
+    sequencer.market.status = status;
+  }
+
+  // --- helpers ----------------------------------------------------------------------------------
+
+  #sequencer(symbol: string): Promise<MarketSequencer> {
+    let found = this.#sequencers.get(symbol);
+    if (!found) {
+      found = (async () => {
+        if (!(await repo.findMarket(this.#deps.db, symbol))) throw new AppError('MARKET_NOT_OPEN');
+        const sequencer = new MarketSequencer(symbol, this.#deps);
+        await sequencer.load();
+        return sequencer;
+      })();
+      this.#sequencers.set(symbol, found);
+      found.catch(() => this.#sequencers.delete(symbol));
+    }
+    return found;
+  }
+
+  async #marketRow(symbol: string): Promise<repo.SpotMarketRow> {
+    return (await this.#sequencer(symbol)).market;
+  }
+
+  async #ownOrder(userId: bigint, id: bigint): Promise<repo.OrderRow> {
+    const row = await repo.findOrder(this.#deps.db, id);
+    if (!row || row.user_id !== userId) throw new AppError('ORDER_NOT_FOUND');
+    return row;
+  }
+
+  async #toOrders(rows: repo.OrderRow[]): Promise<SpotOrder[]> {
+    const list: SpotOrder[] = [];
+    for (const row of rows) list.push(toSpotOrder(row, await this.#marketRow(row.symbol)));
+    return list;
+  }
+
+  /** Checks a place against the market and turns it into the order row and the engine's units. */
+  #prepare(
+    market: repo.SpotMarketRow,
+    userId: bigint,
+    input: PlaceInput,
+  ): { order: NewOrder; engine: EngineOrder } {
+    const { tick_size: tick, lot_size: lot } = market;
+    const base = {
+      symbol: market.symbol,
+      user_id: userId,
+      side: input.side,
+      type: input.type,
+      idempotency_key: input.idempotencyKey,
+    };
+    const reference = this.#deps.index.latestIndex(market.symbol)?.price;
+    let order: NewOrder;
+    let engine: EngineOrder;
+    if (input.type === 'limit') {
+      const { price, qty } = input;
+      if (price === undefined || price <= 0n || price % tick !== 0n) throw new AppError('PRICE_INVALID');
+      if (price / tick > BigInt(MAX_PRICE_TICKS)) throw new AppError('PRICE_INVALID');
+      if (qty === undefined || qty <= 0n || qty % lot !== 0n) throw new AppError('QTY_INVALID');
+      const notional = quoteOf(price, qty);
+      if (notional < market.min_notional) throw new AppError('NOTIONAL_TOO_SMALL');
+      if (reference !== undefined && reference > 0n) {
+        const distance = price > reference ? price - reference : reference - price;
+        if (distance * 10_000n > reference * market.band_bps) throw new AppError('PRICE_OUT_OF_BAND');
+      }
+      const buy = input.side === 'buy';
+      order = {
+        ...base,
+        tif: input.tif,
+        price,
+        qty,
+        quote_amount: null,
+        fee_bps: input.tif === 'post_only' ? market.maker_fee_bps : market.taker_fee_bps,
+        hold_asset: buy ? market.quote : market.base,
+        held: buy ? notional : qty,
+      };
+      engine = {
+        side: input.side,
+        orderType: 'limit',
+        tif: input.tif === 'post_only' ? 'post-only' : input.tif,
+        price: Number(price / tick),
+        qty: Number(qty / lot),
+        quoteAmount: 0,
+      };
+    } else if (input.side === 'sell') {
+      const { qty } = input;
+      if (qty === undefined || qty <= 0n || qty % lot !== 0n) throw new AppError('QTY_INVALID');
+      if (reference !== undefined && quoteOf(reference, qty) < market.min_notional)
+        throw new AppError('NOTIONAL_TOO_SMALL');
+      order = {
+        ...base,
+        tif: 'ioc',
+        price: null,
+        qty,
+        quote_amount: null,
+        fee_bps: market.taker_fee_bps,
+        hold_asset: market.base,
+        held: qty,
+      };
+      engine = {
+        side: 'sell',
+        orderType: 'market',
+        tif: undefined,
+        price: 0,
+        qty: Number(qty / lot),
+        quoteAmount: 0,
+      };
+    } else {
+      const amount = input.quoteAmount;
+      if (amount === undefined || amount <= 0n) throw new AppError('AMOUNT_INVALID');
+      if (amount < market.min_notional) throw new AppError('NOTIONAL_TOO_SMALL');
+      const tickLots = amount / quotePerTickLot(market);
+      if (tickLots < 1n || tickLots > BigInt(Number.MAX_SAFE_INTEGER)) throw new AppError('AMOUNT_INVALID');
+      order = {
+        ...base,
+        tif: 'ioc',
+        price: null,
+        qty: null,
+        quote_amount: amount,
+        fee_bps: market.taker_fee_bps,
+        hold_asset: market.quote,
+        held: amount,
+      };
+      engine = {
+        side: 'buy',
+        orderType: 'market',
+        tif: undefined,
+        price: 0,
+        qty: 0,
+        quoteAmount: Number(tickLots),
+      };
+    }
+    const code = validatePlace(engineSpec(market), {
+      type: 'place',
+      seq: 1,
+      orderId: 1,
+      userId: 1,
+      ...engine,
+    });
+    if (code === 1006 || code === 1007) throw new AppError('PRICE_INVALID');
+    if (code === 1008) throw new AppError('QTY_INVALID');
+    if (code !== 0) throw new AppError('PARAM_ERROR');
+    return { order, engine };
+  }
+
+  #sameOrder(row: repo.OrderRow, input: PlaceInput): Promise<SpotOrder> | SpotOrder {
+    const same =
+      row.symbol === input.symbol &&
+      row.side === input.side &&
+      row.type === input.type &&
+      (input.type === 'market' || row.tif === input.tif) &&
+      (row.price ?? undefined) === (input.type === 'limit' ? input.price : undefined) &&
+      (row.qty ?? undefined) === (input.type === 'market' && input.side === 'buy' ? undefined : input.qty) &&
+      (row.quote_amount ?? undefined) ===
+        (input.type === 'market' && input.side === 'buy' ? input.quoteAmount : undefined);
+    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+    return this.#marketRow(row.symbol).then((market) => toSpotOrder(row, market));
+  }
+}
+
+/** The 24-hour change in percent with two decimals, truncated toward zero. */
+function changePercent(open: bigint | null, last: bigint | null): string {
+  if (open === null || last === null || open === 0n) return '0.00';
+  const diff = last - open;
+  const text = percentOf(diff < 0n ? -diff : diff, open);
+  return diff < 0n && text !== '0.00' ? `-${text}` : text;
+}

@@ -1,0 +1,464 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexTick, newTrader } from './delivery-harness.ts';
+import { type ApiAnswer, DIALECTS, startServer, type TestServer } from './harness.ts';
+import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { balanceOf } from './wallet-harness.ts';
+
+const ENV = { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600' };
+
+type Trader = Awaited<ReturnType<typeof newTrader>>;
+
+function place(server: TestServer, user: Trader, fields: Record<string, string>): Promise<ApiAnswer> {
+  return server.call(
+    'POST',
+    '/Trade/place',
+    { symbol: 'BTCUSDT', idempotency_key: randomUUID(), ...fields },
+    { token: user.token, lang: 'en-us' },
+  );
+}
+
+async function placed(server: TestServer, user: Trader, fields: Record<string, string>) {
+  const answer = await place(server, user, fields);
+  expect(answer).toMatchObject({ code: 1000 });
+  return answer.data;
+}
+
+function call(server: TestServer, user: Trader, method: 'GET' | 'POST', path: string, fields = {}) {
+  return server.call(method, path, fields, { token: user.token, lang: 'en-us' });
+}
+
+async function detail(server: TestServer, user: Trader, id: string) {
+  const answer = await call(server, user, 'GET', '/Trade/billinfo', { id });
+  expect(answer.code).toBe(1000);
+  return answer.data;
+}
+
+async function depth(server: TestServer, symbol = 'BTCUSDT') {
+  const answer = await server.call('GET', '/Market/depth', { symbol });
+  expect(answer.code).toBe(1000);
+  return { bids: answer.data.bids, asks: answer.data.asks };
+}
+
+async function balances(server: TestServer, user: Trader) {
+  return {
+    usdt: await balanceOf(server, user.token, 'USDT'),
+    btc: await balanceOf(server, user.token, 'BTC'),
+  };
+}
+
+const bal = (available: string, frozen = '0.00000000') => ({ available, frozen });
+
+describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) => {
+  describe.skipIf(skip)('', () => {
+    let server: TestServer;
+    let maker: Trader;
+    let taker: Trader;
+    beforeAll(async () => {
+      server = await startServer(name, { env: ENV });
+    });
+    afterAll(async () => {
+      await expectLedgerInvariants(server);
+      await server?.close();
+    });
+
+    async function freshPair() {
+      // why: every test trades on the same book; what a test leaves resting is cancelled after it.
+      if (maker) await call(server, maker, 'POST', '/Trade/cancelall');
+      if (taker) await call(server, taker, 'POST', '/Trade/cancelall');
+      maker = await newTrader(server);
+      taker = await newTrader(server);
+    }
+
+    it('lists the demo spot markets with their steps, fees and status', async () => {
+      const answer = await server.call('GET', '/Market/spot');
+      expect(answer.code).toBe(1000);
+      expect(answer.data.find((m: { symbol: string }) => m.symbol === 'BTCUSDT')).toEqual({
+        symbol: 'BTCUSDT',
+        base: 'BTC',
+        quote: 'USDT',
+        tick_size: '0.01',
+        lot_size: '0.00001',
+        min_notional: '5.00000000',
+        maker_fee: '0.001',
+        taker_fee: '0.001',
+        price_decimals: 2,
+        qty_decimals: 5,
+        status: 'open',
+      });
+      expect(answer.data).toHaveLength(8);
+    });
+
+    it('rests a GTC limit order, then fills it exactly with fees to both sides', async () => {
+      await freshPair();
+      const sell = await placed(server, maker, { side: 'sell', type: 'limit', price: '50000', qty: '0.1' });
+      expect(sell).toMatchObject({
+        side: 'sell',
+        type: 'limit',
+        tif: 'gtc',
+        price: '50000.00000000',
+        qty: '0.10000000',
+        quote_amount: null,
+        filled_qty: '0.00000000',
+        status: 'entrusted',
+        fee_coin: 'USDT',
+        completion: '0.00',
+        revoke_reason: null,
+      });
+      expect((await balances(server, maker)).btc).toEqual(bal('0.40000000', '0.10000000'));
+      expect(await depth(server)).toEqual({ bids: [], asks: [['50000.00000000', '0.10000000']] });
+
+      // a buy limit above the ask takes at the maker's price; the surplus of its hold comes back
+      const buy = await placed(server, taker, { side: 'buy', type: 'limit', price: '50010', qty: '0.04' });
+      expect(buy).toMatchObject({
+        status: 'completed',
+        filled_qty: '0.04000000',
+        turnover: '2000.00000000',
+        avg_price: '50000.00000000',
+        fee: '0.00004000',
+        fee_coin: 'BTC',
+        fee_ratio: '0.001',
+        completion: '100.00',
+      });
+      expect(await balances(server, taker)).toEqual({
+        usdt: bal('8000.00000000'),
+        btc: bal('0.53996000'),
+      });
+      expect(await balances(server, maker)).toEqual({
+        usdt: bal('11998.00000000'),
+        btc: bal('0.40000000', '0.06000000'),
+      });
+      expect(await depth(server)).toEqual({ bids: [], asks: [['50000.00000000', '0.06000000']] });
+
+      const makerOrder = await detail(server, maker, sell.id);
+      expect(makerOrder).toMatchObject({
+        status: 'entrusted',
+        filled_qty: '0.04000000',
+        completion: '40.00',
+      });
+      expect(makerOrder.fills).toEqual([
+        {
+          id: expect.any(String),
+          price: '50000.00000000',
+          qty: '0.04000000',
+          turnover: '2000.00000000',
+          fee: '2.00000000',
+          fee_coin: 'USDT',
+          role: 'maker',
+          at: server.clock.now(),
+        },
+      ]);
+      const takerOrder = await detail(server, taker, buy.id);
+      expect(takerOrder.fills).toMatchObject([{ role: 'taker', fee: '0.00004000', fee_coin: 'BTC' }]);
+
+      const mine = await call(server, taker, 'GET', '/Trade/mytrades');
+      expect(mine.data).toMatchObject({
+        page: 1,
+        has_more: false,
+        list: [{ order_id: buy.id, symbol: 'BTCUSDT', side: 'buy', role: 'taker', qty: '0.04000000' }],
+      });
+      const tape = await server.call('GET', '/Market/trades', { symbol: 'BTCUSDT', limit: 1 });
+      expect(tape.data).toEqual([
+        {
+          id: expect.any(String),
+          price: '50000.00000000',
+          qty: '0.04000000',
+          side: 'buy',
+          at: server.clock.now(),
+        },
+      ]);
+
+      // cancelling the rest releases exactly what is still held
+      const cancelled = await call(server, maker, 'POST', '/Trade/cancel', { id: sell.id });
+      expect(cancelled).toMatchObject({
+        code: 1000,
+        msg: 'Order cancelled.',
+        data: { status: 'revoked', revoke_reason: 'user', filled_qty: '0.04000000' },
+      });
+      expect((await balances(server, maker)).btc).toEqual(bal('0.46000000'));
+      expect(await depth(server)).toEqual({ bids: [], asks: [] });
+    });
+
+    it('fills IOC what it can and revokes the rest; FOK fills all or nothing', async () => {
+      await freshPair();
+      await placed(server, maker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
+      const ioc = await placed(server, taker, {
+        side: 'buy',
+        type: 'limit',
+        tif: 'ioc',
+        price: '50000',
+        qty: '0.02',
+      });
+      expect(ioc).toMatchObject({ status: 'revoked', revoke_reason: 'unfilled', filled_qty: '0.01000000' });
+      expect(await balances(server, taker)).toEqual({
+        usdt: bal('9500.00000000'),
+        btc: bal('0.50999000'),
+      });
+
+      await placed(server, maker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
+      const fok = await placed(server, taker, {
+        side: 'buy',
+        type: 'limit',
+        tif: 'fok',
+        price: '50000',
+        qty: '0.02',
+      });
+      expect(fok).toMatchObject({ status: 'revoked', revoke_reason: 'fok', filled_qty: '0.00000000' });
+      expect((await balances(server, taker)).usdt).toEqual(bal('9500.00000000'));
+      const whole = await placed(server, taker, {
+        side: 'buy',
+        type: 'limit',
+        tif: 'fok',
+        price: '50000',
+        qty: '0.01',
+      });
+      expect(whole).toMatchObject({ status: 'completed', filled_qty: '0.01000000' });
+      expect((await balances(server, taker)).usdt).toEqual(bal('9000.00000000'));
+      expect(await depth(server)).toEqual({ bids: [], asks: [] });
+    });
+
+    it('revokes a post-only order that would take and rests one that does not', async () => {
+      await freshPair();
+      await placed(server, maker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
+      const taking = await placed(server, taker, {
+        side: 'buy',
+        type: 'limit',
+        tif: 'post_only',
+        price: '50000',
+        qty: '0.01',
+      });
+      expect(taking).toMatchObject({
+        status: 'revoked',
+        revoke_reason: 'post_only',
+        filled_qty: '0.00000000',
+      });
+      const resting = await placed(server, taker, {
+        side: 'buy',
+        type: 'limit',
+        tif: 'post_only',
+        price: '49990',
+        qty: '0.01',
+      });
+      expect(resting).toMatchObject({ status: 'entrusted', fee_ratio: '0.001' });
+      expect((await balances(server, taker)).usdt).toEqual(bal('9500.10000000', '499.90000000'));
+      expect(await depth(server)).toEqual({
+        bids: [['49990.00000000', '0.01000000']],
+        asks: [['50000.00000000', '0.01000000']],
+      });
+    });
+
+    it('sells at market by quantity, revoking what finds no bid', async () => {
+      await freshPair();
+      await placed(server, maker, { side: 'buy', type: 'limit', price: '49000', qty: '0.01' });
+      const sell = await placed(server, taker, { side: 'sell', type: 'market', qty: '0.02' });
+      expect(sell).toMatchObject({
+        type: 'market',
+        price: null,
+        status: 'revoked',
+        revoke_reason: 'unfilled',
+        filled_qty: '0.01000000',
+        turnover: '490.00000000',
+        fee: '0.49000000',
+        fee_coin: 'USDT',
+      });
+      expect(await balances(server, taker)).toEqual({
+        usdt: bal('10489.51000000'),
+        btc: bal('0.49000000'),
+      });
+      // the maker (a buyer) pays the maker fee in BTC
+      expect((await balances(server, maker)).btc).toEqual(bal('0.50999000'));
+    });
+
+    it('buys at market by amount across levels and releases what it could not spend', async () => {
+      await freshPair();
+      await placed(server, maker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
+      await placed(server, maker, { side: 'sell', type: 'limit', price: '50100', qty: '0.01' });
+      const buy = await placed(server, taker, { side: 'buy', type: 'market', quote_amount: '750.7' });
+      // 0.01 at 50,000 for 500; then 0.005 at 50,100 for 250.5; 0.2 is less than a lot there
+      expect(buy).toMatchObject({
+        qty: null,
+        quote_amount: '750.70000000',
+        status: 'completed',
+        filled_qty: '0.01500000',
+        turnover: '750.50000000',
+        fee: '0.00001500',
+      });
+      expect(await balances(server, taker)).toEqual({
+        usdt: bal('9249.50000000'),
+        btc: bal('0.51498500'),
+      });
+      expect(await depth(server)).toEqual({ bids: [], asks: [['50100.00000000', '0.00500000']] });
+    });
+
+    it('refuses bad orders with the spec’s messages and changes nothing', async () => {
+      await freshPair();
+      const before = await balances(server, taker);
+      const cases: [Record<string, string>, number, string][] = [
+        [
+          { price: '50000.001' },
+          7011,
+          "The price is invalid: it must be a positive multiple of the market's tick size.",
+        ],
+        [
+          { qty: '0.000001' },
+          7012,
+          "The quantity is invalid: it must be a positive multiple of the market's lot size.",
+        ],
+        [{ qty: '0.00001' }, 7016, "The order value is below the market's minimum."],
+        [{ qty: '1' }, 3004, 'Insufficient account balance.'],
+        [{ symbol: 'NOPEUSDT' }, 7001, 'This market is not open.'],
+      ];
+      for (const [fields, code, msg] of cases) {
+        const answer = await place(server, taker, {
+          side: 'buy',
+          type: 'limit',
+          price: '50000',
+          qty: '0.01',
+          ...fields,
+        });
+        expect({ code: answer.code, msg: answer.msg }).toEqual({ code, msg });
+      }
+      const noAmount = await place(server, taker, { side: 'buy', type: 'market', qty: '0.01' });
+      expect(noAmount.code).toBe(3005);
+
+      await indexTick(server, 'BTCUSDT', '50000');
+      const far = await place(server, taker, { side: 'sell', type: 'limit', price: '56000', qty: '0.01' });
+      expect(far).toMatchObject({ code: 7017, msg: 'The price is too far from the index price.' });
+      const near = await place(server, taker, { side: 'sell', type: 'limit', price: '54000', qty: '0.01' });
+      expect(near.code).toBe(1000);
+      await call(server, taker, 'POST', '/Trade/cancel', { id: near.data.id });
+
+      await server.app.ctx.spot?.setMarketStatus('BTCUSDT', 'halted');
+      const halted = await place(server, taker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
+      expect(halted).toMatchObject({ code: 7001, msg: 'This market is not open.' });
+      await server.app.ctx.spot?.setMarketStatus('BTCUSDT', 'open');
+
+      await server.app.ctx.store.db
+        .updateTable('users')
+        .set({ trade_banned: 1n })
+        .where('id', '=', taker.userId)
+        .execute();
+      const banned = await place(server, taker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
+      expect(banned).toMatchObject({ code: 7002, msg: 'Trading is banned on this account.' });
+      await server.app.ctx.store.db
+        .updateTable('users')
+        .set({ trade_banned: 0n })
+        .where('id', '=', taker.userId)
+        .execute();
+
+      expect(await balances(server, taker)).toEqual(before);
+      const open = await call(server, taker, 'GET', '/Trade/openorders');
+      expect(open.data).toEqual([]);
+    });
+
+    it('answers cancels: unknown, someone else’s, twice, and after completion', async () => {
+      await freshPair();
+      const unknown = await call(server, taker, 'POST', '/Trade/cancel', { id: '999999999' });
+      expect(unknown).toMatchObject({ code: 7013, msg: 'The entrusted order does not exist.' });
+      const order = await placed(server, maker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
+      const foreign = await call(server, taker, 'POST', '/Trade/cancel', { id: order.id });
+      expect(foreign.code).toBe(7013);
+      const peek = await call(server, taker, 'GET', '/Trade/billinfo', { id: order.id });
+      expect(peek.code).toBe(7013);
+      expect((await call(server, maker, 'POST', '/Trade/cancel', { id: order.id })).code).toBe(1000);
+      const twice = await call(server, maker, 'POST', '/Trade/cancel', { id: order.id });
+      expect(twice).toMatchObject({ code: 7014, msg: 'The order has already been revoked.' });
+
+      const filled = await placed(server, maker, {
+        side: 'sell',
+        type: 'limit',
+        price: '50000',
+        qty: '0.01',
+      });
+      await placed(server, taker, { side: 'buy', type: 'limit', price: '50000', qty: '0.01' });
+      const late = await call(server, maker, 'POST', '/Trade/cancel', { id: filled.id });
+      expect(late).toMatchObject({ code: 7015, msg: 'Cancel failed: the order is already completed.' });
+    });
+
+    it('answers the first order again for a repeated idempotency key', async () => {
+      await freshPair();
+      const fields = {
+        side: 'sell',
+        type: 'limit',
+        price: '51000',
+        qty: '0.01',
+        idempotency_key: randomUUID(),
+      };
+      const [a, b] = await Promise.all([place(server, maker, fields), place(server, maker, fields)]);
+      expect(a.code).toBe(1000);
+      expect(b.code).toBe(1000);
+      expect(b.data.id).toBe(a.data.id);
+      const again = await place(server, maker, fields);
+      expect(again.data.id).toBe(a.data.id);
+      const changed = await place(server, maker, { ...fields, price: '51001' });
+      expect(changed.code).toBe(3021);
+      expect((await balances(server, maker)).btc).toEqual(bal('0.49000000', '0.01000000'));
+      const open = await call(server, maker, 'GET', '/Trade/openorders');
+      expect(open.data.map((o: { id: string }) => o.id)).toEqual([a.data.id]);
+    });
+
+    it('accepts exactly the affordable orders of a concurrent burst', async () => {
+      await freshPair();
+      // 15 buys of 980 USDT each against 10,000 USDT: 10 fit
+      const answers = await Promise.all(
+        Array.from({ length: 15 }, () =>
+          place(server, taker, { side: 'buy', type: 'limit', price: '49000', qty: '0.02' }),
+        ),
+      );
+      expect(answers.filter((a) => a.code === 1000)).toHaveLength(10);
+      expect(answers.filter((a) => a.code === 3004)).toHaveLength(5);
+      expect((await balances(server, taker)).usdt).toEqual(bal('200.00000000', '9800.00000000'));
+      const cancelled = await call(server, taker, 'POST', '/Trade/cancelall', { symbol: 'BTCUSDT' });
+      expect(cancelled.data).toEqual({ cancelled: 10 });
+      expect((await balances(server, taker)).usdt).toEqual(bal('10000.00000000'));
+      const history = await call(server, taker, 'GET', '/Trade/tradebill', { status: 'revoked' });
+      expect(history.data.list).toHaveLength(10);
+    });
+
+    it('reports tickers and candles from the market’s own trades', async () => {
+      const tickers = await server.call('GET', '/Market/spottickers');
+      const btc = tickers.data.find((t: { symbol: string }) => t.symbol === 'BTCUSDT');
+      expect(btc).toMatchObject({
+        last: '50000.00000000',
+        high_24h: '50100.00000000',
+        low_24h: '49000.00000000',
+      });
+      const candles = await server.call('GET', '/Market/candles', { symbol: 'BTCUSDT', interval: '1m' });
+      expect(candles.code).toBe(1000);
+      expect(candles.data).toHaveLength(1);
+      expect(candles.data[0]).toMatchObject({
+        h: '50100.00000000',
+        l: '49000.00000000',
+        c: '50000.00000000',
+      });
+    });
+
+    it('rebuilds the books from the open orders after a restart', async () => {
+      await freshPair();
+      await placed(server, maker, { side: 'sell', type: 'limit', price: '50200', qty: '0.01' });
+      const partly = await placed(server, maker, {
+        side: 'sell',
+        type: 'limit',
+        price: '50300',
+        qty: '0.02',
+      });
+      await placed(server, taker, { side: 'buy', type: 'limit', price: '49500', qty: '0.01' });
+      await placed(server, taker, { side: 'buy', type: 'limit', price: '50300', qty: '0.015' });
+      const before = await depth(server);
+      expect(before.asks).toEqual([['50300.00000000', '0.01500000']]);
+      const store = server.store;
+      await server.close({ keepStore: true });
+      server = await startServer(name, { env: ENV, reuse: store });
+      expect(await depth(server)).toEqual(before);
+      // the rebuilt book keeps trading and cancelling the same orders
+      const login = await server.call('POST', '/Login/loginsubmit', {
+        email: maker.username,
+        lpwd: maker.password,
+      });
+      maker = { ...maker, token: login.data.token };
+      const cancelled = await call(server, maker, 'POST', '/Trade/cancel', { id: partly.id });
+      expect(cancelled.data).toMatchObject({ status: 'revoked', filled_qty: '0.00500000' });
+      expect((await depth(server)).asks).toEqual([]);
+    });
+  });
+});
