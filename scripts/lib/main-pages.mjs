@@ -25,6 +25,8 @@ export const MAIN_PAGES = [
   { name: 'bills', path: '/User/mybill', ready: 'bill-list', signedIn: true },
   { name: 'contract', path: '/Contract/index', ready: 'index-price', signedIn: true },
   { name: 'contract-list', path: '/Contract/ctbill', ready: 'empty-state', signedIn: true },
+  { name: 'spot-trade', path: '/Trade/index', ready: 'spot-trade-ready', signedIn: true },
+  { name: 'spot-orders', path: '/Trade/tradebill', ready: 'order-list', signedIn: true },
 ];
 
 /**

@@ -71,8 +71,13 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/Contract/index', () => import('../features/delivery/pages/contract-page.tsx'), { tabBar: true }),
   route('/Contract/ctbill', () => import('../features/delivery/pages/contract-list-page.tsx')),
   route('/Contract/cbillinfo', () => import('../features/delivery/pages/contract-detail-page.tsx')),
+  // Spot trading (issue 10): the trade page, the order list and one order (white, spec §2).
+  route('/Trade/index', () => import('../features/spot/pages/trade-page.tsx'), { tabBar: true }),
+  route('/Trade/tradebill', () => import('../features/spot/pages/order-list-page.tsx')),
+  route('/Trade/billinfo', () => import('../features/spot/pages/order-detail-page.tsx'), {
+    background: 'white',
+  }),
   // Declared for their metadata; pages arrive with later issues.
-  route('/Trade/billinfo', null, { background: 'white' }),
   route('/Issue/index', null, { background: 'white' }),
   route('/Index/noticeinfo', null, { background: 'white' }),
 ];

@@ -16,7 +16,13 @@ interface Tab {
 
 const TABS: readonly Tab[] = [
   { path: PATHS.markets, labelKey: 'tabs.markets', testId: 'tab-markets', Icon: IconMarkets },
-  { path: PATHS.trade, labelKey: 'tabs.trade', testId: 'tab-trade', Icon: IconTrade },
+  {
+    path: PATHS.trade,
+    labelKey: 'tabs.trade',
+    testId: 'tab-trade',
+    Icon: IconTrade,
+    alsoActiveOn: [PATHS.spotTrade],
+  },
   {
     path: PATHS.user,
     labelKey: 'tabs.user',

@@ -6,6 +6,10 @@ export const PATHS = {
   home: '/',
   markets: '/Trade/tradelist',
   trade: '/Contract/index',
+  /** Spot trading: one market's page (`?symbol=`), the user's orders and one order (spec §2). */
+  spotTrade: '/Trade/index',
+  orderList: '/Trade/tradebill',
+  orderDetail: '/Trade/billinfo',
   /** Delivery contracts: the open and settled lists, and one contract (spec §2). */
   contractList: '/Contract/ctbill',
   contractDetail: '/Contract/cbillinfo',

@@ -8,6 +8,7 @@ export const STORAGE_KEYS = {
   lang: 'lang',
   invite: 'invit',
   upDown: 'updown',
+  favouriteMarkets: 'favmarkets',
 } as const;
 
 function read(key: string): string | null {
@@ -128,4 +129,20 @@ export function getStoredUpDown(): string | null {
 
 export function setStoredUpDown(value: string | null): void {
   write(STORAGE_KEYS.upDown, value);
+}
+
+/** Symbols of the markets the user starred on the market list, in the order they were starred. */
+export function getFavouriteMarkets(): string[] {
+  const raw = read(STORAGE_KEYS.favouriteMarkets);
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function setFavouriteMarkets(symbols: readonly string[]): void {
+  write(STORAGE_KEYS.favouriteMarkets, symbols.length > 0 ? JSON.stringify(symbols) : null);
 }

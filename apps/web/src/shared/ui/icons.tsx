@@ -237,3 +237,25 @@ export const IconSwap = (p: IconProps) => (
     <path d="M8 4v16M8 20l-4-4M16 20V4M16 4l4 4" />
   </Svg>
 );
+
+export const IconStar = ({ isFilled = false, ...p }: IconProps & { isFilled?: boolean }) => (
+  <Svg {...p}>
+    <path
+      d="M12 3.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L12 16.8l-5.3 2.8 1-5.8-4.2-4.1 5.9-.9z"
+      fill={isFilled ? 'currentColor' : 'none'}
+    />
+  </Svg>
+);
+
+export const IconSearch = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="M16 16l4.5 4.5" />
+  </Svg>
+);
+
+export const IconChevronDown = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 9l6 6 6-6" />
+  </Svg>
+);

@@ -1,11 +1,13 @@
 import '../components/markets.css';
 import Button from 'antd-mobile/es/components/button';
-import type { ReactNode } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useSpotTickers } from '../../../api/spot-tickers.ts';
 import { useRealtimeStatus } from '../../../api/ws.ts';
 import { PATHS } from '../../../shared/paths.ts';
-import { IconWifiOff } from '../../../shared/ui/icons.tsx';
+import { getFavouriteMarkets, setFavouriteMarkets } from '../../../shared/storage.ts';
+import { IconSearch, IconWifiOff } from '../../../shared/ui/icons.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
@@ -34,21 +36,67 @@ function WelcomeCard() {
   );
 }
 
+type Filter = 'all' | 'favourites';
+
+/** The starred markets, kept in the browser and saved on every change. */
+function useFavourites(): [ReadonlySet<string>, (symbol: string) => void] {
+  const [favourites, setFavourites] = useState<ReadonlySet<string>>(() => new Set(getFavouriteMarkets()));
+  const toggle = useCallback((symbol: string) => {
+    setFavourites((current) => {
+      const next = new Set(current);
+      if (next.has(symbol)) next.delete(symbol);
+      else next.add(symbol);
+      setFavouriteMarkets([...next]);
+      return next;
+    });
+  }, []);
+  return [favourites, toggle];
+}
+
+/**
+ * `Trade/tradelist`: every market with its last trade price, 24h change and volume from its own
+ * trades (polled), the index beneath the price (live over `/ws`); search, favourites, and a tap
+ * opens the trade page.
+ */
 export default function MarketListPage() {
   const { t } = useTranslation();
   const isSignedIn = useHasToken();
   const tickers = useTickers();
+  const spotTickers = useSpotTickers();
   const status = useRealtimeStatus();
+  const [favourites, toggleFavourite] = useFavourites();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [search, setSearch] = useState('');
   useTickerStream();
 
-  const list = tickers.data ?? [];
-  const isAllSimulated = list.length > 0 && list.every((ticker) => ticker.source === 'simulated');
+  const all = tickers.data ?? [];
+  const isAllSimulated = all.length > 0 && all.every((ticker) => ticker.source === 'simulated');
+  const needle = search.trim().toUpperCase();
+  const list = all.filter(
+    (ticker) =>
+      (filter === 'all' || favourites.has(ticker.symbol)) &&
+      (needle === '' || ticker.symbol.includes(needle) || `${ticker.base}/${ticker.quote}`.includes(needle)),
+  );
 
   let content: ReactNode;
   if (tickers.isPending) content = <MarketListSkeleton />;
-  else if (tickers.isError && list.length === 0)
+  else if (tickers.isError && all.length === 0)
     content = <ErrorState message={tickers.error.message} onRetry={() => tickers.refetch()} />;
-  else if (list.length === 0) content = <EmptyState message={t('markets.empty')} />;
+  else if (all.length === 0) content = <EmptyState message={t('markets.empty')} />;
+  else if (list.length === 0)
+    content = (
+      <EmptyState
+        message={needle ? t('markets.noMatch') : t('markets.noFavourites')}
+        testId="markets-none"
+        action={
+          filter === 'favourites' && !needle ? (
+            <Button fill="outline" color="primary" onClick={() => setFilter('all')}>
+              {t('markets.showAll')}
+            </Button>
+          ) : undefined
+        }
+      />
+    );
   else
     content = (
       <ul className="market-list">
@@ -56,8 +104,10 @@ export default function MarketListPage() {
           <MarketRow
             key={ticker.symbol}
             ticker={ticker}
-            priceDecimals={ticker.priceDecimals}
+            spot={spotTickers.data?.find((each) => each.symbol === ticker.symbol)}
             showSimulatedTag={!isAllSimulated}
+            isFavourite={favourites.has(ticker.symbol)}
+            onToggleFavourite={toggleFavourite}
           />
         ))}
       </ul>
@@ -79,6 +129,36 @@ export default function MarketListPage() {
             </span>
           </div>
         )}
+        <div className="market-tools">
+          <div className="market-filter" role="tablist" aria-label={t('markets.filter')}>
+            {(['all', 'favourites'] as const).map((each) => (
+              <button
+                key={each}
+                type="button"
+                role="tab"
+                aria-selected={filter === each}
+                className={filter === each ? 'market-filter-tab is-active' : 'market-filter-tab'}
+                onClick={() => setFilter(each)}
+                data-testid={`markets-filter-${each}`}
+              >
+                {each === 'all' ? t('markets.all') : t('markets.favourites')}
+              </button>
+            ))}
+          </div>
+          <label className="market-search">
+            <IconSearch className="market-search-icon" />
+            <span className="visually-hidden">{t('markets.search')}</span>
+            <input
+              type="search"
+              className="market-search-input"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              placeholder={t('markets.searchPlaceholder')}
+              autoComplete="off"
+              data-testid="markets-search"
+            />
+          </label>
+        </div>
         <div className="market-head">
           <span className="market-head-pair">{t('markets.columns.pair')}</span>
           <span className="market-head-price">{t('markets.columns.price')}</span>

@@ -1,0 +1,118 @@
+import type { SpotOrder, SpotOrderDetail, SpotOrderStatus } from '@bourse/shared/api';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { get, post } from '../../../api/http.ts';
+import { LIVE_POLL_MS } from '../../../api/spot-tickers.ts';
+import { spotQueryKey } from './spot-query-key.ts';
+
+/** The caller's orders and balances: everything an order placed or cancelled changes. */
+export const mineKey = [...spotQueryKey, 'mine'] as const;
+
+interface OrderPage {
+  list: SpotOrder[];
+  page: number;
+  has_more: boolean;
+}
+
+/** `GET /Trade/openorders`: the caller's open orders on one market, newest first. */
+export function openOrdersQueryOptions(symbol: string) {
+  return queryOptions({
+    queryKey: [...mineKey, 'open', symbol],
+    queryFn: async ({ signal }) =>
+      (await get<SpotOrder[]>('/Trade/openorders', { symbol }, { signal, silent: true })).data,
+    // why: a resting order fills whenever someone trades against it.
+    refetchInterval: LIVE_POLL_MS * 2,
+    staleTime: 0,
+  });
+}
+
+export function useOpenOrders(symbol: string, isEnabled: boolean) {
+  return useQuery({ ...openOrdersQueryOptions(symbol), enabled: isEnabled && symbol !== '' });
+}
+
+/** `GET /Trade/tradebill`: the caller's orders in one state, newest first, 20 a page. */
+export function orderHistoryQueryOptions(status: SpotOrderStatus) {
+  return infiniteQueryOptions({
+    queryKey: [...mineKey, 'history', status],
+    queryFn: async ({ pageParam, signal }) =>
+      (await get<OrderPage>('/Trade/tradebill', { status, page: pageParam }, { signal, silent: true })).data,
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+    staleTime: 0,
+  });
+}
+
+export function useOrderHistory(status: SpotOrderStatus) {
+  return useInfiniteQuery(orderHistoryQueryOptions(status));
+}
+
+/** `GET /Trade/billinfo`: one order with its fills; an open one is asked again while shown. */
+export function useOrder(id: string) {
+  return useQuery({
+    queryKey: [...mineKey, 'order', id],
+    queryFn: async ({ signal }) =>
+      (await get<SpotOrderDetail>('/Trade/billinfo', { id }, { signal, silent: true })).data,
+    enabled: id !== '',
+    refetchInterval: (query) => (query.state.data?.status === 'entrusted' ? LIVE_POLL_MS * 2 : false),
+    staleTime: 0,
+  });
+}
+
+export interface PlaceOrderInput {
+  symbol: string;
+  side: SpotOrder['side'];
+  type: SpotOrder['type'];
+  price?: string;
+  qty?: string;
+  quoteAmount?: string;
+  /** One key per submission: sending it twice places one order. */
+  idempotencyKey: string;
+}
+
+/** `POST /Trade/place`: funds are held at acceptance; a taker fills at once against the book. */
+export function placeOrder(input: PlaceOrderInput) {
+  return post<SpotOrder>('/Trade/place', {
+    symbol: input.symbol,
+    side: input.side,
+    type: input.type,
+    price: input.price,
+    qty: input.qty,
+    quote_amount: input.quoteAmount,
+    idempotency_key: input.idempotencyKey,
+  });
+}
+
+/** What an order changes: the caller's orders and balances, and the market's book and trades. */
+function useRefreshAfterOrder() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: spotQueryKey });
+}
+
+export function usePlaceOrder() {
+  const refresh = useRefreshAfterOrder();
+  return useMutation({ mutationFn: placeOrder, onSettled: refresh });
+}
+
+/** `POST /Trade/cancel`: revokes an open order; what is left of its hold is released. */
+export function useCancelOrder() {
+  const refresh = useRefreshAfterOrder();
+  return useMutation({
+    mutationFn: (id: string) => post<SpotOrder>('/Trade/cancel', { id }),
+    onSettled: refresh,
+  });
+}
+
+/** `POST /Trade/cancelall`: revokes every open order of the caller on one market. */
+export function useCancelAll() {
+  const refresh = useRefreshAfterOrder();
+  return useMutation({
+    mutationFn: (symbol: string) => post<{ cancelled: number }>('/Trade/cancelall', { symbol }),
+    onSettled: refresh,
+  });
+}
