@@ -61,7 +61,9 @@ async function prepare(dataDir: string): Promise<string[]> {
         payload: new URLSearchParams(fields).toString(),
       });
       await app.inject({ url: '/apiv/Login/upregister', ...form({ account, lpwd: 'bench-1234' }) });
-      const login = (await app.inject({ url: '/apiv/Login/loginsubmit', ...form({ email: account, lpwd: 'bench-1234' }) })).json();
+      const login = (
+        await app.inject({ url: '/apiv/Login/loginsubmit', ...form({ email: account, lpwd: 'bench-1234' }) })
+      ).json();
       if (login.code !== 1000) throw new Error(`login ${account}: ${login.msg}`);
       tokens.push(login.data.token);
       const wallet = app.ctx.wallet;
@@ -96,7 +98,7 @@ interface Context {
 }
 
 /** Each connection is one user: place a resting limit buy, then cancel it, and again. */
-function orderRequests(tokens: string[], price: string) {
+function orderRequests(tokens: string[], price: string): autocannon.Request[] {
   let next = 0;
   const headers = { 'content-type': 'application/x-www-form-urlencoded', Lang: 'en-us' };
   return [
@@ -104,7 +106,7 @@ function orderRequests(tokens: string[], price: string) {
       method: 'POST' as const,
       path: '/apiv/Trade/place',
       headers,
-      setupRequest: (request: { body?: string }, context: Context) => {
+      setupRequest: (request: autocannon.Request, context: Context) => {
         context.token ??= tokens[next++ % tokens.length];
         request.body = new URLSearchParams({
           symbol: SYMBOL,
@@ -128,8 +130,11 @@ function orderRequests(tokens: string[], price: string) {
       method: 'POST' as const,
       path: '/apiv/Trade/cancel',
       headers,
-      setupRequest: (request: { body?: string }, context: Context) => {
-        request.body = new URLSearchParams({ id: context.orderId ?? '0', token: context.token as string }).toString();
+      setupRequest: (request: autocannon.Request, context: Context) => {
+        request.body = new URLSearchParams({
+          id: context.orderId ?? '0',
+          token: context.token as string,
+        }).toString();
         return request;
       },
     },
