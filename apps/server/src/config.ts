@@ -114,6 +114,7 @@ const ConfigSchema = z.object({
   INDEX_STALE_MS: z.coerce.number().int().min(1).default(5000),
   INDEX_TICK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   DELIVERY_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  MARKET_MAKER: flag(true),
   NATS_URL: z
     .string()
     .optional()
@@ -198,6 +199,8 @@ export interface Config {
   indexStaleMs: number;
   /** Recorded index ticks are kept this long (candles for good). */
   indexTickRetentionMs: number;
+  /** Run the market maker (and the demo traders in demo mode) on this node; staff switch them per market. */
+  marketMaker: boolean;
   /** A delivery contract whose expiry finds no index tick for this long is closed and refunded. */
   deliveryGraceSeconds: number;
   /** `nats://…` switches the bus to NATS JetStream; unset means the in-process bus. */
@@ -269,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     indexStaleMs: parsed.INDEX_STALE_MS,
     indexTickRetentionMs: parsed.INDEX_TICK_RETENTION_DAYS * 24 * 60 * 60_000,
     deliveryGraceSeconds: parsed.DELIVERY_GRACE_SECONDS,
+    marketMaker: parsed.MARKET_MAKER,
     natsUrl: parsed.NATS_URL || undefined,
     natsPrefix: parsed.NATS_PREFIX,
     webDist: parsed.WEB_DIST ? path.resolve(parsed.WEB_DIST) : path.join(root, 'apps/web/dist'),

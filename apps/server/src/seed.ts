@@ -1,6 +1,8 @@
 import { demoDeliveryConfig } from './modules/delivery/config.ts';
 import type { DeliveryService } from './modules/delivery/service.ts';
 import type { Listings, MarketsService } from './modules/markets/service.ts';
+import { demoBotSetup } from './modules/mm/config.ts';
+import type { MarketMakerService } from './modules/mm/service.ts';
 import type { SettingsService } from './modules/settings/service.ts';
 import { demoSpotMarkets } from './modules/spot/config.ts';
 import type { SpotService } from './modules/spot/service.ts';
@@ -58,8 +60,9 @@ export async function seedDemoData(deps: {
   wallet: WalletService;
   delivery: DeliveryService;
   spot: SpotService;
+  marketMaker: MarketMakerService;
 }): Promise<boolean> {
-  const { db, clock, users, settings, markets, wallet, delivery, spot } = deps;
+  const { db, clock, users, settings, markets, wallet, delivery, spot, marketMaker } = deps;
   // why: on every start, not once: listings already there are kept as they are, and a store
   // seeded before coins and markets were tables gets them too.
   await db.transaction().execute(async (trx) => {
@@ -68,6 +71,8 @@ export async function seedDemoData(deps: {
     await delivery.addMissingConfig(trx, demoDeliveryConfig(DEMO_LISTINGS.markets.map((m) => m.symbol)));
     await spot.addMissingMarkets(trx, demoSpotMarkets(DEMO_LISTINGS.markets));
   });
+  // why: on every start too: the bots' accounts, funding and settings are added where missing.
+  await marketMaker.addDemoSetup(demoBotSetup(DEMO_LISTINGS.markets));
   if (await settings.get(SEEDED_KEY)) {
     await seedDemoMoney(deps);
     await seedDemoTrial(deps);

@@ -144,7 +144,15 @@ export async function startServer(
     { databaseUrl: database?.url, ...options.config },
   );
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 8, 0, 0));
-  const app = await buildApp({ config, clock, startFeed: false, logger: false, ...options.build });
+  // why: the feed, and the bots that trade on it, run only in the suites that ask for them.
+  const app = await buildApp({
+    config,
+    clock,
+    startFeed: false,
+    startMarketMaker: false,
+    logger: false,
+    ...options.build,
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
   const call: TestServer['call'] = async (method, apiPath, params = {}, callOptions = {}) => {

@@ -152,7 +152,13 @@ describe('demo accounts in production', () => {
     const server = await startLoggedServer({ env: { NODE_ENV: 'production', DEMO: 'on' } });
     try {
       const users = await server.app.ctx.store.db.selectFrom('users').select('username').execute();
-      expect(users.map((u) => u.username).sort()).toEqual(['demo', 'demo2']);
+      expect(users.map((u) => u.username).sort()).toEqual([
+        'demo',
+        'demo-trader-1',
+        'demo-trader-2',
+        'demo2',
+        'market-maker',
+      ]);
       const notes = server.log.lines().filter((line) => /demo accounts/i.test(line.msg ?? ''));
       expect(notes.map((line) => [line.level, line.demo, line.seeded])).toEqual([[40, true, true]]);
     } finally {

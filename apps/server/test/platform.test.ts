@@ -113,6 +113,16 @@ describe('platform', () => {
         '/admin-api/delivery/products/{symbol}',
         '/admin-api/delivery/trial-grants',
         '/admin-api/delivery/trial-plans',
+        '/admin-api/spot/demo-traders',
+        '/admin-api/spot/market-maker',
+        '/admin-api/spot/market-maker/{symbol}',
+        '/admin-api/spot/markets',
+        '/admin-api/spot/markets/{symbol}',
+        '/admin-api/spot/markets/{symbol}/book',
+        '/admin-api/spot/markets/{symbol}/halt',
+        '/admin-api/spot/markets/{symbol}/resume',
+        '/admin-api/spot/markets/{symbol}/trades',
+        '/admin-api/spot/orders',
         '/admin-api/withdrawals/{id}/approve',
         '/admin-api/withdrawals/{id}/reject',
         '/apiv/Contract/cbillinfo',
@@ -267,7 +277,13 @@ describe('demo data', () => {
       const login = await server.call('POST', '/Login/loginsubmit', { email: 'demo', lpwd: 'demo1234' });
       expect(login.code).toBe(1000);
       const users = await server.app.ctx.store.db.selectFrom('users').select('username').execute();
-      expect(users.map((u) => u.username).sort()).toEqual(['demo', 'demo2']);
+      expect(users.map((u) => u.username).sort()).toEqual([
+        'demo',
+        'demo-trader-1',
+        'demo-trader-2',
+        'demo2',
+        'market-maker',
+      ]);
     } finally {
       await server.close();
     }

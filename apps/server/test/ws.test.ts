@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError } from '@bourse/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -141,6 +142,39 @@ describe('WebSocket slow readers', () => {
   });
 });
 
+describe('WebSocket writes gathered per flush', () => {
+  it('sends every frame in order, and still drops only the client that stopped reading', async () => {
+    const { app, gateway, url, log } = await startGateway({
+      heartbeatMs: 60_000,
+      maxBufferedBytes: 256 * 1024,
+      flushMs: 25,
+    });
+    cleanups.push(() => app.close());
+    const slow = await connect(url);
+    const fast = await connect(url);
+    for (const client of [slow, fast])
+      client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'feed' }));
+    expect(await until(() => slow.frames.length === 1 && fast.frames.length === 1)).toBe(true);
+
+    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const payload = 'y'.repeat(64 * 1024);
+    let sent = 0;
+    // why: paced (about 12 MB/s): a flush gathers more than the limit, yet a reader keeps up.
+    while (gateway.connectionCount === 2 && sent < 5000) {
+      gateway.broadcast('feed', `${sent}:${payload}`);
+      sent += 1;
+      await sleep(5);
+    }
+    expect(gateway.connectionCount).toBe(1);
+    expect(await until(() => fast.frames.length === sent + 1, 10_000)).toBe(true);
+    expect(fast.frames.slice(1).map((frame) => JSON.parse(frame).data.split(':')[0])).toEqual(
+      Array.from({ length: sent }, (_, i) => String(i)),
+    );
+    expect(log.lines().filter((line) => /reads too slowly/.test(line.msg ?? ''))).toHaveLength(1);
+    fast.socket.close();
+  });
+});
+
 describe('WebSocket oversize frames', () => {
   it('closes an oversize frame with 1009 and logs it without an error entry', async () => {
     const server = await startLoggedServer();
@@ -168,6 +202,91 @@ describe('WebSocket oversize frames', () => {
     expect(await until(() => client.frames.length === 1)).toBe(true);
     expect(JSON.parse(client.frames[0]!)).toEqual({ op: 'error', msg: 'bad frame' });
     expect(client.socket.readyState).toBe(WebSocket.OPEN);
+    client.socket.close();
+  });
+});
+
+describe('WebSocket private channels', () => {
+  it('needs auth, and sends what was pushed during the snapshot after it, to its user only', async () => {
+    const { app, gateway, url } = await startGateway({});
+    cleanups.push(() => app.close());
+    gateway.useAuthenticator({
+      authenticate: async (token) => {
+        if (token === 'one' || token === 'two') return { userId: token === 'one' ? 1n : 2n, sessionId: 1n };
+        throw new Error('unknown session');
+      },
+    });
+    let release: (() => void) | undefined;
+    gateway.addPrivateChannel('mine', {
+      snapshot: (userId) =>
+        new Promise((resolve) => {
+          release = () => resolve(`state of ${userId}`);
+        }),
+    });
+    const one = await connect(url);
+    const two = await connect(url);
+    const send = (client: { socket: WebSocket }, message: unknown) =>
+      client.socket.send(JSON.stringify(message));
+
+    send(one, { op: 'subscribe', channel: 'mine' });
+    send(one, { op: 'auth', token: 'wrong' });
+    send(two, { op: 'auth', token: 'two' });
+    expect(await until(() => one.frames.length === 2 && two.frames.length === 1)).toBe(true);
+    expect(one.frames.map((frame) => JSON.parse(frame))).toEqual([
+      { op: 'error', msg: 'auth required', channel: 'mine' },
+      { op: 'error', msg: 'auth failed' },
+    ]);
+    expect(JSON.parse(two.frames[0]!)).toEqual({ op: 'authed' });
+
+    send(one, { op: 'auth', token: 'one' });
+    expect(await until(() => one.frames.length === 3)).toBe(true);
+    send(one, { op: 'subscribe', channel: 'mine' });
+    expect(await until(() => gateway.hasUserSubscriber('mine', 1n))).toBe(true);
+    gateway.sendToUser('mine', 1n, 'update 1');
+    gateway.sendToUser('mine', 2n, 'not subscribed');
+    await sleep(50);
+    expect(one.frames).toHaveLength(3);
+    release?.();
+    gateway.sendToUser('mine', 1n, 'update 2');
+    expect(await until(() => one.frames.length === 6)).toBe(true);
+    expect(one.frames.slice(3).map((frame) => JSON.parse(frame))).toEqual([
+      { channel: 'mine', data: 'state of 1' },
+      { channel: 'mine', data: 'update 1' },
+      { channel: 'mine', data: 'update 2' },
+    ]);
+    expect(two.frames).toHaveLength(1);
+    one.socket.close();
+    two.socket.close();
+  });
+});
+
+describe('WebSocket sessions', () => {
+  it('signs a connection out once its session has ended, at the next heartbeat', async () => {
+    const { app, gateway, url } = await startGateway({ heartbeatMs: 100 });
+    cleanups.push(() => app.close());
+    let ended = false;
+    gateway.useAuthenticator({
+      authenticate: async () => {
+        if (ended) throw new AppError('SESSION_INVALID');
+        return { userId: 7n, sessionId: 1n };
+      },
+    });
+    gateway.addPrivateChannel('mine', { snapshot: async () => 'state' });
+    const client = await connect(url);
+    client.socket.send(JSON.stringify({ op: 'auth', token: 'seven' }));
+    client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'mine' }));
+    expect(await until(() => client.frames.length === 2)).toBe(true);
+    await sleep(250); // beats while the session lives change nothing
+    expect(gateway.hasUserSubscriber('mine', 7n)).toBe(true);
+
+    ended = true;
+    expect(await until(() => client.frames.length === 3)).toBe(true);
+    expect(JSON.parse(client.frames[2]!)).toEqual({ op: 'error', msg: 'session ended' });
+    expect(gateway.hasUserSubscriber('mine', 7n)).toBe(false);
+    gateway.sendToUser('mine', 7n, 'after the end');
+    client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'mine' }));
+    expect(await until(() => client.frames.length === 4)).toBe(true);
+    expect(JSON.parse(client.frames[3]!)).toEqual({ op: 'error', msg: 'auth required', channel: 'mine' });
     client.socket.close();
   });
 });

@@ -89,6 +89,8 @@ export const RESULT_CODES = {
   CANCEL_FAILED: { code: 7015, status: 200 },
   NOTIONAL_TOO_SMALL: { code: 7016, status: 200 },
   PRICE_OUT_OF_BAND: { code: 7017, status: 200 },
+  MARKET_EXISTS: { code: 7018, status: 200 },
+  MARKET_HAS_OPEN_ORDERS: { code: 7019, status: 200 },
   // 4xxx transport-level session errors that the client handles by logging out
   UNAUTHORIZED: { code: 4010, status: 401 },
   FORBIDDEN: { code: 4005, status: 403 },

@@ -4,6 +4,7 @@ import {
   DashboardOutlined,
   DollarOutlined,
   FieldTimeOutlined,
+  LineChartOutlined,
   SettingOutlined,
   SwapOutlined,
   TeamOutlined,
@@ -41,6 +42,7 @@ const ConfigPage = lazy(() => import('../pages/config.tsx').then((m) => ({ defau
 const StaffPage = lazy(() => import('../pages/staff.tsx').then((m) => ({ default: m.StaffPage })));
 const AuditPage = lazy(() => import('../pages/audit.tsx').then((m) => ({ default: m.AuditPage })));
 const DeliveryPage = lazy(() => import('../pages/delivery.tsx').then((m) => ({ default: m.DeliveryPage })));
+const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: m.SpotPage })));
 
 function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Spin style={{ margin: 64 }} />}>{children}</Suspense>;
@@ -57,6 +59,7 @@ const NAV = [
   { path: '/withdrawals', key: 'withdrawals', permission: 'finance.read', icon: <SwapOutlined /> },
   { path: '/adjustments', key: 'adjustments', permission: 'finance.adjust', icon: <DollarOutlined /> },
   { path: '/delivery', key: 'delivery', permission: 'delivery.read', icon: <FieldTimeOutlined /> },
+  { path: '/spot', key: 'spot', permission: 'spot.read', icon: <LineChartOutlined /> },
   { path: '/config', key: 'config', permission: 'config.read', icon: <SettingOutlined /> },
   { path: '/staff', key: 'staff', permission: 'staff.manage', icon: <TeamOutlined /> },
   { path: '/audit', key: 'audit', permission: 'audit.read', icon: <AuditOutlined /> },
@@ -142,6 +145,7 @@ const router = createHashRouter([
       { path: 'withdrawals', element: <WithdrawalsPage /> },
       { path: 'adjustments', element: <AdjustmentsPage /> },
       { path: 'delivery', element: <DeliveryPage /> },
+      { path: 'spot', element: <SpotPage /> },
       { path: 'config', element: <ConfigPage /> },
       { path: 'staff', element: <StaffPage /> },
       { path: 'audit', element: <AuditPage /> },

@@ -9,6 +9,7 @@ import * as indexHistory from './migrations/2026_11_23_0006_index_history.ts';
 import * as delivery from './migrations/2026_11_23_0007_delivery.ts';
 import * as walletStaffHardening from './migrations/2026_11_23_0008_wallet_staff_hardening.ts';
 import * as spot from './migrations/2026_11_23_0009_spot.ts';
+import * as marketMaker from './migrations/2026_11_23_0010_market_maker.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0007_delivery': delivery,
   '2026_11_23_0008_wallet_staff_hardening': walletStaffHardening,
   '2026_11_23_0009_spot': spot,
+  '2026_11_23_0010_market_maker': marketMaker,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

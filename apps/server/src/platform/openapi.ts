@@ -133,6 +133,7 @@ export async function registerApiDocument(app: FastifyInstance, options: ApiDocu
         { name: 'spot', description: 'Spot orders and fills; markets, tickers, depth, trades, candles' },
         { name: 'staff', description: 'Back office: sign-in, users, finance reviews, configuration, audit' },
         { name: 'staff-delivery', description: 'Back office: delivery products, trial money, exposure' },
+        { name: 'staff-spot', description: 'Back office: spot markets, halts, books, trades, user orders' },
       ],
       components: {
         securitySchemes: {

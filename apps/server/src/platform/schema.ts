@@ -38,6 +38,7 @@ export interface Database {
   spot_markets: SpotMarketsTable;
   spot_orders: SpotOrdersTable;
   spot_trades: SpotTradesTable;
+  market_maker_settings: MarketMakerSettingsTable;
 }
 
 /** Unix milliseconds as stored: a `bigint` column. */
@@ -466,4 +467,21 @@ export interface SpotTradesTable {
   maker_fee: bigint;
   taker_fee: bigint;
   at: Millis;
+}
+
+export interface MarketMakerSettingsTable {
+  symbol: string;
+  /** 1 while the maker quotes the market. */
+  enabled: bigint;
+  levels: bigint;
+  /** Between the best bid and the best ask, in basis points of the index. */
+  spread_bps: bigint;
+  /** Between two levels on one side, in basis points of the index. */
+  step_bps: bigint;
+  /** Base atoms per level. */
+  level_qty: bigint;
+  /** Base atoms the maker aims to hold, and how far from it it may drift before it stops a side. */
+  inventory_target: bigint;
+  max_inventory_deviation: bigint;
+  updated_at: Millis;
 }

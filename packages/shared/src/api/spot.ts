@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { marketSymbolField } from './delivery.ts';
 import { textField, tokenField } from './fields.ts';
-import { amountField, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
+import { amountField, CoinBalance, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
 
 /**
  * The spot markets' API contract: `/apiv/Trade/*` (order entry and the customer's orders and
@@ -260,7 +260,10 @@ export const CancelAllResult = z.object({ cancelled: z.number().int() });
 /**
  * `depth:<symbol>`: first a `DepthSnapshot`, then `DepthDelta`s. A delta lists changed levels
  * with their new total (`"0"` removes the level); `prev_seq` must equal the last seen `seq`,
- * else the client resubscribes for a new snapshot.
+ * else the client resubscribes for a new snapshot. One delta per committed batch of the market
+ * (a batch already groups the commands queued meanwhile). The snapshot carries at most
+ * `DEPTH_MAX_LEVELS` per side; deltas cover every level, so a level deeper than the snapshot's
+ * last one is known once a delta touches it.
  */
 export const DepthDelta = z.object({
   symbol: z.string(),
@@ -268,6 +271,8 @@ export const DepthDelta = z.object({
   seq: z.number().int(),
   bids: z.array(DepthLevel),
   asks: z.array(DepthLevel),
+  /** When the batch behind the delta was committed and published (unix ms). */
+  ts: z.number(),
 });
 export type DepthDelta = z.infer<typeof DepthDelta>;
 
@@ -284,5 +289,15 @@ export const TradeKlineUpdate = z.object({
   candle: TradeCandle,
 });
 
-/** Private, after `{"op":"auth","token":…}`: `orders` pushes the caller's changed orders. */
+/**
+ * Private, after `{"op":"auth","token":…}`: `orders` sends the caller's open orders on subscribe,
+ * then each batch's placed and changed orders of the caller.
+ */
 export const OrdersUpdate = z.array(SpotOrder);
+
+/**
+ * Private, after `auth`: `balances` sends every coin the caller holds on subscribe, then the
+ * market's two coins whenever a batch moves the caller's funds there (holds, fills, releases).
+ * Other movements (deposits, withdrawals, contracts) are not pushed.
+ */
+export const BalancesUpdate = z.array(CoinBalance);

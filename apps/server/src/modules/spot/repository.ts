@@ -56,6 +56,26 @@ export async function setMarketStatus(
     .execute();
 }
 
+/** Replaces a market's configured settings (not its status or sequence). */
+export async function updateMarketSettings(
+  db: Db,
+  symbol: string,
+  values: Pick<
+    SpotMarketRow,
+    | 'tick_size'
+    | 'lot_size'
+    | 'min_notional'
+    | 'maker_fee_bps'
+    | 'taker_fee_bps'
+    | 'band_bps'
+    | 'price_decimals'
+    | 'qty_decimals'
+    | 'updated_at'
+  >,
+): Promise<void> {
+  await db.updateTable('spot_markets').set(values).where('symbol', '=', symbol).execute();
+}
+
 // --- orders -----------------------------------------------------------------------------------
 
 export async function insertOrder(db: Db, values: Omit<OrderRow, 'id'>): Promise<bigint> {
@@ -79,6 +99,12 @@ export function findOrder(db: Db, id: bigint): Promise<OrderRow | undefined> {
   return db.selectFrom('spot_orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Orders by id, in id order; ids that do not exist are left out. */
+export function findOrders(db: Db, ids: bigint[]): Promise<OrderRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('spot_orders').selectAll().where('id', 'in', ids).orderBy('id').execute();
+}
+
 export function findOrderByKey(db: Db, userId: bigint, key: string): Promise<OrderRow | undefined> {
   return db
     .selectFrom('spot_orders')
@@ -86,6 +112,17 @@ export function findOrderByKey(db: Db, userId: bigint, key: string): Promise<Ord
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
+}
+
+/** How many orders are open, per market. */
+export async function countOpenOrders(db: Db): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('spot_orders')
+    .select(['symbol', sql<bigint>`count(*)`.as('total')])
+    .where('status', '=', 'entrusted')
+    .groupBy('symbol')
+    .execute();
+  return new Map(rows.map((row) => [row.symbol, Number(row.total)]));
 }
 
 /** A market's open orders in sequence order: what its book is rebuilt from. */

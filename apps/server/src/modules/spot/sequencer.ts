@@ -46,16 +46,34 @@ export interface EngineOrder {
   quoteAmount: number;
 }
 
+/**
+ * A change of the market's settings, run in a batch's transaction after the commands queued
+ * before it. `write` stores the change (and its audit record) and answers the market as it now
+ * is; it is told how many orders are open (counting places earlier in the batch, which may still
+ * fill). `revokeAll` then cancels every open order with reason `halt`. It ends its batch, so the
+ * commands after it run with the new settings.
+ */
+export interface ConfigureRequest {
+  kind: 'configure';
+  revokeAll: boolean;
+  write(trx: Db, openOrders: number): Promise<repo.SpotMarketRow>;
+}
+
 export type SequencerRequest =
   | { kind: 'place'; order: NewOrder; engine: EngineOrder }
-  | { kind: 'cancel'; orderId: bigint; userId: bigint; seq: bigint };
+  | { kind: 'cancel'; orderId: bigint; userId: bigint; seq: bigint }
+  | ConfigureRequest;
 
 /**
  * How a command ended: `order` (as committed), `duplicate` (the idempotency key was taken in the
  * same batch: the caller answers the first order), `missed` (a cancel of an order that had
  * already ended: the caller reads why).
  */
-export type SequencerResult = { order: repo.OrderRow } | { duplicate: true } | { missed: true };
+export type SequencerResult =
+  | { order: repo.OrderRow }
+  | { duplicate: true }
+  | { missed: true }
+  | { market: repo.SpotMarketRow; revoked: number };
 
 /** What `spot.batch.<symbol>` carries after each committed batch. */
 export interface SpotBatchEvent {
@@ -63,11 +81,13 @@ export interface SpotBatchEvent {
   /** The market's sequence before and after the batch. */
   prevSeq: string;
   seq: string;
+  /** When the batch was committed and published (unix ms): what `/ws` delivery is timed from. */
+  at: number;
   trades: { id: string; price: string; qty: string; side: Side; at: number }[];
   /** Changed levels with their new totals (atoms; "0" removes the level). */
   bids: [string, string][];
   asks: [string, string][];
-  /** Orders the batch changed: id and user, for private pushes. */
+  /** Orders the batch placed or changed: id and user, for private pushes. */
   orders: { id: string; userId: string }[];
 }
 
@@ -201,7 +221,9 @@ export class MarketSequencer {
     this.#running = true;
     try {
       while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, BATCH_SIZE);
+        const configure = this.#queue.findIndex((p) => p.request.kind === 'configure');
+        const size = configure === -1 ? BATCH_SIZE : Math.min(configure + 1, BATCH_SIZE);
+        const batch = this.#queue.splice(0, size);
         await this.#runBatch(batch);
       }
     } finally {
@@ -227,6 +249,7 @@ export class MarketSequencer {
       return;
     }
     this.#seq = work.seq;
+    for (const outcome of work.results) if (outcome && 'market' in outcome) this.#install(outcome.market);
     for (const [i, pending] of batch.entries()) {
       const outcome = work.results[i];
       if (outcome instanceof AppError) pending.reject(outcome);
@@ -240,12 +263,45 @@ export class MarketSequencer {
   async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
     const { ledger } = this.#deps;
     const market = await repo.findMarket(trx, this.symbol);
-    const open = market?.status === 'open';
+    let open = market?.status === 'open';
     const results: (SequencerResult | AppError | undefined)[] = new Array(batch.length);
-    const commands: { index: number; command: Command; row?: repo.OrderRow }[] = [];
+    const commands: { index: number; command: Command; row?: repo.OrderRow; halt?: boolean }[] = [];
     let seq = this.#seq;
 
     for (const [index, { request }] of batch.entries()) {
+      if (request.kind === 'configure') {
+        await sql`savepoint spot_configure`.execute(trx);
+        let configured: repo.SpotMarketRow;
+        try {
+          configured = await request.write(trx, this.#live.size);
+          await sql`release savepoint spot_configure`.execute(trx);
+        } catch (error) {
+          await sql`rollback to savepoint spot_configure`.execute(trx);
+          await sql`release savepoint spot_configure`.execute(trx);
+          if (!(error instanceof AppError)) throw error;
+          results[index] = error;
+          continue;
+        }
+        open = configured.status === 'open';
+        results[index] = { market: configured, revoked: 0 };
+        if (!request.revokeAll) continue;
+        // why: every order live now, including places earlier in this batch; one that fills
+        // before its cancel is applied is simply missed.
+        for (const row of this.#live.values()) {
+          seq += 1n;
+          commands.push({
+            index,
+            halt: true,
+            command: {
+              type: 'cancel',
+              seq: Number(seq),
+              orderId: Number(row.seq),
+              userId: Number(row.user_id),
+            },
+          });
+        }
+        continue;
+      }
       if (request.kind === 'cancel') {
         seq += 1n;
         commands.push({
@@ -328,8 +384,18 @@ export class MarketSequencer {
     }
 
     const sink = new BatchSink(this.#market, this.#live, now);
-    for (const { index, command, row } of commands) {
+    for (const { index, command, row, halt } of commands) {
       const code = this.#book.apply(command, sink);
+      const outcome = results[index];
+      if (halt && outcome && 'market' in outcome) {
+        const cancelled = sink.lastDone;
+        if (code === ResultCode.ACCEPTED && cancelled) {
+          cancelled.revoke_reason = 'halt';
+          outcome.revoked += 1;
+        }
+        sink.lastDone = undefined;
+        continue;
+      }
       if (command.type === 'cancel') {
         const cancelled = sink.lastDone;
         results[index] = code === ResultCode.ACCEPTED && cancelled ? { order: cancelled } : { missed: true };
@@ -375,7 +441,27 @@ export class MarketSequencer {
     for (const [i, result] of results.entries()) {
       if (result && 'order' in result) results[i] = { order: { ...result.order } };
     }
-    return { seq, results, trades: sink.trades, tradeIds, deltas: sink.deltas, changed: [...sink.changed] };
+    // why: an order that only rested changed no row after its insert, yet its owner must hear of it.
+    const touched = new Set([...commands.flatMap(({ row }) => (row ? [row] : [])), ...sink.changed]);
+    return { seq, results, trades: sink.trades, tradeIds, deltas: sink.deltas, changed: [...touched] };
+  }
+
+  /**
+   * Takes a committed configuration. New steps come with an empty book (they are refused while
+   * orders are open); places queued before it was committed were checked against the old steps,
+   * so they are refused rather than put on the new grid.
+   */
+  #install(market: repo.SpotMarketRow): void {
+    const old = this.#market;
+    this.#market = market;
+    if (market.tick_size === old.tick_size && market.lot_size === old.lot_size) return;
+    this.#book = createOrderBook(engineSpec(market));
+    const queued = this.#queue;
+    this.#queue = [];
+    for (const pending of queued) {
+      if (pending.request.kind === 'place') pending.reject(new AppError('PRICE_INVALID'));
+      else this.#queue.push(pending);
+    }
   }
 
   #publish(work: BatchWork, prevSeq: bigint, now: Millis): void {
@@ -390,6 +476,7 @@ export class MarketSequencer {
       symbol: this.symbol,
       prevSeq: String(prevSeq),
       seq: String(work.seq),
+      at: this.#deps.clock.now(),
       trades: work.trades.map((t, i) => ({
         id: String(work.tradeIds[i]),
         price: String(t.price),

@@ -1,6 +1,7 @@
 import { validatePlace } from '@bourse/engine';
 import { AppError, fromAtoms } from '@bourse/shared';
 import type {
+  CoinBalance,
   DepthSnapshot,
   PublicTrade,
   SpotMarket,
@@ -29,7 +30,7 @@ import {
   toSpotOrder,
 } from './market.ts';
 import * as repo from './repository.ts';
-import { type EngineOrder, MarketSequencer, type NewOrder } from './sequencer.ts';
+import { type ConfigureRequest, type EngineOrder, MarketSequencer, type NewOrder } from './sequencer.ts';
 
 /** Name of the module's source of open reservations in the ledger's invariant check. */
 export const RESERVATIONS = 'spot.orders';
@@ -37,7 +38,8 @@ export const RESERVATIONS = 'spot.orders';
 const PAGE_SIZE = 20;
 const OPEN_ORDERS_LIMIT = 500;
 const DAY_MS = 24 * 60 * 60_000;
-const INTERVAL_MS: Record<TradeKlineInterval, number> = {
+/** Candle lengths; a candle opens at a multiple of its length since the epoch. */
+export const INTERVAL_MS: Record<TradeKlineInterval, number> = {
   '1m': 60_000,
   '5m': 300_000,
   '15m': 900_000,
@@ -262,44 +264,50 @@ export class SpotService {
 
   // --- market data ------------------------------------------------------------------------------
 
-  async markets(): Promise<SpotMarket[]> {
-    return (await repo.listMarkets(this.#deps.db)).map(toSpotMarket);
+  /** Every market; `db` is the caller's transaction when it reads inside one. */
+  async markets(db: Db = this.#deps.db): Promise<SpotMarket[]> {
+    return (await repo.listMarkets(db)).map(toSpotMarket);
   }
 
   /** 24-hour statistics from each market's own trades, with the index beside them. */
   async tickers(): Promise<SpotTicker[]> {
+    const tickers: SpotTicker[] = [];
+    for (const market of await repo.listMarkets(this.#deps.db))
+      tickers.push(await this.ticker(market.symbol));
+    return tickers;
+  }
+
+  /** One market's 24-hour statistics (see `tickers`). */
+  async ticker(symbol: string): Promise<SpotTicker> {
     const { db, clock, index } = this.#deps;
     const now = clock.now();
-    const tickers: SpotTicker[] = [];
-    for (const market of await repo.listMarkets(db)) {
-      const trades = await repo.listTradesSince(db, market.symbol, toMillis(now - DAY_MS));
-      const last = (await repo.findLastTrade(db, market.symbol))?.price ?? null;
-      let high: bigint | null = null;
-      let low: bigint | null = null;
-      let volume = 0n;
-      let turnover = 0n;
-      for (const trade of trades) {
-        if (high === null || trade.price > high) high = trade.price;
-        if (low === null || trade.price < low) low = trade.price;
-        volume += trade.qty;
-        turnover += trade.quote;
-      }
-      const open = trades[0]?.price ?? null;
-      const latest = index.latestIndex(market.symbol);
-      tickers.push({
-        symbol: market.symbol,
-        last: last === null ? null : fromAtoms(last),
-        open_24h: open === null ? null : fromAtoms(open),
-        high_24h: high === null ? null : fromAtoms(high),
-        low_24h: low === null ? null : fromAtoms(low),
-        change_24h: changePercent(open, last),
-        volume_24h: fromAtoms(volume),
-        turnover_24h: fromAtoms(turnover),
-        index: latest ? fromAtoms(latest.price) : null,
-        ts: now,
-      });
+    const market = await this.#marketRow(symbol);
+    const trades = await repo.listTradesSince(db, market.symbol, toMillis(now - DAY_MS));
+    const last = (await repo.findLastTrade(db, market.symbol))?.price ?? null;
+    let high: bigint | null = null;
+    let low: bigint | null = null;
+    let volume = 0n;
+    let turnover = 0n;
+    for (const trade of trades) {
+      if (high === null || trade.price > high) high = trade.price;
+      if (low === null || trade.price < low) low = trade.price;
+      volume += trade.qty;
+      turnover += trade.quote;
     }
-    return tickers;
+    const open = trades[0]?.price ?? null;
+    const latest = index.latestIndex(market.symbol);
+    return {
+      symbol: market.symbol,
+      last: last === null ? null : fromAtoms(last),
+      open_24h: open === null ? null : fromAtoms(open),
+      high_24h: high === null ? null : fromAtoms(high),
+      low_24h: low === null ? null : fromAtoms(low),
+      change_24h: changePercent(open, last),
+      volume_24h: fromAtoms(volume),
+      turnover_24h: fromAtoms(turnover),
+      index: latest ? fromAtoms(latest.price) : null,
+      ts: now,
+    };
   }
 
   async depth(symbol: string, levels: number): Promise<DepthSnapshot> {
@@ -311,6 +319,41 @@ export class SpotService {
       bids: depth.bids.map(level),
       asks: depth.asks.map(level),
     };
+  }
+
+  /** Every level of the book in atoms, best first, with the sequence it was taken at (`/ws` depth). */
+  async bookLevels(
+    symbol: string,
+  ): Promise<{ seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] }> {
+    return (await this.#sequencer(symbol)).depth(Number.MAX_SAFE_INTEGER);
+  }
+
+  /** The user's coins (`coins`, or every coin held), available and frozen (`/ws` balances). */
+  async balances(userId: bigint, coins?: string[]): Promise<CoinBalance[]> {
+    const rows = await this.#deps.ledger.userBalances(this.#deps.db, userId);
+    const byCoin = new Map<string, { available: bigint; frozen: bigint }>();
+    for (const coin of coins ?? []) byCoin.set(coin, { available: 0n, frozen: 0n });
+    for (const row of rows) {
+      if (row.kind !== 'available' && row.kind !== 'frozen') continue;
+      if (coins && !coins.includes(row.asset)) continue;
+      const balance = byCoin.get(row.asset) ?? { available: 0n, frozen: 0n };
+      balance[row.kind] = row.balance;
+      byCoin.set(row.asset, balance);
+    }
+    return [...byCoin].map(([coin, b]) => ({
+      coin,
+      available: fromAtoms(b.available),
+      frozen: fromAtoms(b.frozen),
+    }));
+  }
+
+  /** Orders by id as the customer sees them, in the order asked (`/ws` orders pushes). */
+  async ordersByIds(ids: bigint[]): Promise<(SpotOrder & { userId: bigint })[]> {
+    const rows = await repo.findOrders(this.#deps.db, ids);
+    const list: (SpotOrder & { userId: bigint })[] = [];
+    for (const row of rows)
+      list.push({ ...toSpotOrder(row, await this.#marketRow(row.symbol)), userId: row.user_id });
+    return list;
   }
 
   async recentTrades(symbol: string, limit: number): Promise<PublicTrade[]> {
@@ -378,11 +421,43 @@ export class SpotService {
     }
   }
 
-  /** Opens or halts a market: a halted market refuses new orders; cancels still go through. */
-  async setMarketStatus(symbol: string, status: 'open' | 'halted'): Promise<void> {
+  /**
+   * Opens or halts a market: a halted market refuses new orders, and halting revokes every open
+   * order (reason `halt`), returning what they held. `audit` records the change in the same
+   * transaction. Answers the market as it now is and how many orders were revoked.
+   */
+  async setMarketStatus(
+    symbol: string,
+    status: 'open' | 'halted',
+    audit?: (trx: Db, before: repo.SpotMarketRow, after: repo.SpotMarketRow) => Promise<void>,
+  ): Promise<{ market: repo.SpotMarketRow; revoked: number }> {
+    return this.configure(symbol, {
+      revokeAll: status === 'halted',
+      write: async (trx) => {
+        const before = await repo.findMarket(trx, symbol);
+        if (!before) throw new AppError('MARKET_NOT_OPEN');
+        await repo.setMarketStatus(trx, symbol, status, toMillis(this.#deps.clock.now()));
+        const after = await repo.findMarket(trx, symbol);
+        if (!after) throw new Error(`spot market ${symbol} vanished`);
+        await audit?.(trx, before, after);
+        return after;
+      },
+    });
+  }
+
+  /**
+   * Changes a market's settings through its sequencer, after the commands queued before it:
+   * `write` stores them (with their audit record) in the transaction of that batch, so no order
+   * is matched half under the old settings and half under the new.
+   */
+  async configure(
+    symbol: string,
+    request: Omit<ConfigureRequest, 'kind'>,
+  ): Promise<{ market: repo.SpotMarketRow; revoked: number }> {
     const sequencer = await this.#sequencer(symbol);
-    await repo.setMarketStatus(this.#deps.db, symbol, status, toMillis(this.#deps.clock.now()));
-    sequencer.market.status = status;
+    const result = await sequencer.submit({ kind: 'configure', ...request });
+    if (!('market' in result)) throw new Error('a configuration without its market');
+    return result;
   }
 
   // --- helpers ----------------------------------------------------------------------------------

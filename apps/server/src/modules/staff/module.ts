@@ -1,10 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DeliveryBackOffice } from '../delivery/back-office.ts';
+import type { MarketMakerService } from '../mm/service.ts';
+import type { SpotBackOffice } from '../spot/back-office.ts';
 import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
+import { MakerBackOffice } from './maker-settings.ts';
 import { type BackOfficeDeps, BackOfficeService } from './operations.ts';
 import { staffRoutes } from './routes.ts';
 import { type StaffDeps, StaffService } from './service.ts';
+import { spotStaffRoutes } from './spot-routes.ts';
 
 export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 'clock' | 'audit'> {
   /** The first owner's credentials (`ADMIN_USER`, `ADMIN_PASSWORD`); unset = a one-time password. */
@@ -12,6 +16,10 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   log: FastifyBaseLogger;
   /** The delivery module's back-office side; its routes answer NOT_FOUND until it is registered. */
   delivery?: () => DeliveryBackOffice | undefined;
+  /** The spot module's back-office side; its routes answer NOT_FOUND until it is registered. */
+  spot?: () => SpotBackOffice | undefined;
+  /** The market maker's settings; its routes answer NOT_FOUND until it is registered. */
+  marketMaker?: () => MarketMakerService | undefined;
 }
 
 /**
@@ -29,6 +37,12 @@ export async function registerStaffModule(
       registerStaffHook(scope, staff);
       await scope.register(staffRoutes, { staff, backOffice });
       await scope.register(deliveryStaffRoutes, { delivery: () => deps.delivery?.() });
+      const maker = new MakerBackOffice({
+        db: deps.db,
+        audit: deps.audit,
+        maker: () => deps.marketMaker?.(),
+      });
+      await scope.register(spotStaffRoutes, { spot: () => deps.spot?.(), maker });
     },
     { prefix: '/admin-api' },
   );

@@ -18,13 +18,16 @@ export const PERMISSIONS = [
   'config.manage',
   'delivery.read',
   'delivery.manage',
+  'spot.read',
+  'spot.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * Which role may do what. The owner may do everything; nobody else manages staff or changes the
  * wallet configuration (a network's settings include the deposit address customers pay to) or the
- * delivery products and trial money; finance reads delivery exposure, results and contracts.
+ * delivery products and trial money or the spot markets; finance reads delivery exposure, results
+ * and contracts; finance and compliance read spot markets, books and a user's orders.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -37,6 +40,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'finance.adjust',
     'config.read',
     'delivery.read',
+    'spot.read',
   ],
   compliance: [
     'dashboard.read',
@@ -47,6 +51,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'finance.read',
     'audit.read',
     'config.read',
+    'spot.read',
   ],
   support: ['dashboard.read', 'users.read'],
   content: ['dashboard.read'],

@@ -112,6 +112,8 @@ export class UsersService {
       inviteCode?: string;
       invitedBy?: string;
       ip: string;
+      /** A platform-owned account (the market maker, demo traders): no sign-up hook, so no trial money. */
+      platformOwned?: boolean;
     },
   ): Promise<bigint> {
     const exists = input.isPhone
@@ -141,7 +143,7 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new AppError(takenError);
       throw error;
     }
-    await this.#deps.onCreated?.(trx, userId);
+    if (!input.platformOwned) await this.#deps.onCreated?.(trx, userId);
     return userId;
   }
 

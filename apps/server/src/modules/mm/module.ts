@@ -1,0 +1,51 @@
+import type { ScheduledJob, Scheduler } from '../../platform/scheduler.ts';
+import { DemoTraders } from './demo-traders.ts';
+import { type MarketMakerDeps, MarketMakerService } from './service.ts';
+
+/** The scheduled jobs (one node each, a lease). */
+export const MARKET_MAKER_JOB = 'market-maker';
+export const DEMO_TRADERS_JOB = 'demo-traders';
+
+export interface MarketMakerModule {
+  service: MarketMakerService;
+  demoTraders: DemoTraders;
+  /** Schedules the maker's job and, in demo mode, the demo traders'. */
+  start(options: { demoTraders: boolean }): void;
+}
+
+/**
+ * The market maker and the demo traders: bots that trade through the spot service from
+ * platform-owned customer accounts. No routes of its own; the back office reads and saves the
+ * settings through the service.
+ */
+export function registerMarketMakerModule(
+  deps: MarketMakerDeps & {
+    scheduler: Scheduler;
+    quoteIntervalMs: number;
+    tradeIntervalMs: number;
+    random?: () => number;
+  },
+): MarketMakerModule {
+  const service = new MarketMakerService(deps);
+  const demoTraders = new DemoTraders(deps, service, deps.random);
+  const jobs: ScheduledJob[] = [];
+  return {
+    service,
+    demoTraders,
+    start(options) {
+      if (jobs.length > 0) return;
+      jobs.push(
+        deps.scheduler.runEvery(MARKET_MAKER_JOB, deps.quoteIntervalMs, () => service.runOnce(), {
+          lease: true,
+        }),
+      );
+      if (options.demoTraders) {
+        jobs.push(
+          deps.scheduler.runEvery(DEMO_TRADERS_JOB, deps.tradeIntervalMs, () => demoTraders.runOnce(), {
+            lease: true,
+          }),
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,236 @@
+import { AppError, toAtoms } from '@bourse/shared';
+import {
+  AdminMakerOverview,
+  AdminSpotBookQuery,
+  AdminSpotMarket,
+  AdminSpotMarketList,
+  AdminSpotOrderList,
+  AdminSpotOrderQuery,
+  CreateSpotMarketBody,
+  DemoTradersBody,
+  DepthSnapshot,
+  EditSpotMarketBody,
+  MakerSettingsBody,
+  PublicTradeList,
+  SpotHaltResult,
+  SpotMarketStatusBody,
+} from '@bourse/shared/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, ok } from '../../platform/http.ts';
+import type { SpotBackOffice, SpotMarketInput } from '../spot/back-office.ts';
+import { requireStaff } from './hook.ts';
+import type { MakerBackOffice } from './maker-settings.ts';
+import { toActorRef } from './operations.ts';
+
+const TokenQuery = z.object({ token: z.string().max(200).optional() });
+const SymbolParams = z.object({
+  symbol: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .refine((v) => /^[A-Z0-9]{2,24}$/.test(v), { error: 'MARKET_NOT_OPEN' }),
+});
+
+const marketErrors = ['MARKET_NOT_OPEN', 'CONFIG_AMOUNT_INVALID'] as const;
+
+function inputOf(body: z.output<typeof EditSpotMarketBody>): SpotMarketInput {
+  return {
+    tickSize: toAtoms(body.tickSize),
+    lotSize: toAtoms(body.lotSize),
+    minNotional: toAtoms(body.minNotional),
+    makerFee: toAtoms(body.makerFee),
+    takerFee: toAtoms(body.takerFee),
+    band: toAtoms(body.band),
+  };
+}
+
+/**
+ * `/admin-api/spot/*`: spot markets (create, edit, halt, resume; all audited), a market's book and
+ * recent trades, a user's orders, and the market maker's and demo traders' settings (audited).
+ * Answers NOT_FOUND while the spot module (or the market maker) is not registered.
+ */
+export async function spotStaffRoutes(
+  app: FastifyInstance,
+  options: { spot: () => SpotBackOffice | undefined; maker: MakerBackOffice },
+): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['staff-spot'];
+  const spot = () => {
+    const service = options.spot();
+    if (!service) throw new AppError('NOT_FOUND');
+    return service;
+  };
+
+  api.get('/spot/markets', {
+    config: { staff: 'spot.read' },
+    schema: {
+      tags,
+      operationId: 'adminListSpotMarkets',
+      summary: 'Spot markets with their settings, status and open orders',
+      querystring: TokenQuery,
+      response: { 200: envelope(AdminSpotMarketList) },
+    },
+    handler: async (request) => ok(request, await spot().listMarkets()),
+  });
+
+  api.post('/spot/markets', {
+    config: { staff: 'spot.manage', errors: [...marketErrors, 'MARKET_EXISTS'] },
+    schema: {
+      tags,
+      operationId: 'adminCreateSpotMarket',
+      summary: 'Add a spot market for a listed market (audited)',
+      body: CreateSpotMarketBody,
+      response: { 200: envelope(AdminSpotMarket) },
+    },
+    handler: async (request) => {
+      const body = request.body;
+      const market = await spot().createMarket(toActorRef(requireStaff(request)), {
+        ...inputOf(body),
+        symbol: body.symbol,
+        status: body.status,
+      });
+      return ok(request, market);
+    },
+  });
+
+  api.post('/spot/markets/:symbol', {
+    config: { staff: 'spot.manage', errors: [...marketErrors, 'MARKET_HAS_OPEN_ORDERS'] },
+    schema: {
+      tags,
+      operationId: 'adminEditSpotMarket',
+      summary: 'Replace a market’s settings (audited); steps only while no order is open',
+      params: SymbolParams,
+      body: EditSpotMarketBody,
+      response: { 200: envelope(AdminSpotMarket) },
+    },
+    handler: async (request) => {
+      const staff = toActorRef(requireStaff(request));
+      return ok(request, await spot().editMarket(staff, request.params.symbol, inputOf(request.body)));
+    },
+  });
+
+  api.post('/spot/markets/:symbol/halt', {
+    config: { staff: 'spot.manage', errors: ['MARKET_NOT_OPEN'] },
+    schema: {
+      tags,
+      operationId: 'adminHaltSpotMarket',
+      summary: 'Halt a market: new orders are refused and every open order is revoked (audited)',
+      params: SymbolParams,
+      body: SpotMarketStatusBody,
+      response: { 200: envelope(SpotHaltResult) },
+    },
+    handler: async (request) => {
+      const staff = toActorRef(requireStaff(request));
+      return ok(request, await spot().halt(staff, request.params.symbol, request.body.reason));
+    },
+  });
+
+  api.post('/spot/markets/:symbol/resume', {
+    config: { staff: 'spot.manage', errors: ['MARKET_NOT_OPEN'] },
+    schema: {
+      tags,
+      operationId: 'adminResumeSpotMarket',
+      summary: 'Open a halted market again (audited)',
+      params: SymbolParams,
+      body: SpotMarketStatusBody,
+      response: { 200: envelope(AdminSpotMarket) },
+    },
+    handler: async (request) => {
+      const staff = toActorRef(requireStaff(request));
+      return ok(request, await spot().resume(staff, request.params.symbol, request.body.reason));
+    },
+  });
+
+  api.get('/spot/markets/:symbol/book', {
+    config: { staff: 'spot.read', errors: ['MARKET_NOT_OPEN'] },
+    schema: {
+      tags,
+      operationId: 'adminGetSpotBook',
+      summary: 'A market’s live book: price levels with their total quantity, best first',
+      params: SymbolParams,
+      querystring: AdminSpotBookQuery,
+      response: { 200: envelope(DepthSnapshot) },
+    },
+    handler: async (request) => ok(request, await spot().book(request.params.symbol, request.query.limit)),
+  });
+
+  api.get('/spot/markets/:symbol/trades', {
+    config: { staff: 'spot.read', errors: ['MARKET_NOT_OPEN'] },
+    schema: {
+      tags,
+      operationId: 'adminListSpotTrades',
+      summary: 'A market’s recent trades, newest first',
+      params: SymbolParams,
+      querystring: AdminSpotBookQuery,
+      response: { 200: envelope(PublicTradeList) },
+    },
+    handler: async (request) => ok(request, await spot().trades(request.params.symbol, request.query.limit)),
+  });
+
+  api.get('/spot/orders', {
+    config: { staff: 'spot.read' },
+    schema: {
+      tags,
+      operationId: 'adminListSpotOrders',
+      summary: 'One user’s spot orders, newest first, with what each still holds',
+      querystring: AdminSpotOrderQuery,
+      response: { 200: envelope(AdminSpotOrderList) },
+    },
+    handler: async (request) => {
+      const { userId, symbol, status, page } = request.query;
+      return ok(request, await spot().userOrders({ userId: BigInt(userId), symbol, status, page }));
+    },
+  });
+
+  api.get('/spot/market-maker', {
+    config: { staff: 'spot.read' },
+    schema: {
+      tags,
+      operationId: 'adminGetMarketMaker',
+      summary: 'The market maker’s settings per market and the demo traders’ switch',
+      querystring: TokenQuery,
+      response: { 200: envelope(AdminMakerOverview) },
+    },
+    handler: async (request) => ok(request, await options.maker.overview()),
+  });
+
+  api.post('/spot/market-maker/:symbol', {
+    config: { staff: 'spot.manage' },
+    schema: {
+      tags,
+      operationId: 'adminSaveMarketMaker',
+      summary: 'Save how the market maker quotes a market (audited)',
+      params: SymbolParams,
+      body: MakerSettingsBody,
+      response: { 200: envelope(AdminMakerOverview) },
+    },
+    handler: async (request) => {
+      const body = request.body;
+      const overview = await options.maker.saveMarket(toActorRef(requireStaff(request)), {
+        symbol: request.params.symbol,
+        enabled: body.enabled,
+        levels: body.levels,
+        spread: toAtoms(body.spread),
+        step: toAtoms(body.step),
+        levelQty: toAtoms(body.levelQty),
+        inventoryTarget: toAtoms(body.inventoryTarget),
+        maxInventoryDeviation: toAtoms(body.maxInventoryDeviation),
+      });
+      return ok(request, overview);
+    },
+  });
+
+  api.post('/spot/demo-traders', {
+    config: { staff: 'spot.manage' },
+    schema: {
+      tags,
+      operationId: 'adminSetDemoTraders',
+      summary: 'Switch the demo traders on or off (audited)',
+      body: DemoTradersBody,
+      response: { 200: envelope(AdminMakerOverview) },
+    },
+    handler: async (request) =>
+      ok(request, await options.maker.setDemoTraders(toActorRef(requireStaff(request)), request.body.on)),
+  });
+}

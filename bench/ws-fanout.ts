@@ -1,0 +1,252 @@
+// `/ws` fan-out: the real server in its own process on a fresh SQLite store, 1,000 WebSocket
+// clients on loopback subscribed to one market's depth and trades, and order entry over HTTP
+// moving that market (pairs of users crossing at the index, taking turns on each side). Counts
+// the updates the clients receive per second (depth and trades) and their delivery latency:
+// receive time minus the depth delta's `ts`, the moment its batch was committed and published
+// (a batch's trades leave in the same write; their `at` is the trade time, before the commit).
+//
+//   npm run bench:ws-fanout            (figures, then one summary line)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
+const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8);
+/** Orders offered per second, all drivers together: a steady load, not the most the store takes. */
+const RATE = Number(process.env.BENCH_RATE ?? 100);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SYMBOL = 'BTCUSDT';
+const QTY = '0.0002';
+
+const ENV = {
+  DEMO: 'on',
+  CAPTCHA: 'off',
+  RATE_LIMIT_STORE: 'memory',
+  LIMIT_REGISTER_PER_IP: '100000/60',
+  LIMIT_LOGIN_PER_IP: '100000/60',
+  LIMIT_LOGIN_PER_ACCOUNT_IP: '100000/60',
+  WS_CONNECTIONS_PER_IP: String(CLIENTS + 100),
+  // why: the bench's orders are the whole load; the market maker would add its own.
+  MARKET_MAKER: 'off',
+  LOG_LEVEL: 'warn',
+  LOG_FORMAT: 'json',
+  // why: SQLite by default (its commits block the event loop, so they show in the latency);
+  // BENCH_DATABASE_URL names an empty PostgreSQL database to compare.
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Users with the demo credit (10,000 USDT and some BTC each): two per driver. */
+async function prepare(dataDir: string, count: number): Promise<string[]> {
+  const app = await buildApp({
+    config: loadConfig({ ...ENV, DATA_DIR: dataDir }),
+    startFeed: false,
+    logger: false,
+  });
+  try {
+    const tokens: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const account = `fanout${i}`;
+      const form = (fields: Record<string, string>) => ({
+        method: 'POST' as const,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(fields).toString(),
+      });
+      await app.inject({ url: '/apiv/Login/upregister', ...form({ account, lpwd: 'bench-1234' }) });
+      const login = (
+        await app.inject({ url: '/apiv/Login/loginsubmit', ...form({ email: account, lpwd: 'bench-1234' }) })
+      ).json();
+      if (login.code !== 1000) throw new Error(`login ${account}: ${login.msg}`);
+      tokens.push(login.data.token);
+      const wallet = app.ctx.wallet;
+      if (!wallet) throw new Error('no wallet');
+      await app.ctx.store.db.transaction().execute((trx) => wallet.creditDemo(trx, BigInt(login.data.uid)));
+    }
+    return tokens;
+  } finally {
+    await app.close();
+  }
+}
+
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/server.ts')], {
+    env: { ...process.env, ...ENV, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not start');
+}
+
+let stopping = false;
+/** What the clients saw; `measuring` opens the window the figures come from. */
+const seen = { measuring: false, deliveries: 0, latencies: [] as number[], dropped: 0, gaps: 0 };
+// why: regular expressions, not JSON.parse: the clients share one core with the driver, and
+// the numbers are all the measure needs.
+const PREV_SEQ = /"prev_seq":(\d+)/;
+const SEQ = /"seq":(\d+)/;
+const TS = /"ts":(\d+)/;
+
+/** Opens one client, subscribes it to depth and trades, and resolves once both snapshots came. */
+function openClient(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/ws`, { perMessageDeflate: false });
+    let snapshots = 0;
+    let seq = -1;
+    socket.once('error', reject);
+    socket.on('open', () => {
+      socket.send(JSON.stringify({ op: 'subscribe', channel: `depth:${SYMBOL}` }));
+      socket.send(JSON.stringify({ op: 'subscribe', channel: `trades:${SYMBOL}` }));
+    });
+    socket.on('close', () => {
+      if (!stopping) seen.dropped++;
+    });
+    socket.on('message', (raw: Buffer) => {
+      const text = raw.toString();
+      if (snapshots < 2) {
+        snapshots++;
+        if (text.startsWith(`{"channel":"depth:`)) seq = JSON.parse(text).data.seq;
+        if (snapshots === 2) resolve(socket);
+        return;
+      }
+      const depth = text.startsWith(`{"channel":"depth:`);
+      if (depth) {
+        // why: the sequence contract is checked as well.
+        if (Number(PREV_SEQ.exec(text)?.[1]) !== seq) seen.gaps++;
+        seq = Number(SEQ.exec(text)?.[1]);
+      }
+      if (!seen.measuring) return;
+      seen.deliveries++;
+      if (depth) seen.latencies.push(Date.now() - Number(TS.exec(text)?.[1]));
+    });
+  });
+}
+
+/**
+ * One driver: two users crossing at `price` (a resting sell, then the buy that fills it), swapping
+ * sides each round, paced to its share of `RATE`, until `stopping`.
+ */
+async function drive(
+  url: string,
+  tokens: [string, string],
+  price: string,
+  counts: { orders: number; refused: number },
+) {
+  let [seller, buyer] = tokens;
+  const place = async (token: string, side: 'buy' | 'sell') => {
+    const response = await fetch(`${url}/apiv/Trade/place`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', Lang: 'en-us' },
+      body: new URLSearchParams({
+        symbol: SYMBOL,
+        side,
+        type: 'limit',
+        price,
+        qty: QTY,
+        idempotency_key: randomUUID(),
+        token,
+      }).toString(),
+    });
+    const answer = (await response.json()) as { code: number };
+    if (answer.code === 1000) counts.orders++;
+    else counts.refused++;
+  };
+  const pairEveryMs = (2 * DRIVERS * 1000) / RATE;
+  let next = Date.now() + Math.random() * pairEveryMs;
+  while (!stopping) {
+    const wait = next - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    next = Math.max(next + pairEveryMs, Date.now());
+    await place(seller, 'sell');
+    await place(buyer, 'buy');
+    [seller, buyer] = [buyer, seller];
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-fanout-'));
+let server: ChildProcess | undefined;
+const sockets: WebSocket[] = [];
+try {
+  console.log(
+    `preparing ${DRIVERS * 2} funded users on a fresh ${ENV.DATABASE_URL ? 'PostgreSQL' : 'SQLite'} store …`,
+  );
+  const tokens = await prepare(dataDir, DRIVERS * 2);
+  const port = await freePort();
+  server = await startServer(dataDir, port);
+  const url = `http://127.0.0.1:${port}`;
+  const tickers = (await (await fetch(`${url}/apiv/Market/tickers`)).json()) as {
+    data: { symbol: string; price: string }[];
+  };
+  const index = tickers.data.find((t) => t.symbol === SYMBOL)?.price;
+  if (!index) throw new Error(`no index for ${SYMBOL}`);
+  const price = Number(index).toFixed(2);
+
+  console.log(`opening ${CLIENTS} clients subscribed to depth:${SYMBOL} and trades:${SYMBOL} …`);
+  for (let i = 0; i < CLIENTS; i += 100) {
+    const batch = Array.from({ length: Math.min(100, CLIENTS - i) }, () => openClient(url));
+    sockets.push(...(await Promise.all(batch)));
+  }
+
+  const counts = { orders: 0, refused: 0 };
+  const drivers = Array.from({ length: DRIVERS }, (_, i) =>
+    drive(url, [tokens[2 * i], tokens[2 * i + 1]], price, counts),
+  );
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
+  const ordersBefore = counts.orders;
+  seen.measuring = true;
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  seen.measuring = false;
+  const orders = counts.orders - ordersBefore;
+  stopping = true;
+  await Promise.all(drivers);
+
+  const deliveriesPerSecond = seen.deliveries / SECONDS;
+  const sorted = seen.latencies.sort((a, b) => a - b);
+  const p50 = percentile(sorted, 50);
+  const p99 = percentile(sorted, 99);
+  console.log(
+    `order entry: ${orders} orders in ${SECONDS} s (${(orders / SECONDS).toFixed(0)}/s of ${RATE}/s offered, ` +
+      `${counts.refused} refused in all)`,
+  );
+  console.log(
+    `fan-out: ${seen.deliveries} updates to ${CLIENTS} clients in ${SECONDS} s, ` +
+      `${deliveriesPerSecond.toFixed(0)}/s; latency p50 ${p50} ms p99 ${p99} ms max ${sorted.at(-1) ?? 0} ms; ` +
+      `${seen.dropped} clients dropped, ${seen.gaps} depth sequence gaps`,
+  );
+  console.log(`ws-fanout deliveries_per_s=${deliveriesPerSecond.toFixed(0)} p99_ms=${p99}`);
+} finally {
+  stopping = true;
+  for (const socket of sockets) socket.terminate();
+  server?.kill('SIGTERM');
+  await new Promise((resolve) => server?.once('exit', resolve) ?? resolve(undefined));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
