@@ -82,14 +82,17 @@ export function shown(amount: string, decimals = 8): string {
  * Starts the demo platform and a browser, and opens a phone page signed in as the demo user:
  * where the phone suites begin. Screenshots go to SCREENS.
  */
-export async function openDemoPhone(): Promise<{
+export async function openDemoPhone(env: Record<string, string> = {}): Promise<{
   platform: Platform;
   browser: Browser;
   session: { token: string; uid: number };
   context: BrowserContext;
   page: Page;
 }> {
-  const [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
+  const [platform, browser] = await Promise.all([
+    startPlatform({ env: { DEMO: 'on', ...env } }),
+    launchChromium(),
+  ]);
   const session = await loginViaApi(platform.url, 'demo', 'demo1234');
   const context = await newPhoneContext(browser);
   await context.addInitScript(seedSession, session);

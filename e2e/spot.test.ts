@@ -23,7 +23,7 @@ const UNIT = 100_000_000n;
 /** A decimal without trailing zeros (`"0.01000000"` → `"0.01"`). */
 const plain = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
 
-describe('spot trading at phone size (demo markets)', () => {
+describe('spot trading at phone size (demo markets, no market maker)', () => {
   let platform: Platform;
   let browser: Browser;
   let trader: { token: string; uid: number };
@@ -56,7 +56,9 @@ describe('spot trading at phone size (demo markets)', () => {
   }
 
   beforeAll(async () => {
-    ({ platform, browser, session: trader, page } = await openDemoPhone());
+    // why: without the market maker and the demo traders the book and the tape hold only what
+    // this test puts there, so every figure can be checked exactly; the suite below runs with them.
+    ({ platform, browser, session: trader, page } = await openDemoPhone({ MARKET_MAKER: 'off' }));
     seller = await loginViaApi(platform.url, 'demo2', 'demo1234');
     market = (await api<SpotMarket[]>(trader, 'GET', '/Market/spot')).find((m) => m.symbol === SYMBOL)!;
   });
@@ -255,6 +257,84 @@ describe('spot trading at phone size (demo markets)', () => {
     expect(await page.getByTestId(`market-volume-${SYMBOL}`).textContent()).toBe(
       webText('markets.volume', { value: plain(fill.filled_qty) }),
     );
+    await page.screenshot({ path: path.join(SCREENS, 'spot-market-list.png'), fullPage: false });
+  });
+});
+
+describe('spot trading against the market maker at phone size', () => {
+  let platform: Platform;
+  let browser: Browser;
+  let trader: { token: string; uid: number };
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ platform, browser, session: trader, page } = await openDemoPhone());
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('finds the book quoted on both sides, and a market buy fills against the maker', async () => {
+    const api = <T>(method: 'GET' | 'POST', route: string, params: Record<string, string> = {}) =>
+      callApi<T>(platform.url, trader, method, route, params);
+    // the maker quotes within a few feed ticks of the start
+    let depth: DepthSnapshot = { symbol: SYMBOL, seq: 0, bids: [], asks: [] };
+    for (let i = 0; i < 60 && (depth.bids.length < 2 || depth.asks.length < 2); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      depth = await api<DepthSnapshot>('GET', '/Market/depth', { symbol: SYMBOL });
+    }
+    expect(depth.bids.length).toBeGreaterThanOrEqual(2);
+    expect(depth.asks.length).toBeGreaterThanOrEqual(2);
+    expect(toAtoms(depth.bids[0]![0])).toBeLessThan(toAtoms(depth.asks[0]![0]));
+
+    await page.goto(`${platform.url}/#/Trade/index?symbol=${SYMBOL}`);
+    await page
+      .locator(`[data-testid="spot-trade-ready"][data-symbol="${SYMBOL}"]`)
+      .waitFor({ state: 'visible' });
+    await page.locator('[data-testid="book-asks"] [data-price]').first().waitFor({ state: 'visible' });
+    await page.locator('[data-testid="book-bids"] [data-price]').first().waitFor({ state: 'visible' });
+    await page.getByTestId('order-available').locator('[data-value]').waitFor({ state: 'visible' });
+    // the trade page as a visitor of the demo sees it: a quoted book and a moving tape
+    await page.screenshot({ path: path.join(SCREENS, 'spot-trade.png'), fullPage: false });
+    await page.getByTestId('type-market').click();
+    await input(page, 'order-amount').fill('50');
+    expect(await toastAfter(page, () => page.getByTestId('order-submit').click())).toBe(
+      serverText('success.ORDER_PLACED'),
+    );
+    const orders = await api<{ list: SpotOrder[] }>('GET', '/Trade/tradebill', { status: 'completed' });
+    expect(orders.list).toHaveLength(1);
+    const order = orders.list[0]!;
+    expect(order).toMatchObject({ side: 'buy', type: 'market', status: 'completed' });
+    expect(toAtoms(order.filled_qty)).toBeGreaterThan(0n);
+    // nobody but the maker sells on this market: the fills are its asks, at or above the best ask seen
+    const detail = await api<SpotOrder & { fills: { price: string; role: string }[] }>(
+      'GET',
+      '/Trade/billinfo',
+      {
+        id: order.id,
+      },
+    );
+    expect(detail.fills.length).toBeGreaterThan(0);
+    for (const fill of detail.fills) expect(fill.role).toBe('taker');
+    const usdt = await api<{ available: string; frozen: string }>('GET', '/Finance/getmoney', {
+      coin: 'USDT',
+    });
+    expect(usdt).toMatchObject({
+      available: fromAtoms(toAtoms('10000') - toAtoms(order.turnover)),
+      frozen: '0.00000000',
+    });
+
+    await page.goto(`${platform.url}/#/Trade/tradelist`);
+    await page.getByTestId(`market-row-${SYMBOL}`).waitFor({ state: 'visible' });
+    await page.waitForFunction(
+      (symbol) =>
+        document.querySelector(`[data-testid="market-price-${symbol}"]`)?.getAttribute('data-kind') ===
+        'last',
+      SYMBOL,
+      { timeout: 15_000 },
+    );
+    await waitForNoToast(page);
     await page.screenshot({ path: path.join(SCREENS, 'spot-market-list.png'), fullPage: false });
   });
 });
