@@ -66,6 +66,10 @@ export function OptionPicker({
         className="field-control picker-control"
         aria-labelledby={`${labelId} ${valueId}`}
         aria-haspopup="dialog"
+        // why: the sheet shows the options as they are when it opens; until they have loaded it
+        // would open empty and stay so.
+        disabled={options.length === 0}
+        aria-busy={options.length === 0}
         onClick={open}
         data-testid={testId}
         data-value={value}
