@@ -4,93 +4,21 @@
 // costs next to the cheapest route. Then a fixed offered rate measures the latency.
 //
 //   npm run bench:http-orders            (figures, then one summary line)
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
+import { BENCH_ENV, freePort, prepareUsers, startServer } from './lib/server.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const USERS = Number(process.env.BENCH_USERS ?? 40);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 40);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const OFFERED_RATE = Number(process.env.BENCH_RATE ?? 2000);
 const SYMBOL = 'BTCUSDT';
 
-const ENV = {
-  DEMO: 'on',
-  CAPTCHA: 'off',
-  RATE_LIMIT_STORE: 'memory',
-  LIMIT_REGISTER_PER_IP: '100000/60',
-  LIMIT_LOGIN_PER_IP: '100000/60',
-  LIMIT_LOGIN_PER_ACCOUNT_IP: '100000/60',
-  LOG_LEVEL: 'warn',
-  LOG_FORMAT: 'json',
-  DATABASE_URL: '',
-};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Users with 10,000 USDT each (the demo credit). */
-async function prepare(dataDir: string): Promise<string[]> {
-  const app = await buildApp({
-    config: loadConfig({ ...ENV, DATA_DIR: dataDir }),
-    startFeed: false,
-    logger: false,
-  });
-  try {
-    const tokens: string[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const account = `bench${i}`;
-      const form = (fields: Record<string, string>) => ({
-        method: 'POST' as const,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams(fields).toString(),
-      });
-      await app.inject({ url: '/apiv/Login/upregister', ...form({ account, lpwd: 'bench-1234' }) });
-      const login = (
-        await app.inject({ url: '/apiv/Login/loginsubmit', ...form({ email: account, lpwd: 'bench-1234' }) })
-      ).json();
-      if (login.code !== 1000) throw new Error(`login ${account}: ${login.msg}`);
-      tokens.push(login.data.token);
-      const wallet = app.ctx.wallet;
-      if (!wallet) throw new Error('no wallet');
-      await app.ctx.store.db.transaction().execute((trx) => wallet.creditDemo(trx, BigInt(login.data.uid)));
-    }
-    return tokens;
-  } finally {
-    await app.close();
-  }
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/server.ts')], {
-    env: { ...process.env, ...ENV, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not start');
-}
+const ENV = { ...BENCH_ENV, DATABASE_URL: '' };
 
 interface Context {
   token?: string;
@@ -154,9 +82,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-orders-'));
 let server: ChildProcess | undefined;
 try {
   console.log(`preparing ${USERS} funded users on a fresh SQLite store …`);
-  const tokens = await prepare(dataDir);
+  const tokens = await prepareUsers(ENV, dataDir, 'bench', USERS);
   const port = await freePort();
-  server = await startServer(dataDir, port);
+  server = await startServer(ENV, dataDir, port);
   const url = `http://127.0.0.1:${port}`;
   const tickers = (await (await fetch(`${url}/apiv/Market/tickers`)).json()) as {
     data: { symbol: string; price: string }[];

@@ -6,17 +6,14 @@
 // (a batch's trades leave in the same write; their `at` is the trade time, before the commit).
 //
 //   npm run bench:ws-fanout            (figures, then one summary line)
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
+import { BENCH_ENV, freePort, prepareUsers, startServer } from './lib/server.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8);
 /** Orders offered per second, all drivers together: a steady load, not the most the store takes. */
@@ -27,80 +24,14 @@ const SYMBOL = 'BTCUSDT';
 const QTY = '0.0002';
 
 const ENV = {
-  DEMO: 'on',
-  CAPTCHA: 'off',
-  RATE_LIMIT_STORE: 'memory',
-  LIMIT_REGISTER_PER_IP: '100000/60',
-  LIMIT_LOGIN_PER_IP: '100000/60',
-  LIMIT_LOGIN_PER_ACCOUNT_IP: '100000/60',
+  ...BENCH_ENV,
   WS_CONNECTIONS_PER_IP: String(CLIENTS + 100),
   // why: the bench's orders are the whole load; the market maker would add its own.
   MARKET_MAKER: 'off',
-  LOG_LEVEL: 'warn',
-  LOG_FORMAT: 'json',
   // why: SQLite by default (its commits block the event loop, so they show in the latency);
   // BENCH_DATABASE_URL names an empty PostgreSQL database to compare.
   DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Users with the demo credit (10,000 USDT and some BTC each): two per driver. */
-async function prepare(dataDir: string, count: number): Promise<string[]> {
-  const app = await buildApp({
-    config: loadConfig({ ...ENV, DATA_DIR: dataDir }),
-    startFeed: false,
-    logger: false,
-  });
-  try {
-    const tokens: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const account = `fanout${i}`;
-      const form = (fields: Record<string, string>) => ({
-        method: 'POST' as const,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams(fields).toString(),
-      });
-      await app.inject({ url: '/apiv/Login/upregister', ...form({ account, lpwd: 'bench-1234' }) });
-      const login = (
-        await app.inject({ url: '/apiv/Login/loginsubmit', ...form({ email: account, lpwd: 'bench-1234' }) })
-      ).json();
-      if (login.code !== 1000) throw new Error(`login ${account}: ${login.msg}`);
-      tokens.push(login.data.token);
-      const wallet = app.ctx.wallet;
-      if (!wallet) throw new Error('no wallet');
-      await app.ctx.store.db.transaction().execute((trx) => wallet.creditDemo(trx, BigInt(login.data.uid)));
-    }
-    return tokens;
-  } finally {
-    await app.close();
-  }
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/server.ts')], {
-    env: { ...process.env, ...ENV, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not start');
-}
 
 let stopping = false;
 /** What the clients saw; `measuring` opens the window the figures come from. */
@@ -199,9 +130,9 @@ try {
   console.log(
     `preparing ${DRIVERS * 2} funded users on a fresh ${ENV.DATABASE_URL ? 'PostgreSQL' : 'SQLite'} store …`,
   );
-  const tokens = await prepare(dataDir, DRIVERS * 2);
+  const tokens = await prepareUsers(ENV, dataDir, 'fanout', DRIVERS * 2);
   const port = await freePort();
-  server = await startServer(dataDir, port);
+  server = await startServer(ENV, dataDir, port);
   const url = `http://127.0.0.1:${port}`;
   const tickers = (await (await fetch(`${url}/apiv/Market/tickers`)).json()) as {
     data: { symbol: string; price: string }[];
