@@ -18,7 +18,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const OFFERED_RATE = Number(process.env.BENCH_RATE ?? 2000);
 const SYMBOL = 'BTCUSDT';
 
-const ENV = { ...BENCH_ENV, DATABASE_URL: '' };
+// why: order entry alone; the demo market maker and traders would add orders of their own.
+const ENV = { ...BENCH_ENV, DATABASE_URL: '', MARKET_MAKER: 'off' };
 
 interface Context {
   token?: string;
@@ -128,6 +129,8 @@ try {
   );
 } finally {
   server?.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) =>
+    server && server.exitCode === null ? server.once('exit', resolve) : resolve(null),
+  );
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -74,7 +74,11 @@ export async function startServer(
   dataDir: string,
   port: number,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/server.ts')], {
+  // why: BENCH_CPU_PROF=<dir> writes the server's CPU profile there when it stops (open it in DevTools).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'apps/server/src/server.ts')], {
     env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

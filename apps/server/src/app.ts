@@ -164,7 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     leases: new DbLeaseStore(store.db),
     onError: (error, job) => app.log.error({ err: error, job }, 'scheduled job failed'),
   });
-  const ledger = registerLedgerModule({ db: store.db, clock });
+  const ledger = registerLedgerModule({ db: store.db, clock, lockRows: store.dialect === 'postgres' });
   const audit = registerAuditModule({ db: store.db, clock });
   const ctx: AppContext = { config, store, clock, bus, scheduler, limitStore, feed, gateway, ledger, audit };
   app.decorate('ctx', ctx);

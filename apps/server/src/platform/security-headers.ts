@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 export interface SecurityHeadersOptions {
   /**
@@ -78,10 +78,33 @@ function readIndexHtml(webDist: string): string {
 }
 
 /**
- * Security headers on every answer (@fastify/helmet): a Content-Security-Policy the customer app
- * passes (see `appDirectives`; the docs get `DOCS_DIRECTIVES`), `X-Frame-Options: DENY`,
- * `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (API calls carry the session
- * token in their query string, spec §7), and HSTS only on answers served over TLS
+ * The headers helmet sets for `options`, computed once. (Its middleware, and the Fastify plugin
+ * around it, rebuild them from the options on every request: a measurable share of a cheap route.)
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let failure: unknown;
+  // why: helmet's middleware runs its steps synchronously and calls `next` once at the end.
+  helmet(options)({} as never, response as never, (error?: unknown) => {
+    failure = error;
+  });
+  if (failure) throw failure;
+  return headers;
+}
+
+/**
+ * Security headers on every answer (helmet's, computed once): a Content-Security-Policy the
+ * customer app passes (see `appDirectives`; the docs get `DOCS_DIRECTIVES`), `X-Frame-Options:
+ * DENY`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (API calls carry the
+ * session token in their query string, spec §7), and HSTS only on answers served over TLS
  * (`request.protocol`, which honours TRUST_PROXY). Register before the routes it covers.
  */
 export async function registerSecurityHeaders(
@@ -89,26 +112,27 @@ export async function registerSecurityHeaders(
   options: SecurityHeadersOptions,
 ): Promise<void> {
   const docsPrefix = options.docsPrefix ?? '/docs';
-  // why: added before swagger-ui registers its routes, so each of them carries the docs policy.
-  app.addHook('onRoute', (route) => {
-    if (route.url !== docsPrefix && !route.url.startsWith(`${docsPrefix}/`)) return;
-    route.config = Object.assign(route.config ?? {}, {
-      helmet: { contentSecurityPolicy: { useDefaults: false, directives: DOCS_DIRECTIVES } },
-    });
-  });
-
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: appDirectives(hashInlineBlocks(readIndexHtml(options.webDist))),
-    },
+  const common: HelmetOptions = {
     // why: set below, and only over TLS; on plain HTTP a browser ignores it anyway.
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' },
+  };
+  const appHeaders = helmetHeaders({
+    ...common,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: appDirectives(hashInlineBlocks(readIndexHtml(options.webDist))),
+    },
   });
+  const docsHeaders = helmetHeaders({
+    ...common,
+    contentSecurityPolicy: { useDefaults: false, directives: DOCS_DIRECTIVES },
+  });
+  const isDocs = (url: string) => url === docsPrefix || url.startsWith(`${docsPrefix}/`);
 
   app.addHook('onRequest', async (request, reply) => {
+    reply.headers(isDocs(request.routeOptions.url ?? '') ? docsHeaders : appHeaders);
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
   });
 }

@@ -4,24 +4,75 @@ import type { Millis } from '../../platform/schema.ts';
 
 /** Queries of the ledger's tables (this module alone writes them): plain functions of a db or transaction. */
 
-/** The id of an account, created with a zero balance when it does not exist yet. */
-export async function ensureAccount(
+export interface AccountKey {
+  owner: string;
+  userId: bigint | null;
+  asset: string;
+  kind: string;
+}
+
+export const accountKeyOf = (account: { owner: string; asset: string; kind: string }): string =>
+  `${account.owner}|${account.asset}|${account.kind}`;
+
+/**
+ * Accounts by key (`owner|asset|kind`), in one read: their ids and balances. `lock` takes their
+ * rows for the rest of the transaction (PostgreSQL `FOR UPDATE`; SQLite's transactions already
+ * hold the one write lock). Accounts that do not exist are absent from the answer.
+ */
+export async function findAccounts(
   db: Db,
-  account: { owner: string; userId: bigint | null; asset: string; kind: string },
-): Promise<bigint> {
-  await db
-    .insertInto('ledger_accounts')
-    .values({ owner: account.owner, user_id: account.userId, asset: account.asset, kind: account.kind })
-    .onConflict((oc) => oc.columns(['owner', 'asset', 'kind']).doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('ledger_accounts')
-    .select('id')
-    .where('owner', '=', account.owner)
-    .where('asset', '=', account.asset)
-    .where('kind', '=', account.kind)
-    .executeTakeFirstOrThrow();
-  return row.id;
+  accounts: readonly AccountKey[],
+  lock = false,
+): Promise<Map<string, { id: bigint; balance: bigint }>> {
+  const found = new Map<string, { id: bigint; balance: bigint }>();
+  const wanted = new Set(accounts.map(accountKeyOf));
+  const owners = [...new Set(accounts.map((a) => a.owner))];
+  // why: chunks keep every statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < owners.length; i += 500) {
+    let query = db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'owner', 'asset', 'kind', 'balance'])
+      .where('owner', 'in', owners.slice(i, i + 500))
+      .orderBy('id');
+    if (lock) query = query.forUpdate();
+    for (const row of await query.execute()) {
+      const key = accountKeyOf(row);
+      if (wanted.has(key)) found.set(key, { id: row.id, balance: row.balance });
+    }
+  }
+  return found;
+}
+
+/**
+ * The ids of `accounts` by key, creating those that do not exist yet with a zero balance: one
+ * read when they all exist (the usual case), one insert and one read more when some do not.
+ */
+export async function ensureAccounts(db: Db, accounts: readonly AccountKey[]): Promise<Map<string, bigint>> {
+  const found = await findAccounts(db, accounts);
+  const ids = new Map([...found].map(([key, account]) => [key, account.id]));
+  const missing = accounts.filter((a) => !ids.has(accountKeyOf(a)));
+  if (missing.length === 0) return ids;
+  const unique = [...new Map(missing.map((a) => [accountKeyOf(a), a])).values()];
+  for (let i = 0; i < unique.length; i += 200) {
+    await db
+      .insertInto('ledger_accounts')
+      .values(
+        unique
+          .slice(i, i + 200)
+          .map((a) => ({ owner: a.owner, user_id: a.userId, asset: a.asset, kind: a.kind })),
+      )
+      .onConflict((oc) => oc.columns(['owner', 'asset', 'kind']).doNothing())
+      .execute();
+  }
+  for (const [key, account] of await findAccounts(db, unique)) ids.set(key, account.id);
+  return ids;
+}
+
+/** The id of an account, created with a zero balance when it does not exist yet. */
+export async function ensureAccount(db: Db, account: AccountKey): Promise<bigint> {
+  const id = (await ensureAccounts(db, [account])).get(accountKeyOf(account));
+  if (id === undefined) throw new Error(`account ${accountKeyOf(account)} was not created`);
+  return id;
 }
 
 /**
@@ -45,6 +96,32 @@ export async function addToBalance(
   return row?.balance;
 }
 
+/**
+ * Adds to several balances in one statement per chunk and answers each account's new balance;
+ * a user account (one with a `user_id`) only when it stays at or above zero. Accounts missing
+ * from the answer did not change. Only where the store has one writer (SQLite): PostgreSQL
+ * updates rows one at a time in a fixed order, so concurrent entries cannot deadlock.
+ */
+export async function addToBalances(
+  db: Db,
+  changes: readonly { accountId: bigint; amount: bigint }[],
+): Promise<Map<bigint, bigint>> {
+  const after = new Map<bigint, bigint>();
+  for (let i = 0; i < changes.length; i += 400) {
+    const rows = changes
+      .slice(i, i + 400)
+      .map((c) => sql`(cast(${c.accountId} as bigint), cast(${c.amount} as bigint))`);
+    const result = await sql<{ id: bigint; balance: bigint }>`update ledger_accounts
+      set balance = ledger_accounts.balance + v.column2
+      from (values ${sql.join(rows)}) as v
+      where ledger_accounts.id = v.column1
+        and (ledger_accounts.user_id is null or ledger_accounts.balance + v.column2 >= 0)
+      returning ledger_accounts.id as id, ledger_accounts.balance as balance`.execute(db);
+    for (const row of result.rows) after.set(row.id, row.balance);
+  }
+  return after;
+}
+
 export async function insertEntry(
   db: Db,
   entry: { type: string; ref: string; memo: string; createdBy: string; now: Millis },
@@ -63,21 +140,24 @@ export async function insertEntry(
   return row.id;
 }
 
-export async function insertPosting(
+/** An entry's postings, in the order given, in as few statements as the parameter limit allows. */
+export async function insertPostings(
   db: Db,
-  posting: { entryId: bigint; accountId: bigint; amount: bigint; balanceAfter: bigint },
-): Promise<bigint> {
-  const row = await db
-    .insertInto('postings')
-    .values({
-      entry_id: posting.entryId,
-      account_id: posting.accountId,
-      amount: posting.amount,
-      balance_after: posting.balanceAfter,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  postings: readonly { entryId: bigint; accountId: bigint; amount: bigint; balanceAfter: bigint }[],
+): Promise<void> {
+  for (let i = 0; i < postings.length; i += 500) {
+    await db
+      .insertInto('postings')
+      .values(
+        postings.slice(i, i + 500).map((p) => ({
+          entry_id: p.entryId,
+          account_id: p.accountId,
+          amount: p.amount,
+          balance_after: p.balanceAfter,
+        })),
+      )
+      .execute();
+  }
 }
 
 export async function findBalance(db: Db, owner: string, asset: string, kind: string): Promise<bigint> {

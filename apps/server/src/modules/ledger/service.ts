@@ -73,6 +73,11 @@ function ownerKey(owner: Owner): string {
   return 'userId' in owner ? `user:${owner.userId}` : `system:${owner.system}`;
 }
 
+/** The key of an account in {@link LedgerService.balancesForUpdate}'s answer. */
+export function balanceKey(owner: Owner, asset: string, kind: AccountKind): string {
+  return repo.accountKeyOf({ owner: ownerKey(owner), asset, kind });
+}
+
 /**
  * The double-entry ledger: the only code that changes a balance. Every change is one journal
  * entry whose postings sum to zero per asset; a user account never goes below zero, checked by the
@@ -82,10 +87,13 @@ export class LedgerService {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #reservations = new Map<string, { kind: ReservedKind; source: ReservationSource }>();
+  readonly #lockRows: boolean;
 
-  constructor(deps: { db: Db; clock: Clock }) {
+  /** `lockRows`: the store takes row locks (`FOR UPDATE`, PostgreSQL); SQLite's one write lock needs none. */
+  constructor(deps: { db: Db; clock: Clock; lockRows?: boolean }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
+    this.#lockRows = deps.lockRows ?? false;
   }
 
   /**
@@ -127,19 +135,60 @@ export class LedgerService {
     const ordered = entry.postings
       .map((posting) => ({ posting, key: `${ownerKey(posting.owner)}|${posting.asset}|${posting.kind}` }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    for (const { posting } of ordered) {
-      const isUser = 'userId' in posting.owner;
-      const accountId = await repo.ensureAccount(trx, {
-        owner: ownerKey(posting.owner),
-        userId: 'userId' in posting.owner ? posting.owner.userId : null,
-        asset: posting.asset,
-        kind: posting.kind,
-      });
-      const balanceAfter = await repo.addToBalance(trx, accountId, posting.amount, !isUser);
-      if (balanceAfter === undefined) throw new AppError('BALANCE_INSUFFICIENT');
-      await repo.insertPosting(trx, { entryId, accountId, amount: posting.amount, balanceAfter });
+    const keys = ordered.map(({ posting }) => ({
+      owner: ownerKey(posting.owner),
+      userId: 'userId' in posting.owner ? posting.owner.userId : null,
+      asset: posting.asset,
+      kind: posting.kind,
+    }));
+    const ids = await repo.ensureAccounts(trx, keys);
+    const changes = ordered.map(({ posting }, i) => {
+      const accountId = ids.get(repo.accountKeyOf(keys[i] as repo.AccountKey));
+      if (accountId === undefined)
+        throw new Error(`no account for ${ownerKey(posting.owner)} ${posting.asset}`);
+      return { accountId, amount: posting.amount, isUser: 'userId' in posting.owner };
+    });
+    const rows: { entryId: bigint; accountId: bigint; amount: bigint; balanceAfter: bigint }[] = [];
+    const repeats = new Set(changes.map((c) => c.accountId)).size !== changes.length;
+    if (this.#lockRows || repeats) {
+      // why: one row at a time, in the fixed order, so concurrent entries cannot deadlock (and an
+      // account posted twice gets a balance after each posting).
+      for (const { accountId, amount, isUser } of changes) {
+        const balanceAfter = await repo.addToBalance(trx, accountId, amount, !isUser);
+        if (balanceAfter === undefined) throw new AppError('BALANCE_INSUFFICIENT');
+        rows.push({ entryId, accountId, amount, balanceAfter });
+      }
+    } else {
+      // why: a single writer cannot deadlock, so all of the entry's balances move in one statement.
+      const after = await repo.addToBalances(trx, changes);
+      for (const { accountId, amount } of changes) {
+        const balanceAfter = after.get(accountId);
+        if (balanceAfter === undefined) throw new AppError('BALANCE_INSUFFICIENT');
+        rows.push({ entryId, accountId, amount, balanceAfter });
+      }
     }
+    await repo.insertPostings(trx, rows);
     return { entryId };
+  }
+
+  /**
+   * Several balances in one read, keyed as {@link balanceKey} makes them; accounts that do not
+   * exist yet are absent (their balance is 0). The rows stay locked for the rest of `trx`, so a
+   * caller that checks many debits against this answer (the spot sequencer's batch) sees no other
+   * writer change them before its entry is posted.
+   */
+  async balancesForUpdate(
+    trx: Db,
+    accounts: readonly { owner: Owner; asset: string; kind: AccountKind }[],
+  ): Promise<Map<string, bigint>> {
+    const keys = accounts.map((a) => ({
+      owner: ownerKey(a.owner),
+      userId: 'userId' in a.owner ? a.owner.userId : null,
+      asset: a.asset,
+      kind: a.kind,
+    }));
+    const found = await repo.findAccounts(trx, keys, this.#lockRows);
+    return new Map([...found].map(([key, account]) => [key, account.balance]));
   }
 
   /** One balance; 0 when the account does not exist yet. */

@@ -14,12 +14,22 @@ export interface SessionPolicy {
 
 // why: a session's last use is written at most once a minute, not on every request.
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * How long a looked-up session is reused without reading the store again. Every ending through
+ * this service forgets them at once; an ending on another node takes effect here within this time.
+ */
+export const SESSION_CACHE_MS = 1_000;
+const SESSION_CACHE_MAX = 50_000;
+
+type LiveSession = NonNullable<Awaited<ReturnType<typeof repo.findLiveSession>>>;
 
 /** Sessions (the `sessions` table's owner): opened at login, checked on every request, ended. */
 export class SessionsService implements Authenticator {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #policy: SessionPolicy;
+  /** Recently looked-up sessions by token hash, with when they were read (clock ms). */
+  readonly #recent = new Map<string, { session: LiveSession; readAt: number }>();
 
   constructor(deps: { db: Db; clock: Clock; policy: SessionPolicy }) {
     this.#db = deps.db;
@@ -46,34 +56,60 @@ export class SessionsService implements Authenticator {
    */
   async authenticate(token: string | undefined, client: ClientInfo): Promise<AuthContext> {
     if (!token) throw new AppError('SESSION_INVALID');
-    const session = await repo.findLiveSession(this.#db, sha256(token));
-    if (!session || session.status === 'frozen') throw new AppError('SESSION_INVALID');
     const now = this.#clock.now();
+    const session = await this.#lookUp(sha256(token), now);
+    if (!session || session.status === 'frozen') throw new AppError('SESSION_INVALID');
     const lastUsedAt = fromMillis(session.lastUsedAt);
     const isIdle = now - lastUsedAt >= this.#policy.idleTimeoutMs;
     const isTooOld = now - fromMillis(session.createdAt) >= this.#policy.maxAgeMs;
     if (isIdle || isTooOld) {
+      this.forgetRecent();
       await repo.revokeSession(this.#db, session.sessionId, toMillis(now));
       throw new AppError('SESSION_INVALID');
     }
     if (now - lastUsedAt >= TOUCH_INTERVAL_MS) {
+      session.lastUsedAt = toMillis(now);
       await repo.touchSession(this.#db, session.sessionId, client.ip, toMillis(now));
     }
     return { userId: session.userId, sessionId: session.sessionId };
   }
 
+  /**
+   * Drops every session looked up recently, so the next request of each reads the store again.
+   * Whatever ends or changes sessions calls it (this service's endings do).
+   */
+  forgetRecent(): void {
+    this.#recent.clear();
+  }
+
+  async #lookUp(tokenHash: string, now: number): Promise<LiveSession | undefined> {
+    const recent = this.#recent.get(tokenHash);
+    if (recent && now - recent.readAt < SESSION_CACHE_MS && now >= recent.readAt) return recent.session;
+    const session = await repo.findLiveSession(this.#db, tokenHash);
+    if (!session) {
+      this.#recent.delete(tokenHash);
+      return undefined;
+    }
+    if (this.#recent.size >= SESSION_CACHE_MAX) this.#recent.clear();
+    this.#recent.set(tokenHash, { session, readAt: now });
+    return session;
+  }
+
   /** Ends one session (logout). */
   async end(auth: AuthContext): Promise<void> {
+    this.forgetRecent();
     await repo.revokeSession(this.#db, auth.sessionId, toMillis(this.#clock.now()));
   }
 
   /** Ends every session of a user (a frozen account), inside the caller's transaction. */
   async endAllOfUser(trx: Db, userId: bigint): Promise<void> {
+    this.forgetRecent();
     await repo.revokeUserSessions(trx, userId, toMillis(this.#clock.now()));
   }
 
   /** Ends every other session of the user, inside the caller's transaction. */
   async endOthers(trx: Db, auth: AuthContext): Promise<void> {
+    this.forgetRecent();
     await repo.revokeOtherSessions(trx, auth.userId, auth.sessionId, toMillis(this.#clock.now()));
   }
 }

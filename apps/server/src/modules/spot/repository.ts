@@ -78,21 +78,76 @@ export async function updateMarketSettings(
 
 // --- orders -----------------------------------------------------------------------------------
 
-export async function insertOrder(db: Db, values: Omit<OrderRow, 'id'>): Promise<bigint> {
-  const row = await db.insertInto('spot_orders').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+/** Inserts orders (one market's) in as few statements as the parameter limit allows; answers their ids by sequence. */
+export async function insertOrders(
+  db: Db,
+  orders: readonly Omit<OrderRow, 'id'>[],
+): Promise<Map<bigint, bigint>> {
+  const ids = new Map<bigint, bigint>();
+  // why: about 20 columns a row; chunks keep every statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < orders.length; i += 200) {
+    const rows = await db
+      .insertInto('spot_orders')
+      .values(orders.slice(i, i + 200))
+      .returning(['id', 'seq'])
+      .execute();
+    for (const row of rows) ids.set(row.seq, row.id);
+  }
+  return ids;
 }
 
-/** Writes what a batch changed on an order. */
-export async function updateOrder(
+/** Which of the (user, idempotency key) pairs are taken, as `user|key`, in one read per chunk. */
+export async function findUsedKeys(
   db: Db,
-  id: bigint,
-  values: Pick<
-    OrderRow,
-    'filled_qty' | 'filled_quote' | 'fee' | 'fee_bps' | 'held' | 'status' | 'revoke_reason' | 'updated_at'
-  >,
-): Promise<void> {
-  await db.updateTable('spot_orders').set(values).where('id', '=', id).execute();
+  pairs: readonly { userId: bigint; key: string }[],
+): Promise<Set<string>> {
+  const wanted = new Set(pairs.map((p) => `${p.userId}|${p.key}`));
+  const used = new Set<string>();
+  for (let i = 0; i < pairs.length; i += 400) {
+    const chunk = pairs.slice(i, i + 400);
+    const rows = await db
+      .selectFrom('spot_orders')
+      .select(['user_id', 'idempotency_key'])
+      .where('user_id', 'in', [...new Set(chunk.map((p) => p.userId))])
+      .where('idempotency_key', 'in', [...new Set(chunk.map((p) => p.key))])
+      .execute();
+    for (const row of rows) {
+      const key = `${row.user_id}|${row.idempotency_key}`;
+      if (wanted.has(key)) used.add(key);
+    }
+  }
+  return used;
+}
+
+type OrderChange = Pick<
+  OrderRow,
+  | 'id'
+  | 'filled_qty'
+  | 'filled_quote'
+  | 'fee'
+  | 'fee_bps'
+  | 'held'
+  | 'status'
+  | 'revoke_reason'
+  | 'updated_at'
+>;
+
+/**
+ * Writes what a batch changed on its orders: one statement per chunk (`UPDATE … FROM (VALUES …)`,
+ * which both dialects run; the casts give PostgreSQL the values' types).
+ */
+export async function updateOrders(db: Db, changes: readonly OrderChange[]): Promise<void> {
+  for (let i = 0; i < changes.length; i += 100) {
+    const rows = changes
+      .slice(i, i + 100)
+      .map(
+        (c) =>
+          sql`(cast(${c.id} as bigint), cast(${c.filled_qty} as bigint), cast(${c.filled_quote} as bigint), cast(${c.fee} as bigint), cast(${c.fee_bps} as bigint), cast(${c.held} as bigint), cast(${c.status} as text), cast(${c.revoke_reason} as text), cast(${c.updated_at} as bigint))`,
+      );
+    await sql`update spot_orders set filled_qty = v.column2, filled_quote = v.column3, fee = v.column4,
+      fee_bps = v.column5, held = v.column6, status = v.column7, revoke_reason = v.column8, updated_at = v.column9
+      from (values ${sql.join(rows)}) as v where spot_orders.id = v.column1`.execute(db);
+  }
 }
 
 export function findOrder(db: Db, id: bigint): Promise<OrderRow | undefined> {

@@ -12,10 +12,10 @@ import { AppError } from '@bourse/shared';
 import { sql } from 'kysely';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import type { Db } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
 import { toMillis } from '../../platform/time.ts';
-import type { LedgerService, Posting } from '../ledger/service.ts';
+import { balanceKey, type LedgerService, type Posting } from '../ledger/service.ts';
 import { engineSpec, quoteOf, quotePerTickLot } from './market.ts';
 import * as repo from './repository.ts';
 
@@ -103,6 +103,10 @@ export interface SequencerDeps {
   db: Db;
   clock: Clock;
   ledger: LedgerService;
+  /** Who may trade: asked once per batch for the users placing in it. */
+  users: {
+    tradingStatuses(db: Db, userIds: readonly bigint[]): Promise<Map<bigint, 'ok' | 'frozen' | 'banned'>>;
+  };
   bus?: Bus;
   onError?: (error: unknown, what: string) => void;
 }
@@ -140,6 +144,8 @@ export class MarketSequencer {
   #book!: OrderBook;
   /** Open orders by engine id (their sequence), as stored. */
   #live = new Map<number, repo.OrderRow>();
+  /** The same open orders by order id. */
+  #byId = new Map<bigint, repo.OrderRow>();
   #seq = 0n;
   #queue: Pending[] = [];
   #running = false;
@@ -190,7 +196,13 @@ export class MarketSequencer {
     this.#market = market;
     this.#book = book;
     this.#live = live;
+    this.#byId = new Map([...live.values()].map((row) => [row.id, row]));
     this.#seq = market.seq;
+  }
+
+  /** One of the market's open orders by id, as the book holds it (undefined when not open). */
+  liveOrder(id: bigint): Readonly<repo.OrderRow> | undefined {
+    return this.#byId.get(id);
   }
 
   /** Depth in atoms: price and total quantity per level, best first. */
@@ -208,7 +220,12 @@ export class MarketSequencer {
   submit(request: SequencerRequest): Promise<SequencerResult> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ request, resolve, reject });
-      if (!this.#running) this.#draining = this.#drain();
+      if (!this.#running) {
+        this.#running = true;
+        // why: group commit. Start the batch after the current round of I/O, so every request that
+        // arrived in it is queued and goes into the same transaction (one fsync for all of them).
+        this.#draining = new Promise((done) => setImmediate(done)).then(() => this.#drain());
+      }
     });
   }
 
@@ -266,6 +283,8 @@ export class MarketSequencer {
     let open = market?.status === 'open';
     const results: (SequencerResult | AppError | undefined)[] = new Array(batch.length);
     const commands: { index: number; command: Command; row?: repo.OrderRow; halt?: boolean }[] = [];
+    const placed: repo.OrderRow[] = [];
+    const check = await this.#readForPlaces(trx, batch);
     let seq = this.#seq;
 
     for (const [index, { request }] of batch.entries()) {
@@ -315,15 +334,37 @@ export class MarketSequencer {
         });
         continue;
       }
+      const { order } = request;
+      const owner = `${order.user_id}|${order.idempotency_key}`;
+      // why: the same key answers the first order, whatever has changed since (a halt, the balance).
+      if (check.keys.has(owner)) {
+        results[index] = { duplicate: true };
+        continue;
+      }
+      const status = check.statuses.get(order.user_id);
+      if (status !== 'ok') {
+        results[index] = new AppError(
+          status === 'banned' ? 'TRADING_BANNED' : status === 'frozen' ? 'SESSION_INVALID' : 'PLEASE_LOGIN',
+        );
+        continue;
+      }
       if (!open) {
         results[index] = new AppError('MARKET_NOT_OPEN');
         continue;
       }
-      const next = seq + 1n;
+      const key = balanceKey({ userId: order.user_id }, order.hold_asset, 'available');
+      const available = check.available.get(key) ?? 0n;
+      if (available < order.held) {
+        results[index] = new AppError('BALANCE_INSUFFICIENT');
+        continue;
+      }
+      check.available.set(key, available - order.held);
+      check.keys.add(owner);
+      seq += 1n;
       const row: repo.OrderRow = {
-        ...request.order,
+        ...order,
         id: 0n,
-        seq: next,
+        seq,
         status: 'entrusted',
         filled_qty: 0n,
         filled_quote: 0n,
@@ -332,37 +373,7 @@ export class MarketSequencer {
         created_at: now,
         updated_at: now,
       };
-      // why: a savepoint per hold, so a refused place leaves nothing behind in the batch.
-      await sql`savepoint spot_place`.execute(trx);
-      try {
-        const { id: _id, ...values } = row;
-        row.id = await repo.insertOrder(trx, values);
-        const user = { userId: row.user_id };
-        await ledger.post(trx, {
-          type: 'spot.hold',
-          ref: `spot_order:${row.id}`,
-          memo: `${this.symbol} ${row.side} ${row.type}`,
-          by: `user:${row.user_id}`,
-          postings: [
-            { owner: user, asset: row.hold_asset, kind: 'available', amount: -row.held },
-            { owner: user, asset: row.hold_asset, kind: 'frozen', amount: row.held },
-          ],
-        });
-        await sql`release savepoint spot_place`.execute(trx);
-      } catch (error) {
-        await sql`rollback to savepoint spot_place`.execute(trx);
-        await sql`release savepoint spot_place`.execute(trx);
-        if (error instanceof AppError && error.key === 'BALANCE_INSUFFICIENT') {
-          results[index] = error;
-          continue;
-        }
-        if (isUniqueViolation(error)) {
-          results[index] = { duplicate: true };
-          continue;
-        }
-        throw error;
-      }
-      seq = next;
+      placed.push(row);
       this.#live.set(Number(seq), row);
       const { engine } = request;
       commands.push({
@@ -383,7 +394,20 @@ export class MarketSequencer {
       });
     }
 
-    const sink = new BatchSink(this.#market, this.#live, now);
+    // why: the rows go in before the engine runs, so every trade can name both orders' ids.
+    const ids = await repo.insertOrders(
+      trx,
+      placed.map(({ id: _id, ...values }) => values),
+    );
+    for (const row of placed) {
+      const id = ids.get(row.seq);
+      if (id === undefined) throw new Error(`order ${this.symbol}#${row.seq} was not stored`);
+      row.id = id;
+      this.#byId.set(id, row);
+    }
+
+    const sink = new BatchSink(this.#market, this.#live, this.#byId, now);
+    for (const row of placed) sink.hold(row);
     for (const { index, command, row, halt } of commands) {
       const code = this.#book.apply(command, sink);
       const outcome = results[index];
@@ -413,25 +437,14 @@ export class MarketSequencer {
     }
 
     const tradeIds = await repo.insertTrades(trx, sink.trades);
-    for (const row of sink.changed) {
-      row.updated_at = now;
-      await repo.updateOrder(trx, row.id, {
-        filled_qty: row.filled_qty,
-        filled_quote: row.filled_quote,
-        fee: row.fee,
-        fee_bps: row.fee_bps,
-        held: row.held,
-        status: row.status,
-        revoke_reason: row.revoke_reason,
-        updated_at: now,
-      });
-    }
+    for (const row of sink.changed) row.updated_at = now;
+    await repo.updateOrders(trx, [...sink.changed]);
     const postings = sink.postings();
     if (postings.length > 0) {
       await ledger.post(trx, {
         type: 'spot.batch',
         ref: `${this.symbol}:${seq}`,
-        memo: `${this.symbol} trades and releases`,
+        memo: `${this.symbol} holds, trades and releases`,
         by: 'system',
         postings,
       });
@@ -444,6 +457,42 @@ export class MarketSequencer {
     // why: an order that only rested changed no row after its insert, yet its owner must hear of it.
     const touched = new Set([...commands.flatMap(({ row }) => (row ? [row] : [])), ...sink.changed]);
     return { seq, results, trades: sink.trades, tradeIds, deltas: sink.deltas, changed: [...touched] };
+  }
+
+  /**
+   * What the batch's places are checked against, read once for all of them inside the batch's
+   * transaction: the idempotency keys already used, who may trade, and the available balances
+   * their holds come from (locked on PostgreSQL until the batch commits). Each place is then
+   * checked against the running figures, so the holds of one batch never overdraw an account and
+   * go into the batch's one ledger entry.
+   */
+  async #readForPlaces(
+    trx: Db,
+    batch: Pending[],
+  ): Promise<{
+    keys: Set<string>;
+    statuses: Map<bigint, 'ok' | 'frozen' | 'banned'>;
+    available: Map<string, bigint>;
+  }> {
+    const orders = batch.flatMap(({ request }) => (request.kind === 'place' ? [request.order] : []));
+    if (orders.length === 0) return { keys: new Set(), statuses: new Map(), available: new Map() };
+    const users = orders.map((o) => o.user_id);
+    const [keys, statuses, available] = [
+      await repo.findUsedKeys(
+        trx,
+        orders.map((o) => ({ userId: o.user_id, key: o.idempotency_key })),
+      ),
+      await this.#deps.users.tradingStatuses(trx, users),
+      await this.#deps.ledger.balancesForUpdate(
+        trx,
+        orders.map((o) => ({
+          owner: { userId: o.user_id },
+          asset: o.hold_asset,
+          kind: 'available' as const,
+        })),
+      ),
+    ];
+    return { keys, statuses, available };
   }
 
   /**
@@ -521,12 +570,19 @@ class BatchSink implements EventSink {
   lastDone: repo.OrderRow | undefined;
   readonly #market: repo.SpotMarketRow;
   readonly #live: Map<number, repo.OrderRow>;
+  readonly #byId: Map<bigint, repo.OrderRow>;
   readonly #now: Millis;
   readonly #sums = new Map<string, { posting: Omit<Posting, 'amount'>; amount: bigint }>();
 
-  constructor(market: repo.SpotMarketRow, live: Map<number, repo.OrderRow>, now: Millis) {
+  constructor(
+    market: repo.SpotMarketRow,
+    live: Map<number, repo.OrderRow>,
+    byId: Map<bigint, repo.OrderRow>,
+    now: Millis,
+  ) {
     this.#market = market;
     this.#live = live;
+    this.#byId = byId;
     this.#now = now;
   }
 
@@ -602,12 +658,19 @@ class BatchSink implements EventSink {
     if (filledAll) row.revoke_reason = null;
     else row.revoke_reason ??= 'user';
     this.#live.delete(orderId);
+    this.#byId.delete(row.id);
     this.changed.add(row);
     this.lastDone = row;
   }
 
   onBookDelta(_seq: number, side: Side, price: number, qty: number): void {
     this.deltas.push({ side, price, qty });
+  }
+
+  /** Holds a place's funds: from the owner's available balance to frozen. */
+  hold(row: repo.OrderRow): void {
+    this.#add({ userId: row.user_id }, row.hold_asset, 'available', -row.held);
+    this.#add({ userId: row.user_id }, row.hold_asset, 'frozen', row.held);
   }
 
   /**

@@ -18,7 +18,6 @@ import type { Db } from '../../platform/db.ts';
 import type { SpotOrderStatusValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import type { UserAccount } from '../users/service.ts';
 import {
   engineSpec,
   hasExactUnits,
@@ -72,7 +71,9 @@ export interface SpotDeps {
   ledger: LedgerService;
   /** The index this node last saw (the markets module): limit prices must stay in its band. */
   index: { latestIndex(symbol: string): { price: bigint } | undefined };
-  users: { getAccount(userId: bigint): Promise<UserAccount | undefined> };
+  users: {
+    tradingStatuses(db: Db, userIds: readonly bigint[]): Promise<Map<bigint, 'ok' | 'frozen' | 'banned'>>;
+  };
   bus?: Bus;
   onError?: (error: unknown, what: string) => void;
 }
@@ -129,35 +130,49 @@ export class SpotService {
    * there. The same idempotency key answers the first order again.
    */
   async place(auth: AuthContext, input: PlaceInput): Promise<SpotOrder> {
-    const { db, users } = this.#deps;
     const userId = auth.userId;
-    const previous = await repo.findOrderByKey(db, userId, input.idempotencyKey);
-    if (previous) return this.#sameOrder(previous, input);
-
     const sequencer = await this.#sequencer(input.symbol);
     const market = sequencer.market;
-    if (market.status !== 'open') throw new AppError('MARKET_NOT_OPEN');
-    const account = await users.getAccount(userId);
-    if (!account) throw new AppError('PLEASE_LOGIN');
-    if (account.tradeBanned) throw new AppError('TRADING_BANNED');
-
-    const { order, engine } = this.#prepare(market, userId, input);
-    const result = await sequencer.submit({ kind: 'place', order, engine });
+    let prepared: { order: NewOrder; engine: EngineOrder };
+    try {
+      prepared = this.#prepare(market, userId, input);
+    } catch (error) {
+      // why: a retry whose first attempt was accepted answers that order, even if the price has
+      // since left the band; only a refusal pays for this read.
+      const previous = await repo.findOrderByKey(this.#deps.db, userId, input.idempotencyKey);
+      if (previous) return this.#sameOrder(previous, input);
+      throw error;
+    }
+    // why: who may trade, the key and the funds are checked in the sequencer's batch, one read
+    // for all of the batch's places, in the transaction that writes them.
+    const result = await sequencer.submit({ kind: 'place', ...prepared });
     if ('order' in result) return toSpotOrder(result.order, market);
-    const first = await repo.findOrderByKey(db, userId, input.idempotencyKey);
+    const first = await repo.findOrderByKey(this.#deps.db, userId, input.idempotencyKey);
     if (!first) throw new Error('an idempotency key collided without its order');
     return this.#sameOrder(first, input);
   }
 
   /** Cancels one of the caller's open orders; someone else's answers ORDER_NOT_FOUND. */
   async cancel(userId: bigint, id: bigint): Promise<SpotOrder> {
+    // why: an open order is in its market's book; only an order that is not open costs a read.
+    for (const found of this.#sequencers.values()) {
+      const sequencer = await found.catch(() => undefined);
+      const live = sequencer?.liveOrder(id);
+      if (!sequencer || !live) continue;
+      if (live.user_id !== userId) break;
+      const result = await sequencer.submit({ kind: 'cancel', orderId: id, userId, seq: live.seq });
+      if ('order' in result) return toSpotOrder(result.order, sequencer.market);
+      break;
+    }
+    // why: not open, someone else's, or it ended before the cancel reached the book (filled, or
+    // cancelled by another request).
     const row = await this.#ownOrder(userId, id);
     if (row.status === 'revoked') throw new AppError('ORDER_ALREADY_REVOKED');
     if (row.status === 'completed') throw new AppError('CANCEL_FAILED');
+    // why: open in the store yet in no book: its market's sequencer is not loaded on this node.
     const sequencer = await this.#sequencer(row.symbol);
     const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId, seq: row.seq });
     if ('order' in result) return toSpotOrder(result.order, sequencer.market);
-    // why: it ended before the cancel reached the book (filled, or cancelled by another request).
     const now = await this.#ownOrder(userId, id);
     throw new AppError(now.status === 'revoked' ? 'ORDER_ALREADY_REVOKED' : 'CANCEL_FAILED');
   }

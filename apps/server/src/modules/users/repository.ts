@@ -8,6 +8,11 @@ export function findUserById(db: Db, id: bigint) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Status and trading ban of several users, in one read. */
+export function findTradingStatuses(db: Db, ids: readonly bigint[]) {
+  return db.selectFrom('users').select(['id', 'status', 'trade_banned']).where('id', 'in', ids).execute();
+}
+
 export function findUserByUsername(db: Db, username: string) {
   return db
     .selectFrom('users')

@@ -264,6 +264,24 @@ export class UsersService {
     };
   }
 
+  /**
+   * Whether each of `userIds` may trade now (active and not trading-banned), in one read inside
+   * the caller's transaction; unknown users are absent. The spot sequencer asks once per batch.
+   */
+  async tradingStatuses(
+    db: Db,
+    userIds: readonly bigint[],
+  ): Promise<Map<bigint, 'ok' | 'frozen' | 'banned'>> {
+    const statuses = new Map<bigint, 'ok' | 'frozen' | 'banned'>();
+    const unique = [...new Set(userIds)];
+    for (let i = 0; i < unique.length; i += 500) {
+      for (const row of await repo.findTradingStatuses(db, unique.slice(i, i + 500))) {
+        statuses.set(row.id, row.status !== 'active' ? 'frozen' : row.trade_banned === 1n ? 'banned' : 'ok');
+      }
+    }
+    return statuses;
+  }
+
   async countUsers(): Promise<bigint> {
     return repo.countUsers(this.#deps.db);
   }
