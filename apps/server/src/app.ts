@@ -138,6 +138,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // why: registerRequestLog writes one line per request in place of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: toTrustProxyOption(config.trustProxy),
+    // why: the HTTP platform answers requests that arrive while stopping with its own 503 envelope.
+    return503OnClosing: false,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 64 * 1024,
   });

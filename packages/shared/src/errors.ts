@@ -14,6 +14,7 @@ export const RESULT_CODES = {
   NOT_FOUND: { code: 1005, status: 404 },
   INTERNAL_ERROR: { code: 1006, status: 500 },
   PLEASE_LOGIN: { code: 1007, status: 200 },
+  SERVICE_UNAVAILABLE: { code: 1008, status: 503 },
   // 2xxx auth
   CAPTCHA_WRONG: { code: 2001, status: 200 },
   USER_OR_PASSWORD_WRONG: { code: 2002, status: 200 },

@@ -38,9 +38,20 @@ function sendError(request: FastifyRequest, reply: FastifyReply, key: ResultKey,
  */
 export function registerHttpPlatform(app: FastifyInstance): void {
   app.decorateRequest('locale', 'ja-JP');
-  app.addHook('onRequest', async (request) => {
+  // why: a request that reaches a stopping node (on a keep-alive connection) gets the envelope
+  // with 503, so clients and load balancers retry elsewhere; Fastify's own 503 has another shape
+  // (the app turns it off with `return503OnClosing: false`).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.lang;
     request.locale = normalizeLocale(Array.isArray(header) ? header[0] : header);
+    if (closing) {
+      reply.header('connection', 'close');
+      return sendError(request, reply, 'SERVICE_UNAVAILABLE');
+    }
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
