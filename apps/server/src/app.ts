@@ -347,6 +347,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     marketMaker: () => marketMaker.service,
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
+    ledgerCheck: {
+      last: () => readiness.lastLedgerCheck(),
+      now: async () => {
+        await readiness.checkLedger();
+        return readiness.lastLedgerCheck();
+      },
+    },
     firstOwner: config.firstOwner,
     log: app.log,
   });

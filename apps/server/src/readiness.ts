@@ -21,6 +21,13 @@ export interface ReadinessReport {
   checks: { database: Check; bus: Check; feed: Check; ledger: Check };
 }
 
+/** A ledger check's result: whether every invariant held, the problems, and when (unix ms). */
+export interface LedgerCheck {
+  ok: boolean;
+  problems: string[];
+  checkedAt: number;
+}
+
 const PROBE_SUBJECT = 'health.probe';
 const RANK: Record<CheckStatus, number> = { ok: 0, degraded: 1, down: 2 };
 
@@ -50,6 +57,7 @@ export class Readiness {
   #lastTickAt: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #ledger: Check;
+  #ledgerResult: LedgerCheck | undefined;
   #probes = 0;
 
   constructor(deps: ReadinessDeps) {
@@ -78,11 +86,18 @@ export class Readiness {
     await Promise.all(this.#subscriptions.map((s) => s.unsubscribe()));
   }
 
+  /** The last ledger check's full result (run now when there has been none). */
+  async lastLedgerCheck(): Promise<LedgerCheck> {
+    if (!this.#ledgerResult) await this.checkLedger();
+    return this.#ledgerResult ?? { ok: false, problems: [this.#ledger.detail], checkedAt: this.#ledger.at };
+  }
+
   /** Runs the ledger check now and keeps its result for the report. */
   async checkLedger(): Promise<Check> {
     const at = this.#deps.clock.now();
     try {
       const result = await this.#deps.ledger.checkInvariants();
+      this.#ledgerResult = { ok: result.ok, problems: result.problems, checkedAt: at };
       this.#ledger = result.ok
         ? { status: 'ok', detail: 'every invariant holds', at }
         : {

@@ -1,8 +1,9 @@
-import type { Dashboard, HealthStatus } from '@bourse/shared/api';
-import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, Descriptions, Row, Statistic, Tag } from 'antd';
+import type { Dashboard, HealthStatus, LedgerCheck } from '@bourse/shared/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Descriptions, Row, Statistic, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
+import { formatTime } from '../app/format.ts';
 
 const STATUS_COLOURS: Record<HealthStatus, string> = { ok: 'green', degraded: 'orange', down: 'red' };
 const CHECKS = ['database', 'bus', 'feed', 'ledger'] as const;
@@ -13,6 +14,12 @@ export function DashboardPage() {
     queryKey: ['dashboard'],
     queryFn: () => api<Dashboard>('GET', '/dashboard'),
     refetchInterval: 30_000,
+  });
+  const queryClient = useQueryClient();
+  const checkLedger = useMutation({
+    mutationFn: () => api<LedgerCheck>('POST', '/ledger/check'),
+    onSuccess: (ledger) =>
+      queryClient.setQueryData<Dashboard>(['dashboard'], (old) => (old ? { ...old, ledger } : old)),
   });
   const data = query.data;
   const figure = (value: number | null | undefined) =>
@@ -37,12 +44,22 @@ export function DashboardPage() {
           </Col>
         ))}
         <Col xs={24} sm={12} lg={8}>
-          <Card loading={query.isLoading} title={t('dashboard.ledger')}>
+          <Card
+            loading={query.isLoading}
+            title={t('dashboard.ledger')}
+            extra={
+              <Button size="small" loading={checkLedger.isPending} onClick={() => checkLedger.mutate()}>
+                {t('dashboard.checkNow')}
+              </Button>
+            }
+          >
+            {checkLedger.error && <Alert type="error" title={checkLedger.error.message} />}
             {data && (
               <>
                 <Tag color={data.ledger.ok ? 'green' : 'red'}>
                   {data.ledger.ok ? t('dashboard.ledgerOk') : t('dashboard.ledgerBroken')}
                 </Tag>
+                <span>{t('dashboard.checkedAt', { time: formatTime(data.ledger.checkedAt) })}</span>
                 <ul>
                   {data.ledger.problems.map((problem) => (
                     <li key={problem}>{problem}</li>

@@ -241,6 +241,14 @@ export const HealthReport = z.object({
 });
 export type HealthReport = z.infer<typeof HealthReport>;
 
+/** The ledger's invariant check: its result and when it ran (unix ms). */
+export const LedgerCheck = z.object({
+  ok: z.boolean(),
+  problems: z.array(z.string()),
+  checkedAt: z.number().int(),
+});
+export type LedgerCheck = z.infer<typeof LedgerCheck>;
+
 /** `GET /dashboard`; the wallet's figures are null while no wallet is registered. */
 export const Dashboard = z.object({
   usersTotal: z.number().int(),
@@ -248,7 +256,8 @@ export const Dashboard = z.object({
   pendingWithdrawals: z.number().int().nullable(),
   depositsToday: z.number().int().nullable(),
   withdrawalsToday: z.number().int().nullable(),
-  ledger: z.object({ ok: z.boolean(), problems: z.array(z.string()) }),
+  /** The last periodic check (`LEDGER_CHECK_MINUTES`); `POST /ledger/check` runs one now. */
+  ledger: LedgerCheck,
   health: HealthReport,
 });
 export type Dashboard = z.infer<typeof Dashboard>;

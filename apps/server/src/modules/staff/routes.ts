@@ -12,6 +12,7 @@ import {
   Dashboard,
   FreezeBody,
   IdParams,
+  LedgerCheck,
   LoginLogList,
   NetworkSettingsBody,
   RejectBody,
@@ -160,6 +161,18 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       const figures = await backOffice.dashboard();
       return ok(request, { ...figures, usersTotal: toSafeNumber(figures.usersTotal) });
     },
+  });
+
+  api.post('/ledger/check', {
+    config: { staff: 'dashboard.read' },
+    schema: {
+      tags,
+      operationId: 'adminCheckLedger',
+      summary: 'Check the ledger’s invariants now (the dashboard shows the periodic check)',
+      response: { 200: envelope(LedgerCheck) },
+    },
+    handler: async (request) =>
+      ok(request, await backOffice.checkLedgerNow(toActorRef(requireStaff(request)))),
   });
 
   // --- users -----------------------------------------------------------------------------------
