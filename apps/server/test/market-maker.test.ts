@@ -209,6 +209,51 @@ describe.each(DIALECTS)('market maker and demo traders on $name', ({ name, skip 
       expect(await spot.openOrders(makerId, 'BTCUSDT')).toEqual([]);
       expect(await depth()).toEqual({ bids: [], asks: [] });
     });
+
+    it('prunes the bots’ orders revoked without a fill once they are 6 hours old, and nothing else', async () => {
+      const db = server.app.ctx.store.db;
+      const customer = await newTrader(server);
+      const placed = await server.call(
+        'POST',
+        '/Trade/place',
+        {
+          symbol: 'BTCUSDT',
+          side: 'buy',
+          type: 'limit',
+          price: '49000',
+          qty: '0.01',
+          idempotency_key: 'prune-order-1',
+        },
+        { token: customer.token },
+      );
+      expect(placed).toMatchObject({ code: 1000 });
+      expect(
+        (await server.call('POST', '/Trade/cancel', { id: placed.data.id }, { token: customer.token })).code,
+      ).toBe(1000);
+      const count = async (userId: bigint, status: 'revoked' | 'completed', unfilled: boolean) => {
+        let query = db
+          .selectFrom('spot_orders')
+          .select((eb) => eb.fn.countAll<bigint>().as('n'))
+          .where('user_id', '=', userId)
+          .where('status', '=', status);
+        query = unfilled ? query.where('filled_qty', '=', 0n) : query.where('filled_qty', '>', 0n);
+        return Number((await query.executeTakeFirstOrThrow()).n);
+      };
+      const makerRevoked = await count(makerId, 'revoked', true);
+      const makerFilled =
+        (await count(makerId, 'revoked', false)) + (await count(makerId, 'completed', false));
+      expect(makerRevoked).toBeGreaterThan(0);
+      expect(makerFilled).toBeGreaterThan(0);
+
+      expect(await mm.service.pruneBotOrders()).toBe(0);
+      await server.clock.advance(6 * 60 * 60_000 + 1000);
+      expect(await mm.service.pruneBotOrders()).toBe(makerRevoked);
+      expect(await count(makerId, 'revoked', true)).toBe(0);
+      expect((await count(makerId, 'revoked', false)) + (await count(makerId, 'completed', false))).toBe(
+        makerFilled,
+      );
+      expect(await count(customer.userId, 'revoked', true)).toBe(1);
+    });
   });
 });
 

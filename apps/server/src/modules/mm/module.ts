@@ -5,11 +5,13 @@ import { type MarketMakerDeps, MarketMakerService } from './service.ts';
 /** The scheduled jobs (one node each, a lease). */
 export const MARKET_MAKER_JOB = 'market-maker';
 export const DEMO_TRADERS_JOB = 'demo-traders';
+export const PRUNE_BOT_ORDERS_JOB = 'market-maker.prune';
+const PRUNE_INTERVAL_MS = 60 * 60_000;
 
 export interface MarketMakerModule {
   service: MarketMakerService;
   demoTraders: DemoTraders;
-  /** Schedules the maker's job and, in demo mode, the demo traders'. */
+  /** Schedules the maker's job, the hourly pruning of the bots' orders and, in demo mode, the demo traders'. */
   start(options: { demoTraders: boolean }): void;
 }
 
@@ -36,6 +38,9 @@ export function registerMarketMakerModule(
       if (jobs.length > 0) return;
       jobs.push(
         deps.scheduler.runEvery(MARKET_MAKER_JOB, deps.quoteIntervalMs, () => service.runOnce(), {
+          lease: true,
+        }),
+        deps.scheduler.runEvery(PRUNE_BOT_ORDERS_JOB, PRUNE_INTERVAL_MS, () => service.pruneBotOrders(), {
           lease: true,
         }),
       );

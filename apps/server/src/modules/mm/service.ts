@@ -15,6 +15,8 @@ import * as repo from './repository.ts';
 export const MAKER_USERNAME = 'market-maker';
 /** The platform-owned accounts of the demo traders (demo mode only). */
 export const DEMO_TRADER_USERNAMES = ['demo-trader-1', 'demo-trader-2'] as const;
+/** How long the bots' revoked, unfilled orders are kept (the back office shows them meanwhile). */
+export const BOT_ORDER_RETENTION_MS = 6 * 60 * 60_000;
 /** The setting that switches the demo traders (`on` / `off`). */
 export const DEMO_TRADERS_KEY = 'demo_traders';
 // why: not an argon2 hash, so no password ever verifies against it: nobody can log in as a bot.
@@ -43,7 +45,7 @@ export interface DemoBotSetup {
 export interface MarketMakerDeps {
   db: Db;
   clock: Clock;
-  spot: Pick<SpotService, 'place' | 'cancelAll' | 'openOrders' | 'markets'>;
+  spot: Pick<SpotService, 'place' | 'cancelAll' | 'openOrders' | 'markets' | 'pruneRevokedUnfilled'>;
   /** The index this node last saw and whether it is stale (the markets module). */
   index: {
     latestIndex(symbol: string): { price: bigint } | undefined;
@@ -148,6 +150,20 @@ export class MarketMakerService {
         await settings.set(trx, DEMO_TRADERS_KEY, 'on');
       }
     });
+  }
+
+  /**
+   * Deletes the bots' orders revoked without a fill more than {@link BOT_ORDER_RETENTION_MS} ago:
+   * the maker replaces its ladder many times a minute, which would otherwise grow the orders table
+   * by millions of rows a day. Filled orders and every customer order are kept.
+   */
+  async pruneBotOrders(): Promise<number> {
+    const ids: bigint[] = [];
+    for (const username of [MAKER_USERNAME, ...DEMO_TRADER_USERNAMES]) {
+      const id = await this.accountId(username);
+      if (id !== undefined) ids.push(id);
+    }
+    return this.#deps.spot.pruneRevokedUnfilled(ids, this.#deps.clock.now() - BOT_ORDER_RETENTION_MS);
   }
 
   /** The id of a bot account, or undefined while it does not exist. */

@@ -169,6 +169,35 @@ export function findOrderByKey(db: Db, userId: bigint, key: string): Promise<Ord
     .executeTakeFirst();
 }
 
+/**
+ * Deletes up to `limit` of the users' orders that were revoked without any fill before `before`
+ * (no trade, no ledger entry names them); answers how many it deleted.
+ */
+export async function deleteRevokedUnfilled(
+  db: Db,
+  userIds: readonly bigint[],
+  before: Millis,
+  limit: number,
+): Promise<number> {
+  if (userIds.length === 0) return 0;
+  const result = await db
+    .deleteFrom('spot_orders')
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('spot_orders')
+        .select('id')
+        .where('user_id', 'in', userIds)
+        .where('status', '=', 'revoked')
+        .where('filled_qty', '=', 0n)
+        .where('updated_at', '<', before)
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** How many orders are open, per market. */
 export async function countOpenOrders(db: Db): Promise<Map<string, number>> {
   const rows = await db

@@ -35,6 +35,7 @@ import { type ConfigureRequest, type EngineOrder, MarketSequencer, type NewOrder
 export const RESERVATIONS = 'spot.orders';
 
 const PAGE_SIZE = 20;
+const PRUNE_CHUNK = 5_000;
 const OPEN_ORDERS_LIMIT = 500;
 const DAY_MS = 24 * 60 * 60_000;
 /** Candle lengths; a candle opens at a multiple of its length since the epoch. */
@@ -175,6 +176,22 @@ export class SpotService {
     if ('order' in result) return toSpotOrder(result.order, sequencer.market);
     const now = await this.#ownOrder(userId, id);
     throw new AppError(now.status === 'revoked' ? 'ORDER_ALREADY_REVOKED' : 'CANCEL_FAILED');
+  }
+
+  /**
+   * Deletes the given accounts' orders revoked without a fill before `before`, a chunk per
+   * transaction; answers how many. For the platform's own bots, whose quotes are replaced many
+   * times a minute: customers keep their whole order history.
+   */
+  async pruneRevokedUnfilled(userIds: readonly bigint[], before: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.#deps.db
+        .transaction()
+        .execute((trx) => repo.deleteRevokedUnfilled(trx, userIds, toMillis(before), PRUNE_CHUNK));
+      total += deleted;
+      if (deleted < PRUNE_CHUNK) return total;
+    }
   }
 
   /** Cancels every open order of the caller (on one market or all); answers how many it cancelled. */
