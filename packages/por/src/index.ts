@@ -1,0 +1,3 @@
+export * from './build.ts';
+export * from './encoding.ts';
+export * from './verify.ts';
