@@ -19,6 +19,8 @@ import { type MarketsModule, registerMarketsModule, TICKERS_SUBJECT } from './mo
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
 import type { MarketsService } from './modules/markets/service.ts';
 import { type MarketMakerModule, registerMarketMakerModule } from './modules/mm/module.ts';
+import { publicationKey } from './modules/reserves/keys.ts';
+import { type ReservesModule, registerReservesModule } from './modules/reserves/module.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
 import { SpotBackOffice } from './modules/spot/back-office.ts';
@@ -100,6 +102,8 @@ export interface AppContext {
   spot?: SpotService;
   /** The market maker and the demo traders (their settings; tests run their rounds by hand). */
   marketMaker?: MarketMakerModule;
+  /** Proof of reserves and liabilities (snapshots; tests take them by hand). */
+  reserves?: ReservesModule;
 }
 
 declare module 'fastify' {
@@ -192,6 +196,24 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let auth!: AuthService;
   let wallet!: WalletService;
   let delivery!: DeliveryModule;
+  let reserves!: ReservesModule;
+  // why: both keys live outside the database (setting, else a file beside the store); nodes
+  // sharing a PostgreSQL store must be given the same ones in production.
+  const mayCreateKeys = !(config.production && config.databaseUrl);
+  const porKey = resolveSecretKey({
+    setting: config.porKey,
+    settingName: 'POR_KEY',
+    file: path.join(config.dataDir, 'por.key'),
+    mayCreate: mayCreateKeys,
+  });
+  const porSigning = await publicationKey(
+    resolveSecretKey({
+      setting: config.porSigningKey,
+      settingName: 'POR_SIGNING_KEY',
+      file: path.join(config.dataDir, 'por-signing.key'),
+      mayCreate: mayCreateKeys,
+    }),
+  );
   let spot!: SpotService;
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories).
@@ -279,6 +301,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         bus,
         onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
       });
+      reserves = registerReservesModule(api, {
+        db,
+        clock,
+        ledger,
+        porKey,
+        key: porSigning,
+        scheduler,
+        proofLimit: limit('por_proof', { points: 30, durationSec: 600 }),
+      });
     },
     { prefix: '/apiv' },
   );
@@ -315,6 +346,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       })
     : false;
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
+  ctx.reserves = reserves;
+  // why: a demo shows a snapshot and a proof at once, after its money is credited.
+  if (config.demo && (await reserves.service.headers(1)).length === 0) {
+    await reserves.service.takeSnapshot(clock.now());
+  }
 
   await registerStaffModule(app, {
     db,
@@ -367,7 +403,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
   });
   await markets.start({ runFeed: options.startFeed !== false });
-  if (options.startSettlement ?? options.startFeed !== false) delivery.start();
+  if (options.startSettlement ?? options.startFeed !== false) {
+    delivery.start();
+    reserves.start();
+  }
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
     marketMaker.start({ demoTraders: config.demo });
   }

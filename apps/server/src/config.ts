@@ -89,6 +89,22 @@ function limitRule(fallback: LimitRule) {
     });
 }
 
+/** A 32-byte secret given in base64 or hex; empty = unset (a key file beside the store is used). */
+function secretKeySetting(name: string) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx): Buffer | undefined => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const key = parseSecretKey(value);
+      if (!key) {
+        ctx.addIssue({ code: 'custom', message: `${name}: expected 32 bytes in base64 or hex` });
+        return z.NEVER;
+      }
+      return key;
+    });
+}
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -154,6 +170,8 @@ const ConfigSchema = z.object({
       }
       return key;
     }),
+  POR_KEY: secretKeySetting('POR_KEY'),
+  POR_SIGNING_KEY: secretKeySetting('POR_SIGNING_KEY'),
   RATE_LIMIT_STORE: z.enum(['memory', 'sqlite', 'postgres', 'redis']).optional(),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PREFIX: z
@@ -219,6 +237,10 @@ export interface Config {
   adminDist: string;
   /** Encrypts staff TOTP secrets at rest; unset = a key file beside the store (see app.ts). */
   staffSecretKey: Buffer | undefined;
+  /** The proof of reserves' salt and padding secret (32 bytes), given only to the auditor. */
+  porKey: Buffer | undefined;
+  /** The seed of the Ed25519 key that signs proof-of-reserves headers (32 bytes). */
+  porSigningKey: Buffer | undefined;
   /** Where limits count: memory (per process), sqlite (beside the store), postgres or redis. */
   limitStore: LimitStoreKind;
   redisUrl: string | undefined;
@@ -287,6 +309,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     firstOwner: { username: parsed.ADMIN_USER || undefined, password: parsed.ADMIN_PASSWORD || undefined },
     adminDist: parsed.ADMIN_DIST ? path.resolve(parsed.ADMIN_DIST) : path.join(root, 'apps/admin/dist'),
     staffSecretKey: parsed.STAFF_SECRET_KEY,
+    porKey: parsed.POR_KEY,
+    porSigningKey: parsed.POR_SIGNING_KEY,
     // why: limits count in a store that survives a restart by default: the PostgreSQL store when
     // the ledger is on PostgreSQL, a SQLite file beside the embedded store otherwise.
     limitStore: parsed.RATE_LIMIT_STORE ?? (isPostgresUrl(parsed.DATABASE_URL) ? 'postgres' : 'sqlite'),

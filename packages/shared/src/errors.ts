@@ -92,6 +92,9 @@ export const RESULT_CODES = {
   PRICE_OUT_OF_BAND: { code: 7017, status: 200 },
   MARKET_EXISTS: { code: 7018, status: 200 },
   MARKET_HAS_OPEN_ORDERS: { code: 7019, status: 200 },
+  // 89xx proof of reserves
+  POR_NO_SNAPSHOT: { code: 8901, status: 200 },
+  POR_NOT_INCLUDED: { code: 8902, status: 200 },
   // 4xxx transport-level session errors that the client handles by logging out
   UNAUTHORIZED: { code: 4010, status: 401 },
   FORBIDDEN: { code: 4005, status: 403 },

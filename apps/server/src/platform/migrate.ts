@@ -10,6 +10,7 @@ import * as delivery from './migrations/2026_11_23_0007_delivery.ts';
 import * as walletStaffHardening from './migrations/2026_11_23_0008_wallet_staff_hardening.ts';
 import * as spot from './migrations/2026_11_23_0009_spot.ts';
 import * as marketMaker from './migrations/2026_11_23_0010_market_maker.ts';
+import * as reserves from './migrations/2026_11_24_0017_reserves.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0008_wallet_staff_hardening': walletStaffHardening,
   '2026_11_23_0009_spot': spot,
   '2026_11_23_0010_market_maker': marketMaker,
+  '2026_11_24_0017_reserves': reserves,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -6,5 +6,6 @@ export * from './config.ts';
 export * from './delivery.ts';
 export * from './fields.ts';
 export * from './markets.ts';
+export * from './por.ts';
 export * from './spot.ts';
 export * from './wallet.ts';

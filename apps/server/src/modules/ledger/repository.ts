@@ -285,3 +285,23 @@ export function listUserBalancesOfKind(db: Db, kind: string) {
     .where('kind', '=', kind)
     .execute();
 }
+
+/** The last journal entry's id (0 when there is none). */
+export async function lastEntryId(db: Db): Promise<bigint> {
+  const row = await db
+    .selectFrom('journal_entries')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return row?.id ?? 0n;
+}
+
+/** Every user account with a balance other than zero, by user. */
+export function listNonZeroUserAccounts(db: Db) {
+  return db
+    .selectFrom('ledger_accounts')
+    .select(['user_id', 'asset', 'kind', 'balance'])
+    .where('user_id', 'is not', null)
+    .where('balance', '!=', 0n)
+    .orderBy('user_id')
+    .execute();
+}

@@ -191,6 +191,29 @@ export class LedgerService {
     return new Map([...found].map(([key, account]) => [key, account.balance]));
   }
 
+  /**
+   * Every user balance other than zero, with the last journal entry they include, read inside
+   * `trx` (one transaction: the proof of reserves' cut point).
+   */
+  async userBalancesAt(
+    trx: Db,
+  ): Promise<{
+    ledgerSeq: bigint;
+    rows: { userId: bigint; asset: string; kind: AccountKind; balance: bigint }[];
+  }> {
+    const ledgerSeq = await repo.lastEntryId(trx);
+    const rows = await repo.listNonZeroUserAccounts(trx);
+    return {
+      ledgerSeq,
+      rows: rows.map((row) => ({
+        userId: row.user_id as bigint,
+        asset: row.asset,
+        kind: row.kind as AccountKind,
+        balance: row.balance,
+      })),
+    };
+  }
+
   /** One balance; 0 when the account does not exist yet. */
   balance(db: Db, owner: Owner, asset: string, kind: AccountKind): Promise<bigint> {
     return repo.findBalance(db, ownerKey(owner), asset, kind);

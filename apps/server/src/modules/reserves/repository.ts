@@ -1,0 +1,100 @@
+import type { Db } from '../../platform/db.ts';
+import type { Millis } from '../../platform/schema.ts';
+
+/** Queries of the proof-of-reserves tables (this module alone writes them). */
+
+export function findSnapshotAt(db: Db, takenAt: Millis) {
+  return db.selectFrom('por_snapshots').selectAll().where('taken_at', '=', takenAt).executeTakeFirst();
+}
+
+export function findSnapshot(db: Db, id: bigint) {
+  return db.selectFrom('por_snapshots').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function latestSnapshot(db: Db) {
+  return db.selectFrom('por_snapshots').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export function listSnapshots(db: Db, limit: number) {
+  return db.selectFrom('por_snapshots').selectAll().orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function insertSnapshot(
+  db: Db,
+  row: {
+    taken_at: Millis;
+    ledger_seq: bigint;
+    assets: string;
+    depth: bigint;
+    root: string;
+    root_sums: string;
+    monthly: bigint;
+    created_at: Millis;
+  },
+): Promise<bigint> {
+  const inserted = await db
+    .insertInto('por_snapshots')
+    .values({ ...row, status: 'published', header_json: null, sig: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function setHeader(db: Db, id: bigint, headerJson: string, sig: string): Promise<void> {
+  await db.updateTable('por_snapshots').set({ header_json: headerJson, sig }).where('id', '=', id).execute();
+}
+
+export async function insertNodes(
+  db: Db,
+  rows: readonly { snapshot_id: bigint; level: bigint; idx: bigint; hash: string; sums: string }[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 2000) {
+    await db
+      .insertInto('por_nodes')
+      .values(rows.slice(i, i + 2000))
+      .execute();
+  }
+}
+
+export async function insertLeaves(
+  db: Db,
+  rows: readonly { snapshot_id: bigint; user_id: bigint; leaf_index: bigint; balances: string }[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 2000) {
+    await db
+      .insertInto('por_leaves')
+      .values(rows.slice(i, i + 2000))
+      .execute();
+  }
+}
+
+export function findLeaf(db: Db, snapshotId: bigint, userId: bigint) {
+  return db
+    .selectFrom('por_leaves')
+    .selectAll()
+    .where('snapshot_id', '=', snapshotId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The nodes at the given (level, index) places of one snapshot. */
+export function findNodes(db: Db, snapshotId: bigint, places: readonly { level: bigint; idx: bigint }[]) {
+  return db
+    .selectFrom('por_nodes')
+    .select(['level', 'idx', 'hash', 'sums'])
+    .where('snapshot_id', '=', snapshotId)
+    .where((eb) => eb.or(places.map((p) => eb.and([eb('level', '=', p.level), eb('idx', '=', p.idx)]))))
+    .execute();
+}
+
+/** Drops the tree and leaves (the proofs) of daily snapshots taken before `before`; headers stay. */
+export async function dropOldProofs(db: Db, before: Millis): Promise<number> {
+  const old = db
+    .selectFrom('por_snapshots')
+    .select('id')
+    .where('taken_at', '<', before)
+    .where('monthly', '=', 0n);
+  await db.deleteFrom('por_nodes').where('snapshot_id', 'in', old).execute();
+  const result = await db.deleteFrom('por_leaves').where('snapshot_id', 'in', old).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
