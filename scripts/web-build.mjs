@@ -17,6 +17,8 @@ const SOURCES = [
   'packages/shared/src',
   'packages/i18n/src',
   'packages/i18n/resources/web',
+  'packages/por/src',
+  'packages/por/page',
   'package-lock.json',
 ];
 

@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { porVerifyPage } from './scripts/por-verify-page.ts';
 
 const API_TARGET = process.env.BOURSE_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), porVerifyPage()],
   resolve: {
     alias: {
       // why: the customer-app texts live in packages/i18n; the alias lets import.meta.glob reach them.

@@ -176,7 +176,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.decorate('ctx', ctx);
 
   registerHttpPlatform(app);
-  await registerSecurityHeaders(app, { webDist: config.webDist });
+  await registerSecurityHeaders(app, {
+    webDist: config.webDist,
+    pages: { '/por/verify.html': path.join(config.webDist, 'por', 'verify.html') },
+  });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // why: on the root, before the API, so a multipart form's token is in the body for the auth hook.
@@ -349,7 +352,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   ctx.reserves = reserves;
   // why: a demo shows a snapshot and a proof at once, after its money is credited.
   if (config.demo && (await reserves.service.headers(1)).length === 0) {
-    await reserves.service.takeSnapshot(clock.now());
+    const now = clock.now();
+    await reserves.service.takeSnapshot(now - (now % 1000));
   }
 
   await registerStaffModule(app, {

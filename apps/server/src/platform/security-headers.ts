@@ -12,6 +12,11 @@ export interface SecurityHeadersOptions {
   webDist: string;
   /** Path of the API documentation (swagger-ui), which gets a policy of its own; `/docs` by default. */
   docsPrefix?: string;
+  /**
+   * Standalone pages of the built app (URL path → file) with inline code of their own, e.g. the
+   * proof-of-reserves verifier: each gets the app's policy with its own inline hashes.
+   */
+  pages?: Record<string, string>;
 }
 
 /** How long browsers remember to use HTTPS only (one year), sent only on answers over TLS. */
@@ -69,12 +74,16 @@ export const DOCS_DIRECTIVES: Directives = {
   'style-src': ["'self'", "'unsafe-inline'"],
 };
 
-function readIndexHtml(webDist: string): string {
+function readHtml(file: string): string {
   try {
-    return fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch {
     return '';
   }
+}
+
+function readIndexHtml(webDist: string): string {
+  return readHtml(path.join(webDist, 'index.html'));
 }
 
 /**
@@ -130,9 +139,22 @@ export async function registerSecurityHeaders(
     contentSecurityPolicy: { useDefaults: false, directives: DOCS_DIRECTIVES },
   });
   const isDocs = (url: string) => url === docsPrefix || url.startsWith(`${docsPrefix}/`);
+  const pageHeaders = new Map(
+    Object.entries(options.pages ?? {}).map(([url, file]) => [
+      url,
+      helmetHeaders({
+        ...common,
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: appDirectives(hashInlineBlocks(readHtml(file))),
+        },
+      }),
+    ]),
+  );
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(isDocs(request.routeOptions.url ?? '') ? docsHeaders : appHeaders);
+    const page = pageHeaders.size > 0 ? pageHeaders.get(request.url.split('?')[0] ?? '') : undefined;
+    reply.headers(page ?? (isDocs(request.routeOptions.url ?? '') ? docsHeaders : appHeaders));
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
   });
 }

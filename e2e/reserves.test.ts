@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPhoneContext, type Platform } from './harness.ts';
+import { callApi, openDemoPhone, SCREENS } from './page-helpers.ts';
+
+interface Snapshots {
+  public_key: string;
+  fingerprint: string;
+  list: { snapshot_id: number; assets: string[] }[];
+}
+
+describe('the proof-of-reserves verifier page at phone size', () => {
+  let platform: Platform;
+  let browser: Browser;
+  let session: { token: string; uid: number };
+  let page: Page;
+  let proof: { snapshot_id: number; balances: string[] };
+  let snapshots: Snapshots;
+  const saved = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-verify-'));
+
+  beforeAll(async () => {
+    ({ platform, browser, session, page } = await openDemoPhone());
+    proof = await callApi(platform.url, session, 'GET', '/por/proof');
+    snapshots = await callApi(platform.url, session, 'GET', '/por/snapshots');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+    fs.rmSync(saved, { recursive: true, force: true });
+  });
+
+  const expectVerified = async (target: Page) => {
+    await target.locator('#checks li.bad').or(target.locator('#checks li.ok').last()).first().waitFor();
+    expect(await target.locator('#checks li.bad').count()).toBe(0);
+    expect(await target.locator('#checks li.ok').count()).toBe(4);
+    const [header] = snapshots.list;
+    const rows = await target.locator('#balances tr').allTextContents();
+    // why: the demo user's counted balances per asset, formatted exactly from the proof's atoms.
+    const expected = (header?.assets ?? []).map((asset, i) => {
+      const atoms = BigInt(proof.balances[i] as string);
+      const fraction = (atoms % 100_000_000n).toString().padStart(8, '0').replace(/0+$/, '');
+      return `${asset}${atoms / 100_000_000n}${fraction ? `.${fraction}` : ''}`;
+    });
+    expect(rows).toEqual(expected);
+  };
+
+  it('served by the platform: fills the headers and key itself, and verifies the pasted proof', async () => {
+    await page.goto(`${platform.url}/por/verify.html?lang=en`);
+    await expect
+      .poll(() => page.locator('#fingerprint').textContent())
+      .toBe(`Key fingerprint: ${snapshots.fingerprint}`);
+    await page.locator('#proof').fill(JSON.stringify(proof));
+    await page.locator('#verify').click();
+    await expectVerified(page);
+    await page.screenshot({ path: path.join(SCREENS, 'por-verify-page.png'), fullPage: true });
+  });
+
+  it('saved to disk and opened with no network: verifies the same proof', async () => {
+    const html = await (await fetch(`${platform.url}/por/verify.html`)).text();
+    const file = path.join(saved, 'verify.html');
+    fs.writeFileSync(file, html);
+    const context = await newPhoneContext(browser, { locale: 'en-US' });
+    await context.setOffline(true);
+    const offline = await context.newPage();
+    const requests: string[] = [];
+    offline.on('request', (request) => requests.push(request.url()));
+    await offline.goto(`file://${file}`);
+    await offline.locator('#proof').fill(JSON.stringify(proof));
+    await offline.locator('#headers').fill(JSON.stringify(snapshots.list));
+    await offline.locator('#key').fill(snapshots.public_key);
+    await offline.locator('#verify').click();
+    await expectVerified(offline);
+    expect(requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
+
+    // a proof with one balance raised fails
+    await offline
+      .locator('#proof')
+      .fill(JSON.stringify({ ...proof, balances: proof.balances.map((b) => `${BigInt(b) + 1n}`) }));
+    await offline.locator('#verify').click();
+    await offline.locator('#checks li.bad').waitFor();
+    expect(await offline.locator('#checks li.bad').textContent()).toContain('root');
+    await context.close();
+  });
+});
