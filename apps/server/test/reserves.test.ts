@@ -7,6 +7,7 @@ import {
 } from '@bourse/por';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTED_KINDS, TRIAL_KINDS } from '../src/modules/reserves/service.ts';
+import { indexTick } from './delivery-harness.ts';
 import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 
@@ -78,6 +79,14 @@ describe.each(DIALECTS)('proof of reserves on $name', ({ name, skip }) => {
       const balances = await verifyProof(proof, header as SnapshotHeader);
       const mine = (await ledgerView(server)).users.get(BigInt(demo.uid));
       expect(balances).toEqual((header as SnapshotHeader).assets.map((asset) => mine?.get(asset) ?? 0n));
+      // the statement at the snapshot's ledger sequence, from the postings, says the same
+      const statement = await server.call('GET', '/por/statement', {}, { token: demo.token });
+      expect(statement.data).toEqual({
+        snapshot_id: proof.snapshot_id,
+        ledger_seq: (header as SnapshotHeader).ledger_seq,
+        assets: (header as SnapshotHeader).assets,
+        balances: balances.map(String),
+      });
     });
 
     it('answers a user with nothing counted, and a snapshot that does not exist, with their messages', async () => {
@@ -106,8 +115,17 @@ describe.each(DIALECTS)('proof of reserves on $name', ({ name, skip }) => {
 
     it('takes the 00:00 UTC snapshot once, chained to the one before, and keeps the older proof', async () => {
       const service = server.app.ctx.reserves!.service;
+      // money moves between the snapshots (available → frozen, still counted)
+      await indexTick(server, 'BTCUSDT', '50000');
+      const moved = await server.call(
+        'POST',
+        '/Contract/place',
+        { symbol: 'BTCUSDT', direction: 'up', period: '60', amount: '10', idempotency_key: 'por-contract-1' },
+        { token: demo.token },
+      );
       const now = server.clock.now();
       await server.clock.advance(DAY_MS - (now % DAY_MS) + 5_000);
+      expect(moved.code).toBe(1000);
       await service.runDaily();
       await service.runDaily();
       const headers = ((await server.call('GET', '/por/snapshots')).data.list as SnapshotHeader[]).reverse();

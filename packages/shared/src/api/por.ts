@@ -64,3 +64,12 @@ export const InclusionProof = z.object({
   path: z.array(z.object({ side: z.enum(['L', 'R']), hash: hex(32), sums: z.array(amount) })),
 });
 export type InclusionProof = z.infer<typeof InclusionProof>;
+
+/** GET `/por/statement`: the caller's counted balances per asset at the snapshot's ledger sequence. */
+export const ReserveStatement = z.object({
+  snapshot_id: z.number().int(),
+  ledger_seq: z.number().int(),
+  assets: z.array(z.string()),
+  balances: z.array(amount),
+});
+export type ReserveStatement = z.infer<typeof ReserveStatement>;

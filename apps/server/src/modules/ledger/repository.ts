@@ -305,3 +305,26 @@ export function listNonZeroUserAccounts(db: Db) {
     .orderBy('user_id')
     .execute();
 }
+
+/** A user's accounts with their balance after the last posting at or before entry `seq` (0 when none). */
+export async function userBalancesAtEntry(db: Db, userId: bigint, seq: bigint) {
+  const accounts = await db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'asset', 'kind'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+  const out: { asset: string; kind: string; balance: bigint }[] = [];
+  for (const account of accounts) {
+    const last = await db
+      .selectFrom('postings')
+      .select('balance_after')
+      .where('account_id', '=', account.id)
+      .where('entry_id', '<=', seq)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    out.push({ asset: account.asset, kind: account.kind, balance: last?.balance_after ?? 0n });
+  }
+  return out;
+}

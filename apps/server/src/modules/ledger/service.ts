@@ -195,9 +195,7 @@ export class LedgerService {
    * Every user balance other than zero, with the last journal entry they include, read inside
    * `trx` (one transaction: the proof of reserves' cut point).
    */
-  async userBalancesAt(
-    trx: Db,
-  ): Promise<{
+  async userBalancesAt(trx: Db): Promise<{
     ledgerSeq: bigint;
     rows: { userId: bigint; asset: string; kind: AccountKind; balance: bigint }[];
   }> {
@@ -212,6 +210,18 @@ export class LedgerService {
         balance: row.balance,
       })),
     };
+  }
+
+  /** A user's balances as they stood after journal entry `seq`, from the postings (their statement). */
+  async userBalancesAtEntry(
+    db: Db,
+    userId: bigint,
+    seq: bigint,
+  ): Promise<{ asset: string; kind: AccountKind; balance: bigint }[]> {
+    return (await repo.userBalancesAtEntry(db, userId, seq)).map((row) => ({
+      ...row,
+      kind: row.kind as AccountKind,
+    }));
   }
 
   /** One balance; 0 when the account does not exist yet. */

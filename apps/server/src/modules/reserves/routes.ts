@@ -1,5 +1,5 @@
 import { AppError } from '@bourse/shared';
-import { InclusionProof, ProofQuery, SnapshotList } from '@bourse/shared/api';
+import { InclusionProof, ProofQuery, ReserveStatement, SnapshotList } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
@@ -47,6 +47,25 @@ export async function reservesRoutes(
       if (!(await proofLimit.take(`session:${auth.sessionId}`))) throw new AppError('TOO_MANY_REQUESTS');
       const id = request.query.snapshot_id;
       return ok(request, await reserves.proof(auth.userId, id === undefined ? undefined : BigInt(id)));
+    },
+  });
+
+  api.get('/por/statement', {
+    config: { auth: true, errors: ['POR_NO_SNAPSHOT'] },
+    schema: {
+      tags,
+      operationId: 'getMyReserveStatement',
+      summary:
+        'The caller’s counted balances per asset at a snapshot’s ledger sequence, from their statement',
+      querystring: ProofQuery,
+      response: { 200: envelope(ReserveStatement) },
+    },
+    handler: async (request) => {
+      const id = request.query.snapshot_id;
+      return ok(
+        request,
+        await reserves.statement(requireAuth(request).userId, id === undefined ? undefined : BigInt(id)),
+      );
     },
   });
 }

@@ -281,6 +281,32 @@ export class ReservesService {
   }
 
   /**
+   * The caller's counted balances per asset as their statement shows them at the snapshot's
+   * ledger sequence (from the postings, not the tree), for the app to set beside the proof.
+   */
+  async statement(
+    userId: bigint,
+    snapshotId?: bigint,
+  ): Promise<{ snapshot_id: number; ledger_seq: number; assets: string[]; balances: string[] }> {
+    const { db, ledger } = this.#deps;
+    const snapshot =
+      snapshotId === undefined ? await repo.latestSnapshot(db) : await repo.findSnapshot(db, snapshotId);
+    if (!snapshot?.header_json) throw new AppError('POR_NO_SNAPSHOT');
+    const assets = JSON.parse(snapshot.assets) as string[];
+    const totals = new Map<string, bigint>();
+    for (const row of await ledger.userBalancesAtEntry(db, userId, snapshot.ledger_seq)) {
+      if (COUNTED_KINDS.includes(row.kind))
+        totals.set(row.asset, (totals.get(row.asset) ?? 0n) + row.balance);
+    }
+    return {
+      snapshot_id: Number(snapshot.id),
+      ledger_seq: Number(snapshot.ledger_seq),
+      assets,
+      balances: assets.map((asset) => String(totals.get(asset) ?? 0n)),
+    };
+  }
+
+  /**
    * The scheduled run (every minute, one node): takes today's 00:00 UTC snapshot once it is due
    * and not yet taken, and drops the proofs of daily snapshots past retention.
    */
