@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPhoneContext, type Platform } from './harness.ts';
-import { callApi, openDemoPhone, SCREENS } from './page-helpers.ts';
+import { callApi, openDemoPhone, SCREENS, webText } from './page-helpers.ts';
 
 interface Snapshots {
   public_key: string;
@@ -46,6 +46,34 @@ describe('the proof-of-reserves verifier page at phone size', () => {
     });
     expect(rows).toEqual(expected);
   };
+
+  it('a demo user opens proof of reserves from the user tab, verifies their balance and sees it match their statement', async () => {
+    await page.goto(`${platform.url}/#/Index/uoption`);
+    await page.getByTestId('menu-reserves').click();
+    await page.getByTestId('reserves-latest').waitFor();
+    // no reserve data is published yet: no reserve, no ratio, and the page says why
+    expect(await page.getByTestId('reserves-row-USDT').locator('td').allTextContents()).toEqual([
+      'USDT',
+      expect.stringMatching(/\d/),
+      '—',
+      '—',
+    ]);
+    expect(await page.getByTestId('reserves-claim').textContent()).toBe(webText('reserves.noReserves'));
+    expect(await page.getByTestId('reserves-fingerprint').textContent()).toContain(snapshots.fingerprint);
+
+    await page.getByTestId('reserves-verify').click();
+    await page.getByTestId('reserves-result').waitFor();
+    expect(await page.getByTestId('reserves-statement-check').getAttribute('class')).toBe('is-ok');
+    const [header] = snapshots.list;
+    for (const [i, asset] of (header?.assets ?? []).entries()) {
+      const cells = page.getByTestId(`verified-row-${asset}`).locator('[data-value]');
+      const values = await cells.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-value')));
+      const atoms = BigInt(proof.balances[i] as string);
+      const expected = `${atoms / 100_000_000n}.${(atoms % 100_000_000n).toString().padStart(8, '0')}`;
+      expect(values).toEqual([expected, expected]);
+    }
+    await page.screenshot({ path: path.join(SCREENS, 'reserves-verified.png'), fullPage: true });
+  });
 
   it('served by the platform: fills the headers and key itself, and verifies the pasted proof', async () => {
     await page.goto(`${platform.url}/por/verify.html?lang=en`);

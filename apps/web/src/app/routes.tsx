@@ -77,6 +77,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/Trade/billinfo', () => import('../features/spot/pages/order-detail-page.tsx'), {
     background: 'white',
   }),
+  // Proof of reserves (issue 16): a user-tab entry; the spec names no path, so it takes one in its style.
+  route('/User/reserves', () => import('../features/reserves/pages/reserves-page.tsx')),
   // Declared for their metadata; pages arrive with later issues.
   route('/Issue/index', null, { background: 'white' }),
   route('/Index/noticeinfo', null, { background: 'white' }),

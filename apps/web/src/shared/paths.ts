@@ -45,6 +45,8 @@ export const PATHS = {
   convert: '/User/zhuanhua',
   bills: '/User/mybill',
   billDetail: '/User/billinfo',
+  /** Proof of reserves: the snapshots and "verify my balance" (no path in the spec). */
+  reserves: '/User/reserves',
 } as const;
 
 /** A path with its query, e.g. `withQuery(PATHS.deposit, { coin: 'USDT' })` → `/User/czpage?coin=USDT`. */

@@ -259,3 +259,11 @@ export const IconChevronDown = (p: IconProps) => (
     <path d="M6 9l6 6 6-6" />
   </Svg>
 );
+
+/** A balance scale: proof of reserves. */
+export const IconScale = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 4v16M7 20h10M5 7h14M12 4l-1 3h2z" />
+    <path d="M5 7l-3 6a3 3 0 0 0 6 0zM19 7l-3 6a3 3 0 0 0 6 0z" />
+  </Svg>
+);

@@ -14,6 +14,7 @@ import {
   IconLock,
   IconLogout,
   IconPalette,
+  IconScale,
   IconShield,
   IconWallet,
 } from '../../../shared/ui/icons.tsx';
@@ -65,6 +66,12 @@ export default function UserPage() {
 
       <Menu title={t('user.sections.wallet')}>
         <MenuItem icon={IconWallet} label={t('user.menu.assets')} to={PATHS.assets} testId="menu-assets" />
+        <MenuItem
+          icon={IconScale}
+          label={t('user.menu.reserves')}
+          to={PATHS.reserves}
+          testId="menu-reserves"
+        />
       </Menu>
 
       <Menu title={t('user.sections.security')}>
