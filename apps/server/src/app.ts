@@ -308,6 +308,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         db,
         clock,
         ledger,
+        audit,
         porKey,
         key: porSigning,
         scheduler,
@@ -353,7 +354,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // why: a demo shows a snapshot and a proof at once, after its money is credited.
   if (config.demo && (await reserves.service.headers(1)).length === 0) {
     const now = clock.now();
-    await reserves.service.takeSnapshot(now - (now % 1000));
+    await reserves.service.takeDemoSnapshot(now - (now % 1000));
   }
 
   await registerStaffModule(app, {
@@ -385,6 +386,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     delivery: () => delivery.backOffice,
     spot: () => spotBackOffice,
     marketMaker: () => marketMaker.service,
+    reserves: () => reserves.service,
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
     ledgerCheck: {

@@ -71,13 +71,27 @@ export async function advance(server: TestServer, ms: number) {
 }
 
 /** Signs in the first owner (created from ADMIN_USER / ADMIN_PASSWORD), enrolling TOTP. */
-export async function signInOwner(server: TestServer, username: string, password: string): Promise<string> {
+/**
+ * Signs a staff member in for the first time: TOTP enrolment and, when the account must change
+ * its password, the new one. Answers the session token.
+ */
+export async function enrolStaff(
+  server: TestServer,
+  username: string,
+  password: string,
+  newPassword?: string,
+): Promise<string> {
   const step = await callAdmin(server, 'POST', '/login', { username, password });
   expect(step.data.step).toBe('enrol');
   const done = await callAdmin(server, 'POST', '/totp/enrol', {
     ticket: step.data.ticket,
     code: await generate({ secret: step.data.secret, epoch: Math.floor(server.clock.now() / 1000) }),
+    newPassword: step.data.mustChangePassword ? newPassword : undefined,
   });
   expect(done.code).toBe(1000);
   return done.data.token as string;
+}
+
+export function signInOwner(server: TestServer, username: string, password: string): Promise<string> {
+  return enrolStaff(server, username, password);
 }

@@ -5,10 +5,12 @@ import {
   verifyHeader,
   verifyProof,
 } from '@bourse/por';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTED_KINDS, TRIAL_KINDS } from '../src/modules/reserves/service.ts';
-import { indexTick } from './delivery-harness.ts';
-import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
+import { verifyReserveSignature } from '../src/modules/reserves/signatures.ts';
+import { enrolStaff, indexTick, signInOwner } from './delivery-harness.ts';
+import { callAdmin, DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 
 const DAY_MS = 86_400_000;
@@ -67,7 +69,25 @@ describe.each(DIALECTS)('proof of reserves on $name', ({ name, skip }) => {
       // why: trial money is never withdrawable: on its own line, never in the tree.
       expect(Object.keys(header.trial_total).length).toBeGreaterThan(0);
       expect(header.trial_total).toEqual(Object.fromEntries([...trial].map(([a, v]) => [a, String(v)])));
-      expect([header.leaf_count, header.depth, header.reserves, header.ratios]).toEqual([1024, 10, [], {}]);
+      expect([header.leaf_count, header.depth]).toEqual([1024, 10]);
+      // why: the demo's reserves are simulated, signed by the demo keys over this snapshot's message, and marked so.
+      expect(header.reserves.map((r) => [r.asset, r.chain, r.scheme, r.simulated])).toEqual([
+        ['BTC', 'bitcoin', 'bip322', true],
+        ['ETH', 'ethereum', 'eip191', true],
+        ['USDT', 'ethereum', 'eip191', true],
+      ]);
+      for (const entry of header.reserves) {
+        expect(entry.message).toBe(`Bourse reserves snapshot ${header.snapshot_id} root ${header.root}`);
+        expect(await verifyReserveSignature({ ...entry, chain: entry.chain as 'bitcoin' })).toBe(true);
+        const liability = BigInt(header.root_sums[header.assets.indexOf(entry.asset)] as string);
+        expect(entry.balance).toBe(String((liability * 105n) / 100n));
+        expect(header.reserve_totals[entry.asset]).toBe(entry.balance);
+        const scaled = (BigInt(entry.balance) * 10_000n) / liability;
+        expect(header.ratios[entry.asset]).toBe(
+          `${scaled / 10_000n}.${(scaled % 10_000n).toString().padStart(4, '0')}`,
+        );
+      }
+      expect(Object.keys(header.ratios).sort()).toEqual(['BTC', 'ETH', 'USDT']);
     });
 
     it('gives the caller their own proof, which verifies and matches their ledger balances', async () => {
@@ -128,11 +148,16 @@ describe.each(DIALECTS)('proof of reserves on $name', ({ name, skip }) => {
       expect(moved.code).toBe(1000);
       await service.runDaily();
       await service.runDaily();
+      // taken at 00:00, pending for an hour while staff attach reserve entries, then published
+      expect((await server.call('GET', '/por/snapshots')).data.list).toHaveLength(1);
+      await server.clock.advance(60 * 60_000);
+      await service.runDaily();
       const headers = ((await server.call('GET', '/por/snapshots')).data.list as SnapshotHeader[]).reverse();
       expect(headers).toHaveLength(2);
       expect(headers[1]?.taken_at).toBe(
-        new Date(server.clock.now() - 5_000).toISOString().replace('.000Z', 'Z'),
+        new Date(now - (now % DAY_MS) + DAY_MS).toISOString().replace('.000Z', 'Z'),
       );
+      expect([headers[1]?.reserves, headers[1]?.ratios]).toEqual([[], {}]);
       await verifyChain(headers, key);
       for (const header of headers) {
         const proof = await server.call(
@@ -142,7 +167,15 @@ describe.each(DIALECTS)('proof of reserves on $name', ({ name, skip }) => {
           { token: demo.token },
         );
         expect(proof.code).toBe(1000);
-        await verifyProof(proof.data, header);
+        const balances = await verifyProof(proof.data, header);
+        // the statement at each snapshot's ledger sequence, from the postings, says the same
+        const statement = await server.call(
+          'GET',
+          '/por/statement',
+          { snapshot_id: header.snapshot_id },
+          { token: demo.token },
+        );
+        expect(statement.data.balances).toEqual(balances.map(String));
       }
     });
 
@@ -154,6 +187,111 @@ describe.each(DIALECTS)('proof of reserves on $name', ({ name, skip }) => {
       // why: the user holds nothing, so every answer within the limit is "not included".
       expect(answers.filter((a) => a.code === 8902)).toHaveLength(30);
       expect(answers.filter((a) => a.code === 1004)).toHaveLength(10);
+    });
+  });
+});
+
+describe.each(DIALECTS)('proof-of-reserves back office on $name', ({ name, skip }) => {
+  describe.skipIf(skip)('', () => {
+    let server: TestServer;
+    let owner = '';
+    let finance = '';
+    let support = '';
+    let pendingId = 0;
+    const evm = privateKeyToAccount(`0x${'42'.repeat(32)}`);
+    const admin = (method: 'GET' | 'POST', path: string, body?: Record<string, unknown>, token = owner) =>
+      callAdmin(server, method, path, body, token);
+
+    beforeAll(async () => {
+      server = await startServer(name, {
+        env: {
+          DEMO: 'on',
+          ADMIN_USER: 'boss',
+          ADMIN_PASSWORD: 'owner-pass-1',
+          LIMIT_REGISTER_PER_IP: '1000/3600',
+        },
+      });
+      owner = await signInOwner(server, 'boss', 'owner-pass-1');
+      for (const role of ['finance', 'support'] as const) {
+        expect(
+          (await admin('POST', '/staff', { username: `${role}1`, password: 'initial-pass', role })).code,
+        ).toBe(1000);
+      }
+      finance = await enrolStaff(server, 'finance1', 'initial-pass', 'finance-pass-2');
+      support = await enrolStaff(server, 'support1', 'initial-pass', 'support-pass-2');
+      // a pending snapshot: taken now, published in an hour
+      pendingId = Number(await server.app.ctx.reserves!.service.takeSnapshot(server.clock.now() + 1));
+    });
+    afterAll(async () => {
+      await expectLedgerInvariants(server);
+      await server?.close();
+    });
+
+    it('lists pending and published snapshots with the message to sign; support staff are refused', async () => {
+      const answer = await admin('GET', '/reserves/snapshots', undefined, finance);
+      expect(answer.code).toBe(1000);
+      const [pending, published] = answer.data.list;
+      expect([pending.id, pending.status, published.status]).toEqual([pendingId, 'pending', 'published']);
+      expect(pending.message).toBe(`Bourse reserves snapshot ${pendingId} root ${pending.root}`);
+      expect(answer.data.fingerprint).toBe((await server.call('GET', '/por/snapshots')).data.fingerprint);
+      expect((await admin('GET', '/reserves/snapshots', undefined, support)).code).toBe(6002);
+    });
+
+    it('attaches an entry whose signature verifies, refuses the others, publishes with the ratio, all audited', async () => {
+      const [pending] = (await admin('GET', '/reserves/snapshots')).data.list;
+      const usdt = BigInt(pending.rootSums[pending.assets.indexOf('USDT')]);
+      const entry = {
+        asset: 'USDT',
+        chain: 'ethereum',
+        address: evm.address,
+        balance: '6000000',
+        height: 23_100_000,
+        blockHash: `0x${'ab'.repeat(32)}`,
+        sig: await evm.signMessage({ message: pending.message }),
+      };
+      const wrongKey = privateKeyToAccount(`0x${'43'.repeat(32)}`);
+      const refused = [
+        [{ ...entry, sig: await wrongKey.signMessage({ message: pending.message }) }, 8905],
+        [{ ...entry, sig: await evm.signMessage({ message: `${pending.message} ` }) }, 8905],
+        [{ ...entry, asset: 'ZZZ' }, 8904],
+        [{ ...entry, chain: 'tron' }, 8905],
+        [{ ...entry, balance: '-5' }, 6007],
+      ] as const;
+      for (const [body, code] of refused) {
+        expect((await admin('POST', `/reserves/snapshots/${pendingId}/entries`, body, finance)).code).toBe(
+          code,
+        );
+      }
+      expect((await admin('POST', `/reserves/snapshots/${pendingId}/entries`, entry, support)).code).toBe(
+        6002,
+      );
+      const added = await admin('POST', `/reserves/snapshots/${pendingId}/entries`, entry, finance);
+      expect(added).toMatchObject({
+        code: 1000,
+        data: { asset: 'USDT', balance: '600000000000000', scheme: 'eip191' },
+      });
+      expect((await admin('POST', `/reserves/snapshots/${pendingId}/entries`, entry, finance)).code).toBe(
+        8906,
+      );
+
+      const published = await admin('POST', `/reserves/snapshots/${pendingId}/publish`, {}, finance);
+      expect(published).toMatchObject({ code: 1000, data: { published: 1 } });
+      expect((await admin('POST', `/reserves/snapshots/${pendingId}/entries`, entry, finance)).code).toBe(
+        8903,
+      );
+      const [header] = (await server.call('GET', '/por/snapshots')).data.list as SnapshotHeader[];
+      expect(header?.snapshot_id).toBe(pendingId);
+      expect(header?.reserves).toHaveLength(1);
+      expect(header?.reserve_totals).toEqual({ USDT: '600000000000000' });
+      const scaled = (600000000000000n * 10_000n) / usdt;
+      expect(header?.ratios).toEqual({
+        USDT: `${scaled / 10_000n}.${(scaled % 10_000n).toString().padStart(4, '0')}`,
+      });
+      const audit = await server.app.ctx.audit.list(server.app.ctx.store.db, { limit: 50 });
+      expect(
+        audit.filter((r) => r.action === 'reserves.add' && r.target === `por_snapshot:${pendingId}`),
+      ).toHaveLength(1);
+      expect(audit.filter((r) => r.action === 'reserves.publish')).toHaveLength(1);
     });
   });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTrader, signInOwner } from './delivery-harness.ts';
+import { enrolStaff as enrol, newTrader, signInOwner } from './delivery-harness.ts';
 import { type ApiAnswer, callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { balanceOf } from './wallet-harness.ts';
@@ -14,19 +13,6 @@ const ENV = {
 };
 
 type Trader = Awaited<ReturnType<typeof newTrader>>;
-
-/** Signs a new staff member in for the first time (TOTP enrolment and their own password). */
-async function enrol(server: TestServer, username: string, password: string, newPassword: string) {
-  const step = await callAdmin(server, 'POST', '/login', { username, password });
-  expect(step.data.step).toBe('enrol');
-  const done = await callAdmin(server, 'POST', '/totp/enrol', {
-    ticket: step.data.ticket,
-    code: await generate({ secret: step.data.secret, epoch: Math.floor(server.clock.now() / 1000) }),
-    newPassword: step.data.mustChangePassword ? newPassword : undefined,
-  });
-  expect(done.code).toBe(1000);
-  return done.data.token as string;
-}
 
 function place(server: TestServer, user: Trader, fields: Record<string, string>): Promise<ApiAnswer> {
   return server.call(

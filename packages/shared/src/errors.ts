@@ -95,6 +95,10 @@ export const RESULT_CODES = {
   // 89xx proof of reserves
   POR_NO_SNAPSHOT: { code: 8901, status: 200 },
   POR_NOT_INCLUDED: { code: 8902, status: 200 },
+  POR_SNAPSHOT_PUBLISHED: { code: 8903, status: 200 },
+  POR_RESERVE_ASSET: { code: 8904, status: 200 },
+  POR_RESERVE_SIGNATURE: { code: 8905, status: 200 },
+  POR_RESERVE_DUPLICATE: { code: 8906, status: 200 },
   // 4xxx transport-level session errors that the client handles by logging out
   UNAUTHORIZED: { code: 4010, status: 401 },
   FORBIDDEN: { code: 4005, status: 403 },

@@ -503,9 +503,14 @@ export interface PorSnapshotsTable {
   root: string;
   /** JSON array of decimal strings, one per asset. */
   root_sums: string;
+  /** JSON object: trial money per asset (not counted; published on its own line). */
+  trial_total: string;
   /** 1 for the first of the month (kept indefinitely, attested). */
   monthly: bigint;
-  status: 'published';
+  /** `pending` until its header is signed (reserve entries are attached meanwhile), then `published`. */
+  status: 'pending' | 'published';
+  /** When the scheduled job publishes it (unix ms). */
+  publish_at: Millis;
   /** The signed header as published (canonical JSON) and its signature. */
   header_json: string | null;
   sig: string | null;

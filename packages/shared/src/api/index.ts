@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './admin-delivery.ts';
+export * from './admin-reserves.ts';
 export * from './admin-spot.ts';
 export * from './auth.ts';
 export * from './config.ts';

@@ -11,10 +11,6 @@ export function findSnapshot(db: Db, id: bigint) {
   return db.selectFrom('por_snapshots').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function latestSnapshot(db: Db) {
-  return db.selectFrom('por_snapshots').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
-}
-
 export function listSnapshots(db: Db, limit: number) {
   return db.selectFrom('por_snapshots').selectAll().orderBy('id', 'desc').limit(limit).execute();
 }
@@ -24,24 +20,94 @@ export async function insertSnapshot(
   row: {
     taken_at: Millis;
     ledger_seq: bigint;
-    assets: string;
-    depth: bigint;
-    root: string;
-    root_sums: string;
     monthly: bigint;
+    publish_at: Millis;
     created_at: Millis;
   },
 ): Promise<bigint> {
   const inserted = await db
     .insertInto('por_snapshots')
-    .values({ ...row, status: 'published', header_json: null, sig: null })
+    .values({
+      ...row,
+      assets: '[]',
+      depth: 0n,
+      root: '',
+      root_sums: '[]',
+      trial_total: '{}',
+      status: 'pending',
+      header_json: null,
+      sig: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return inserted.id;
 }
 
-export async function setHeader(db: Db, id: bigint, headerJson: string, sig: string): Promise<void> {
-  await db.updateTable('por_snapshots').set({ header_json: headerJson, sig }).where('id', '=', id).execute();
+export async function setTree(
+  db: Db,
+  id: bigint,
+  tree: { assets: string; depth: bigint; root: string; root_sums: string; trial_total: string },
+): Promise<void> {
+  await db.updateTable('por_snapshots').set(tree).where('id', '=', id).execute();
+}
+
+export async function publish(db: Db, id: bigint, headerJson: string, sig: string): Promise<void> {
+  await db
+    .updateTable('por_snapshots')
+    .set({ header_json: headerJson, sig, status: 'published' })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Pending snapshots whose tree is built, oldest first (`dueBy`: only those due by then). */
+export function listPending(db: Db, dueBy?: Millis) {
+  let query = db
+    .selectFrom('por_snapshots')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('root', '!=', '');
+  if (dueBy !== undefined) query = query.where('publish_at', '<=', dueBy);
+  return query.orderBy('id').execute();
+}
+
+export function latestPublished(db: Db) {
+  return db
+    .selectFrom('por_snapshots')
+    .selectAll()
+    .where('status', '=', 'published')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function listReserves(db: Db, snapshotId: bigint) {
+  return db
+    .selectFrom('por_reserves')
+    .selectAll()
+    .where('snapshot_id', '=', snapshotId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertReserve(
+  db: Db,
+  row: {
+    snapshot_id: bigint;
+    asset: string;
+    chain: string;
+    address: string;
+    balance: bigint;
+    height: bigint;
+    block_hash: string;
+    message: string;
+    sig: string;
+    scheme: string;
+    simulated: bigint;
+    created_at: Millis;
+  },
+): Promise<bigint> {
+  const inserted = await db.insertInto('por_reserves').values(row).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
 }
 
 export async function insertNodes(

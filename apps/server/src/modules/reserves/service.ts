@@ -1,6 +1,5 @@
 import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import {
-  type BuiltTree,
   buildTree,
   canonicalJson,
   fromHex,
@@ -9,20 +8,26 @@ import {
   headerDigest,
   type InclusionProof,
   proofFrom,
+  type ReserveEntry,
   rootOf,
   type SnapshotHeader,
   type SyncHasher,
   salt,
   signedBytes,
   sumsAt,
+  toHex,
 } from '@bourse/por';
 import { AppError } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
-import { toMillis } from '../../platform/time.ts';
+import type { Millis } from '../../platform/schema.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { AccountKind, LedgerService } from '../ledger/service.ts';
+import { demoReserveEntries } from './demo-reserves.ts';
 import type { PublicationKey } from './keys.ts';
 import * as repo from './repository.ts';
+import { RESERVE_SCHEMES, type ReserveChain, reserveMessage, verifyReserveSignature } from './signatures.ts';
 
 /** The user balances a snapshot counts, per asset (the design's section 2). */
 export const COUNTED_KINDS: readonly AccountKind[] = ['available', 'frozen', 'locked', 'margin'];
@@ -30,6 +35,8 @@ export const COUNTED_KINDS: readonly AccountKind[] = ['available', 'frozen', 'lo
 export const TRIAL_KINDS: readonly AccountKind[] = ['trial', 'trial_frozen'];
 /** Daily snapshots keep their proofs this long; the monthly ones (the 1st, 00:00 UTC) forever. */
 export const PROOF_RETENTION_DAYS = 90;
+/** A scheduled snapshot is published this long after it is taken: staff attach reserve entries meanwhile. */
+export const PUBLISH_DELAY_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
 
 // why: a raw key is converted on every HMAC; a key object made once makes salts several times cheaper.
@@ -52,6 +59,7 @@ export interface ReservesDeps {
   db: Db;
   clock: Clock;
   ledger: LedgerService;
+  audit: AuditService;
   /** The 32-byte secret of salts and padding (kept outside the database; given only to the auditor). */
   porKey: Buffer;
   key: PublicationKey;
@@ -59,11 +67,57 @@ export interface ReservesDeps {
   minLeaves?: number;
 }
 
+/** A snapshot as the back office sees it, pending or published, with its reserve entries. */
+export interface SnapshotView {
+  id: bigint;
+  takenAt: number;
+  ledgerSeq: bigint;
+  status: 'pending' | 'published';
+  publishAt: number;
+  monthly: boolean;
+  assets: string[];
+  root: string;
+  rootSums: string[];
+  message: string;
+  reserves: ReserveEntry[];
+}
+
+export interface NewReserve {
+  asset: string;
+  chain: string;
+  address: string;
+  balance: bigint;
+  height: bigint;
+  blockHash: string;
+  sig: string;
+}
+
+/** Reserves ÷ liabilities, to 4 decimals, rounded down (so a ratio never overstates). */
+function ratio(reserves: bigint, liabilities: bigint): string {
+  const scaled = (reserves * 10_000n) / liabilities;
+  return `${scaled / 10_000n}.${(scaled % 10_000n).toString().padStart(4, '0')}`;
+}
+
+function toEntry(row: Awaited<ReturnType<typeof repo.listReserves>>[number]): ReserveEntry {
+  return {
+    asset: row.asset,
+    chain: row.chain,
+    address: row.address,
+    balance: String(row.balance),
+    height: Number(row.height),
+    block_hash: row.block_hash,
+    message: row.message,
+    sig: row.sig,
+    scheme: row.scheme,
+    ...(row.simulated === 1n ? { simulated: true } : {}),
+  };
+}
+
 /**
  * Proof of reserves and liabilities (owner of `por_*`): builds each snapshot's Merkle sum tree over
- * the users' balances at one ledger sequence, signs its header into the chain, and slices a user's
- * own inclusion proof from the stored levels. Reserve entries are attached by staff (see the
- * design's section 8).
+ * the users' balances at one ledger sequence; keeps it pending while staff attach reserve entries
+ * (each signs the snapshot's root, checked before it is stored); then signs its header into the
+ * chain and publishes it; and slices a user's own inclusion proof from the stored levels.
  */
 export class ReservesService {
   readonly #deps: ReservesDeps;
@@ -81,35 +135,31 @@ export class ReservesService {
   }
 
   /**
-   * Takes the snapshot at `takenAt` (unix ms) unless it exists: reads every user balance at one
-   * ledger sequence in one transaction, refuses when the ledger's invariants do not hold, a user
-   * balance is negative or the tree's sums differ from the ledger's user totals, builds the tree
-   * outside the transaction, then stores it with its signed header. Answers the snapshot's id.
+   * Takes the snapshot at `takenAt` (unix ms) unless it exists, to be published at `publishAt`:
+   * reads every user balance at one ledger sequence in one transaction, refuses when the ledger's
+   * invariants do not hold, a user balance is negative or the tree's sums differ from the ledger's
+   * user totals, builds the tree outside the transaction, then stores it. Answers its id.
    */
-  async takeSnapshot(takenAt: number): Promise<bigint> {
+  async takeSnapshot(takenAt: number, publishAt = takenAt + PUBLISH_DELAY_MS): Promise<bigint> {
     const { db, ledger, clock } = this.#deps;
     const existing = await repo.findSnapshotAt(db, toMillis(takenAt));
-    if (existing?.header_json) return existing.id;
+    if (existing && existing.root !== '') return existing.id;
     const check = await ledger.checkInvariants();
     if (!check.ok)
       throw new Error(`the ledger's invariants do not hold: ${check.problems.slice(0, 3).join('; ')}`);
 
     const read = await db.transaction().execute(async (trx) => {
-      // why: a run that stopped between reading and storing left a row without its header.
+      // why: a run that stopped between reading and storing left a row without its tree.
       if (existing) await trx.deleteFrom('por_snapshots').where('id', '=', existing.id).execute();
       const { ledgerSeq, rows } = await ledger.userBalancesAt(trx);
-      const day = new Date(takenAt);
       const id = await repo.insertSnapshot(trx, {
         taken_at: toMillis(takenAt),
         ledger_seq: ledgerSeq,
-        assets: '[]',
-        depth: 0n,
-        root: '',
-        root_sums: '[]',
-        monthly: day.getUTCDate() === 1 && takenAt % DAY_MS === 0 ? 1n : 0n,
+        monthly: new Date(takenAt).getUTCDate() === 1 && takenAt % DAY_MS === 0 ? 1n : 0n,
+        publish_at: toMillis(publishAt),
         created_at: toMillis(clock.now()),
       });
-      return { id, ledgerSeq, rows };
+      return { id, rows };
     });
 
     const counted = new Map<bigint, Map<string, bigint>>();
@@ -145,89 +195,212 @@ export class ReservesService {
     if (sums.some((sum, i) => sum !== totals.get(assets[i] as string))) {
       throw new Error('the tree does not add up to the ledger’s user totals');
     }
-    await this.#store(read.id, takenAt, read.ledgerSeq, tree, users, root, sums, trialTotal);
-    return read.id;
-  }
 
-  async #store(
-    id: bigint,
-    takenAt: number,
-    ledgerSeq: bigint,
-    tree: BuiltTree,
-    users: { userId: bigint; balances: bigint[] }[],
-    root: string,
-    sums: bigint[],
-    trialTotal: Map<string, bigint>,
-  ): Promise<void> {
-    const { db, key } = this.#deps;
     const nodes: { snapshot_id: bigint; level: bigint; idx: bigint; hash: string; sums: string }[] = [];
     for (const [l, level] of tree.levels.entries()) {
       for (let i = 0; i < level.count; i++) {
         nodes.push({
-          snapshot_id: id,
+          snapshot_id: read.id,
           level: BigInt(l),
           idx: BigInt(i),
-          hash: toHexBytes(hashAt(level, i)),
+          hash: toHex(hashAt(level, i)),
           sums: JSON.stringify(sumsAt(tree, level, i).map(String)),
         });
       }
     }
     const leaves = users.map((user) => ({
-      snapshot_id: id,
+      snapshot_id: read.id,
       user_id: user.userId,
       leaf_index: BigInt(tree.leafIndex.get(user.userId) as number),
       balances: JSON.stringify(user.balances.map(String)),
     }));
+    const trial = Object.fromEntries(
+      [...trialTotal].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, total]) => [asset, String(total)]),
+    );
     await db.transaction().execute(async (trx) => {
-      const previous = await this.#latestHeader(trx);
-      const header: SnapshotHeader = {
-        version: 1,
-        snapshot_id: Number(id),
-        taken_at: new Date(takenAt).toISOString().replace('.000Z', 'Z'),
-        ledger_seq: Number(ledgerSeq),
-        assets: [...tree.assets],
-        leaf_count: tree.leafCount,
-        depth: tree.depth,
-        root,
-        root_sums: sums.map(String),
-        trial_total: Object.fromEntries(
-          [...trialTotal].sort(([a], [b]) => (a < b ? -1 : 1)).map(([a, v]) => [a, String(v)]),
-        ),
-        // why: reserve entries sign this snapshot's root, so they come after it (section 8); until
-        // staff attach verified ones, no reserve, total or ratio is claimed.
-        reserves: [],
-        reserve_totals: {},
-        ratios: {},
-        prev: previous ? await headerDigest(previous) : GENESIS_PREV,
-        sig: '',
-      };
-      header.sig = key.sign(signedBytes(header));
       await repo.insertNodes(trx, nodes);
       await repo.insertLeaves(trx, leaves);
-      await trx
-        .updateTable('por_snapshots')
-        .set({
-          assets: JSON.stringify(tree.assets),
-          depth: BigInt(tree.depth),
-          root,
-          root_sums: JSON.stringify(sums.map(String)),
-        })
-        .where('id', '=', id)
-        .execute();
-      await repo.setHeader(trx, id, canonicalJson(header), header.sig);
+      await repo.setTree(trx, read.id, {
+        assets: JSON.stringify(assets),
+        depth: BigInt(tree.depth),
+        root,
+        root_sums: JSON.stringify(sums.map(String)),
+        trial_total: JSON.stringify(trial),
+      });
+    });
+    return read.id;
+  }
+
+  /**
+   * Attaches a reserve entry to a pending snapshot (staff; audited in the same transaction): the
+   * asset must be one the snapshot counts, the chain one whose signatures can be checked, and the
+   * signature must verify over the snapshot's message (`Bourse reserves snapshot <id> root <root>`).
+   */
+  async addReserve(
+    staff: { actor: string; ip: string },
+    snapshotId: bigint,
+    entry: NewReserve,
+    options: { simulated?: boolean } = {},
+  ): Promise<ReserveEntry> {
+    const { db, audit, clock } = this.#deps;
+    const snapshot = await repo.findSnapshot(db, snapshotId);
+    if (!snapshot || snapshot.root === '') throw new AppError('POR_NO_SNAPSHOT');
+    if (snapshot.status !== 'pending') throw new AppError('POR_SNAPSHOT_PUBLISHED');
+    if (!(JSON.parse(snapshot.assets) as string[]).includes(entry.asset))
+      throw new AppError('POR_RESERVE_ASSET');
+    if (!Object.hasOwn(RESERVE_SCHEMES, entry.chain)) throw new AppError('POR_RESERVE_SIGNATURE');
+    const chain = entry.chain as ReserveChain;
+    const message = reserveMessage(snapshot.id, snapshot.root);
+    if (!(await verifyReserveSignature({ chain, address: entry.address, message, sig: entry.sig }))) {
+      throw new AppError('POR_RESERVE_SIGNATURE');
+    }
+    return db.transaction().execute(async (trx) => {
+      const row = {
+        snapshot_id: snapshot.id,
+        asset: entry.asset,
+        chain,
+        address: entry.address,
+        balance: entry.balance,
+        height: entry.height,
+        block_hash: entry.blockHash,
+        message,
+        sig: entry.sig,
+        scheme: RESERVE_SCHEMES[chain],
+        simulated: options.simulated ? 1n : 0n,
+        created_at: toMillis(clock.now()),
+      };
+      try {
+        await repo.insertReserve(trx, row);
+      } catch {
+        throw new AppError('POR_RESERVE_DUPLICATE');
+      }
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: 'reserves.add',
+        target: `por_snapshot:${snapshot.id}`,
+        after: {
+          asset: entry.asset,
+          chain,
+          address: entry.address,
+          balance: String(entry.balance),
+          simulated: row.simulated === 1n,
+        },
+        ip: staff.ip,
+      });
+      return toEntry({ id: 0n, ...row });
     });
   }
 
-  async #latestHeader(db: Db): Promise<SnapshotHeader | undefined> {
-    const rows = await db
-      .selectFrom('por_snapshots')
-      .select('header_json')
-      .where('header_json', 'is not', null)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .execute();
-    const json = rows[0]?.header_json;
-    return json ? (JSON.parse(json) as SnapshotHeader) : undefined;
+  /**
+   * Publishes the pending snapshots up to `snapshotId` (all that are due when not given), oldest
+   * first: each header carries its verified reserve entries, the reserve totals and the ratios
+   * (only for assets with reserves), chains to the header before and is signed.
+   */
+  async publish(
+    options: { upTo?: bigint; dueBy?: number; staff?: { actor: string; ip: string } } = {},
+  ): Promise<number> {
+    const { db, key, audit } = this.#deps;
+    const pending = await repo.listPending(
+      db,
+      options.dueBy === undefined ? undefined : toMillis(options.dueBy),
+    );
+    let published = 0;
+    for (const snapshot of pending) {
+      if (options.upTo !== undefined && snapshot.id > options.upTo) break;
+      const assets = JSON.parse(snapshot.assets) as string[];
+      const rootSums = JSON.parse(snapshot.root_sums) as string[];
+      const reserves = (await repo.listReserves(db, snapshot.id)).map(toEntry);
+      const reserveTotals = new Map<string, bigint>();
+      for (const entry of reserves) {
+        reserveTotals.set(entry.asset, (reserveTotals.get(entry.asset) ?? 0n) + BigInt(entry.balance));
+      }
+      const ratios: Record<string, string> = {};
+      for (const [asset, total] of reserveTotals) {
+        const liabilities = BigInt(rootSums[assets.indexOf(asset)] ?? '0');
+        if (liabilities > 0n) ratios[asset] = ratio(total, liabilities);
+      }
+      await db.transaction().execute(async (trx) => {
+        const previous = await repo.latestPublished(trx);
+        const header: SnapshotHeader = {
+          version: 1,
+          snapshot_id: Number(snapshot.id),
+          taken_at: new Date(fromMillis(snapshot.taken_at)).toISOString().replace('.000Z', 'Z'),
+          ledger_seq: Number(snapshot.ledger_seq),
+          assets,
+          leaf_count: 2 ** Number(snapshot.depth),
+          depth: Number(snapshot.depth),
+          root: snapshot.root,
+          root_sums: rootSums,
+          trial_total: JSON.parse(snapshot.trial_total) as Record<string, string>,
+          reserves,
+          reserve_totals: Object.fromEntries(
+            [...reserveTotals].map(([asset, total]) => [asset, String(total)]),
+          ),
+          ratios,
+          prev: previous?.header_json
+            ? await headerDigest(JSON.parse(previous.header_json) as SnapshotHeader)
+            : GENESIS_PREV,
+          sig: '',
+        };
+        header.sig = key.sign(signedBytes(header));
+        await repo.publish(trx, snapshot.id, canonicalJson(header), header.sig);
+        if (options.staff) {
+          await audit.record(trx, {
+            actor: options.staff.actor,
+            action: 'reserves.publish',
+            target: `por_snapshot:${snapshot.id}`,
+            after: { root: snapshot.root, reserves: reserves.length },
+            ip: options.staff.ip,
+          });
+        }
+      });
+      published++;
+    }
+    return published;
+  }
+
+  /**
+   * A demo snapshot at `takenAt`, published at once with simulated reserve entries signed by the
+   * demo keys (marked simulated; the app says so).
+   */
+  async takeDemoSnapshot(takenAt: number): Promise<bigint> {
+    const id = await this.takeSnapshot(takenAt, takenAt);
+    const snapshot = await repo.findSnapshot(this.#deps.db, id);
+    if (snapshot?.status !== 'pending') return id;
+    const assets = JSON.parse(snapshot.assets) as string[];
+    const sums = JSON.parse(snapshot.root_sums) as string[];
+    const entries = await demoReserveEntries({
+      message: reserveMessage(snapshot.id, snapshot.root),
+      liabilities: new Map(assets.map((asset, i) => [asset, BigInt(sums[i] ?? '0')])),
+    });
+    for (const entry of entries) {
+      await this.addReserve({ actor: 'system', ip: '127.0.0.1' }, id, entry, { simulated: true });
+    }
+    await this.publish({ upTo: id });
+    return id;
+  }
+
+  /** Every snapshot, pending or published, newest first, with its reserve entries (back office). */
+  async listForStaff(limit = 60): Promise<SnapshotView[]> {
+    const rows = await repo.listSnapshots(this.#deps.db, limit);
+    const views: SnapshotView[] = [];
+    for (const row of rows) {
+      if (row.root === '') continue;
+      views.push({
+        id: row.id,
+        takenAt: fromMillis(row.taken_at),
+        ledgerSeq: row.ledger_seq,
+        status: row.status,
+        publishAt: fromMillis(row.publish_at),
+        monthly: row.monthly === 1n,
+        assets: JSON.parse(row.assets) as string[],
+        root: row.root,
+        rootSums: JSON.parse(row.root_sums) as string[],
+        message: reserveMessage(row.id, row.root),
+        reserves: (await repo.listReserves(this.#deps.db, row.id)).map(toEntry),
+      });
+    }
+    return views;
   }
 
   /** The published headers, newest first. */
@@ -236,25 +409,31 @@ export class ReservesService {
     return rows.flatMap((row) => (row.header_json ? [JSON.parse(row.header_json) as SnapshotHeader] : []));
   }
 
+  async #published(snapshotId?: bigint) {
+    const { db } = this.#deps;
+    const snapshot =
+      snapshotId === undefined ? await repo.latestPublished(db) : await repo.findSnapshot(db, snapshotId);
+    if (!snapshot?.header_json) throw new AppError('POR_NO_SNAPSHOT');
+    return snapshot;
+  }
+
   /**
-   * The caller's own inclusion proof in a snapshot (the latest when none is named): POR_NO_SNAPSHOT
-   * when there is none (or its proofs are past retention), POR_NOT_INCLUDED when the caller held
-   * nothing counted at its ledger sequence.
+   * The caller's own inclusion proof in a published snapshot (the latest when none is named):
+   * POR_NO_SNAPSHOT when there is none (or its proofs are past retention), POR_NOT_INCLUDED when
+   * the caller held nothing counted at its ledger sequence.
    */
   async proof(userId: bigint, snapshotId?: bigint): Promise<InclusionProof> {
     const { db, porKey } = this.#deps;
-    const snapshot =
-      snapshotId === undefined ? await repo.latestSnapshot(db) : await repo.findSnapshot(db, snapshotId);
-    if (!snapshot?.header_json) throw new AppError('POR_NO_SNAPSHOT');
+    const snapshot = await this.#published(snapshotId);
     const leaf = await repo.findLeaf(db, snapshot.id, userId);
     if (!leaf) {
-      const anyLeaf = await db
+      const anyNode = await db
         .selectFrom('por_nodes')
         .select('idx')
         .where('snapshot_id', '=', snapshot.id)
         .limit(1)
         .executeTakeFirst();
-      throw new AppError(anyLeaf ? 'POR_NOT_INCLUDED' : 'POR_NO_SNAPSHOT');
+      throw new AppError(anyNode ? 'POR_NOT_INCLUDED' : 'POR_NO_SNAPSHOT');
     }
     const depth = Number(snapshot.depth);
     const leafIndex = Number(leaf.leaf_index);
@@ -288,13 +467,14 @@ export class ReservesService {
     userId: bigint,
     snapshotId?: bigint,
   ): Promise<{ snapshot_id: number; ledger_seq: number; assets: string[]; balances: string[] }> {
-    const { db, ledger } = this.#deps;
-    const snapshot =
-      snapshotId === undefined ? await repo.latestSnapshot(db) : await repo.findSnapshot(db, snapshotId);
-    if (!snapshot?.header_json) throw new AppError('POR_NO_SNAPSHOT');
+    const snapshot = await this.#published(snapshotId);
     const assets = JSON.parse(snapshot.assets) as string[];
     const totals = new Map<string, bigint>();
-    for (const row of await ledger.userBalancesAtEntry(db, userId, snapshot.ledger_seq)) {
+    for (const row of await this.#deps.ledger.userBalancesAtEntry(
+      this.#deps.db,
+      userId,
+      snapshot.ledger_seq,
+    )) {
       if (COUNTED_KINDS.includes(row.kind))
         totals.set(row.asset, (totals.get(row.asset) ?? 0n) + row.balance);
     }
@@ -307,18 +487,16 @@ export class ReservesService {
   }
 
   /**
-   * The scheduled run (every minute, one node): takes today's 00:00 UTC snapshot once it is due
-   * and not yet taken, and drops the proofs of daily snapshots past retention.
+   * The scheduled run (every minute, one node): takes today's 00:00 UTC snapshot once it is due,
+   * publishes the pending ones whose time has come, and drops the proofs of daily snapshots past
+   * retention.
    */
   async runDaily(): Promise<void> {
     const now = this.#deps.clock.now();
     const midnight = now - (now % DAY_MS);
     const existing = await repo.findSnapshotAt(this.#deps.db, toMillis(midnight));
-    if (!existing?.header_json) await this.takeSnapshot(midnight);
-    await repo.dropOldProofs(this.#deps.db, toMillis(midnight - PROOF_RETENTION_DAYS * DAY_MS));
+    if (!existing || existing.root === '') await this.takeSnapshot(midnight);
+    await this.publish({ dueBy: now });
+    await repo.dropOldProofs(this.#deps.db, toMillis(midnight - PROOF_RETENTION_DAYS * DAY_MS) as Millis);
   }
-}
-
-function toHexBytes(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString('hex');
 }

@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DeliveryBackOffice } from '../delivery/back-office.ts';
 import type { MarketMakerService } from '../mm/service.ts';
+import type { ReservesService } from '../reserves/service.ts';
 import type { SpotBackOffice } from '../spot/back-office.ts';
 import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
 import { MakerBackOffice } from './maker-settings.ts';
 import { type BackOfficeDeps, BackOfficeService } from './operations.ts';
+import { reservesStaffRoutes } from './reserves-routes.ts';
 import { staffRoutes } from './routes.ts';
 import { type StaffDeps, StaffService } from './service.ts';
 import { spotStaffRoutes } from './spot-routes.ts';
@@ -20,6 +22,8 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   spot?: () => SpotBackOffice | undefined;
   /** The market maker's settings; its routes answer NOT_FOUND until it is registered. */
   marketMaker?: () => MarketMakerService | undefined;
+  /** Proof of reserves; its routes answer NOT_FOUND until it is registered. */
+  reserves?: () => ReservesService | undefined;
 }
 
 /**
@@ -43,6 +47,7 @@ export async function registerStaffModule(
         maker: () => deps.marketMaker?.(),
       });
       await scope.register(spotStaffRoutes, { spot: () => deps.spot?.(), maker });
+      await scope.register(reservesStaffRoutes, { reserves: () => deps.reserves?.() });
     },
     { prefix: '/admin-api' },
   );

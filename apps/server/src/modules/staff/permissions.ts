@@ -20,6 +20,8 @@ export const PERMISSIONS = [
   'delivery.manage',
   'spot.read',
   'spot.manage',
+  'reserves.read',
+  'reserves.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -27,7 +29,8 @@ export type Permission = (typeof PERMISSIONS)[number];
  * Which role may do what. The owner may do everything; nobody else manages staff or changes the
  * wallet configuration (a network's settings include the deposit address customers pay to) or the
  * delivery products and trial money or the spot markets; finance reads delivery exposure, results
- * and contracts; finance and compliance read spot markets, books and a user's orders.
+ * and contracts; finance and compliance read spot markets, books and a user's orders; finance
+ * attaches proof-of-reserves entries and publishes snapshots, compliance reads them.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -41,6 +44,8 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'config.read',
     'delivery.read',
     'spot.read',
+    'reserves.read',
+    'reserves.manage',
   ],
   compliance: [
     'dashboard.read',
@@ -52,6 +57,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'audit.read',
     'config.read',
     'spot.read',
+    'reserves.read',
   ],
   support: ['dashboard.read', 'users.read'],
   content: ['dashboard.read'],

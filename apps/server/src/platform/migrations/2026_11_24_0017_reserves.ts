@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { bigIdColumn } from './helpers.ts';
 
 /**
- * Proof of reserves and liabilities (the `reserves` module): one row per snapshot with its signed
- * header; every node of its Merkle sum tree (level 0 = leaves in tree order), so a user's proof is
+ * Proof of reserves and liabilities (the `reserves` module): one row per snapshot, pending until
+ * its header is signed and published (reserve entries sign its root, so they come in between); every node of its Merkle sum tree (level 0 = leaves in tree order), so a user's proof is
  * sliced on request; where each user's leaf is, with the balances it commits to; and the reserve
  * entries staff attach. Hashes are lower-case hex; sums and balances decimal strings (u128 does not
  * fit an int8); times unix ms.
@@ -19,8 +19,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('depth', 'integer', (c) => c.notNull())
     .addColumn('root', 'text', (c) => c.notNull())
     .addColumn('root_sums', 'text', (c) => c.notNull())
+    .addColumn('trial_total', 'text', (c) => c.notNull())
     .addColumn('monthly', 'integer', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('publish_at', 'bigint', (c) => c.notNull())
     .addColumn('header_json', 'text')
     .addColumn('sig', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())

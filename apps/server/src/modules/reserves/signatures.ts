@@ -1,0 +1,47 @@
+import { Verifier } from 'bip322-js';
+import { verifyMessage } from 'viem';
+
+/** Chains whose reserve signatures the platform can check, and the scheme each uses. */
+export const RESERVE_SCHEMES = {
+  bitcoin: 'bip322',
+  ethereum: 'eip191',
+  bsc: 'eip191',
+  polygon: 'eip191',
+  arbitrum: 'eip191',
+} as const;
+export type ReserveChain = keyof typeof RESERVE_SCHEMES;
+
+export function isReserveChain(chain: string): chain is ReserveChain {
+  return Object.hasOwn(RESERVE_SCHEMES, chain);
+}
+
+/** The message a reserve entry signs: it names the snapshot and its root, so it is never reused. */
+export function reserveMessage(snapshotId: bigint, root: string): string {
+  return `Bourse reserves snapshot ${snapshotId} root ${root}`;
+}
+
+/**
+ * Whether `signature` over `message` was made by the key of `address`: BIP-322 (with legacy
+ * `signmessage` signatures for P2PKH) on Bitcoin through bip322-js, EIP-191 `personal_sign` on
+ * EVM chains through viem. Malformed input answers false.
+ */
+export async function verifyReserveSignature(entry: {
+  chain: ReserveChain;
+  address: string;
+  message: string;
+  sig: string;
+}): Promise<boolean> {
+  try {
+    if (RESERVE_SCHEMES[entry.chain] === 'bip322') {
+      return Verifier.verifySignature(entry.address, entry.message, entry.sig);
+    }
+    if (!/^0x[0-9a-fA-F]{40}$/.test(entry.address) || !/^0x[0-9a-fA-F]{130}$/.test(entry.sig)) return false;
+    return await verifyMessage({
+      address: entry.address as `0x${string}`,
+      message: entry.message,
+      signature: entry.sig as `0x${string}`,
+    });
+  } catch {
+    return false;
+  }
+}
