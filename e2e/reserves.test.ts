@@ -51,14 +51,20 @@ describe('the proof-of-reserves verifier page at phone size', () => {
     await page.goto(`${platform.url}/#/Index/uoption`);
     await page.getByTestId('menu-reserves').click();
     await page.getByTestId('reserves-latest').waitFor();
-    // no reserve data is published yet: no reserve, no ratio, and the page says why
-    expect(await page.getByTestId('reserves-row-USDT').locator('td').allTextContents()).toEqual([
-      'USDT',
-      expect.stringMatching(/\d/),
-      '—',
-      '—',
-    ]);
-    expect(await page.getByTestId('reserves-claim').textContent()).toBe(webText('reserves.noReserves'));
+    // the demo's reserves are simulated: shown with their ratio, and the page says they are simulated
+    const [latest] = snapshots.list as unknown as {
+      reserve_totals: Record<string, string>;
+      ratios: Record<string, string>;
+    }[];
+    const cells = await page.getByTestId('reserves-row-USDT').locator('td').allTextContents();
+    expect(cells[0]).toBe('USDT');
+    expect(cells[3]).toBe(latest?.ratios.USDT);
+    expect(
+      await page.getByTestId('reserves-row-USDT').locator('[data-value]').nth(1).getAttribute('data-value'),
+    ).toBe(
+      `${BigInt(latest?.reserve_totals.USDT ?? '0') / 100_000_000n}.${(BigInt(latest?.reserve_totals.USDT ?? '0') % 100_000_000n).toString().padStart(8, '0')}`,
+    );
+    expect(await page.getByTestId('reserves-claim').textContent()).toBe(webText('reserves.simulated'));
     expect(await page.getByTestId('reserves-fingerprint').textContent()).toContain(snapshots.fingerprint);
 
     await page.getByTestId('reserves-verify').click();

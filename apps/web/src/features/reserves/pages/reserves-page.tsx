@@ -11,6 +11,9 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { failureReason, useSnapshots, useVerifyMyBalance, type Verification } from '../api/reserves.ts';
 
+/** Totals are shown to 4 places (truncated); the proof's own lines keep all 8. */
+const TOTAL_DECIMALS = 4;
+
 /** The standalone verifier, which also works saved to disk and offline. */
 const VERIFY_PAGE = '/por/verify.html';
 
@@ -25,7 +28,7 @@ function Totals({ snapshot }: { snapshot: SnapshotHeader }) {
       <p className="reserves-meta">
         {t('reserves.takenAt', { time: formatTime(Date.parse(snapshot.taken_at)), seq: snapshot.ledger_seq })}
       </p>
-      <table className="reserves-table">
+      <table className="reserves-table is-totals">
         <thead>
           <tr>
             <th>{t('reserves.asset')}</th>
@@ -39,11 +42,14 @@ function Totals({ snapshot }: { snapshot: SnapshotHeader }) {
             <tr key={asset} data-testid={`reserves-row-${asset}`}>
               <td>{asset}</td>
               <td>
-                <Amount value={fromAtoms(BigInt(snapshot.root_sums[i] ?? '0'))} />
+                <Amount value={fromAtoms(BigInt(snapshot.root_sums[i] ?? '0'))} decimals={TOTAL_DECIMALS} />
               </td>
               <td>
                 {snapshot.reserve_totals[asset] ? (
-                  <Amount value={fromAtoms(BigInt(snapshot.reserve_totals[asset]))} />
+                  <Amount
+                    value={fromAtoms(BigInt(snapshot.reserve_totals[asset]))}
+                    decimals={TOTAL_DECIMALS}
+                  />
                 ) : (
                   '—'
                 )}
