@@ -125,3 +125,24 @@ export async function callApi<T>(
   if (body.code !== 1000) throw new Error(`${route}: ${JSON.stringify(body)}`);
   return body.data;
 }
+
+/** A back-office text in en-US (a desktop Chromium's language), with its placeholders filled. */
+export const adminText = (key: string, values: Record<string, string> = {}) =>
+  lookup('apps/admin/src/i18n/en-US.json', key).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name]!);
+
+/**
+ * Signs the first owner in to the back office for the first time: password, then TOTP enrolment
+ * with a code computed from the secret the page shows; resolves on the dashboard.
+ */
+export async function enrolOwnerInBackOffice(page: Page, url: string, username: string, password: string) {
+  const { generate } = await import('otplib');
+  await page.goto(`${url}/admin/`);
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill(password);
+  await page.getByRole('button', { name: adminText('login.submit') }).click();
+  await page.getByText(adminText('login.enrolTitle')).waitFor({ state: 'visible' });
+  const secret = ((await page.locator('.ant-card code').textContent()) ?? '').trim();
+  await page.locator('#code').fill(await generate({ secret }));
+  await page.getByRole('button', { name: adminText('login.verify') }).click();
+  await page.waitForFunction(() => location.hash === '#/dashboard', null, { timeout: 15_000 });
+}

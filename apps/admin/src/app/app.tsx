@@ -5,6 +5,7 @@ import {
   DollarOutlined,
   FieldTimeOutlined,
   LineChartOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   SwapOutlined,
   TeamOutlined,
@@ -43,6 +44,7 @@ const StaffPage = lazy(() => import('../pages/staff.tsx').then((m) => ({ default
 const AuditPage = lazy(() => import('../pages/audit.tsx').then((m) => ({ default: m.AuditPage })));
 const DeliveryPage = lazy(() => import('../pages/delivery.tsx').then((m) => ({ default: m.DeliveryPage })));
 const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: m.SpotPage })));
+const ReservesPage = lazy(() => import('../pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })));
 
 function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Spin style={{ margin: 64 }} />}>{children}</Suspense>;
@@ -60,6 +62,7 @@ const NAV = [
   { path: '/adjustments', key: 'adjustments', permission: 'finance.adjust', icon: <DollarOutlined /> },
   { path: '/delivery', key: 'delivery', permission: 'delivery.read', icon: <FieldTimeOutlined /> },
   { path: '/spot', key: 'spot', permission: 'spot.read', icon: <LineChartOutlined /> },
+  { path: '/reserves', key: 'reserves', permission: 'reserves.read', icon: <SafetyCertificateOutlined /> },
   { path: '/config', key: 'config', permission: 'config.read', icon: <SettingOutlined /> },
   { path: '/staff', key: 'staff', permission: 'staff.manage', icon: <TeamOutlined /> },
   { path: '/audit', key: 'audit', permission: 'audit.read', icon: <AuditOutlined /> },
@@ -146,6 +149,7 @@ const router = createHashRouter([
       { path: 'adjustments', element: <AdjustmentsPage /> },
       { path: 'delivery', element: <DeliveryPage /> },
       { path: 'spot', element: <SpotPage /> },
+      { path: 'reserves', element: <ReservesPage /> },
       { path: 'config', element: <ConfigPage /> },
       { path: 'staff', element: <StaffPage /> },
       { path: 'audit', element: <AuditPage /> },
