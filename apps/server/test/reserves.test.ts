@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   type InclusionProof,
   type SnapshotHeader,
@@ -5,15 +9,16 @@ import {
   verifyHeader,
   verifyProof,
 } from '@bourse/por';
+import { verifyReserveSignature } from '@bourse/por/reserve-signatures';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTED_KINDS, TRIAL_KINDS } from '../src/modules/reserves/service.ts';
-import { verifyReserveSignature } from '../src/modules/reserves/signatures.ts';
 import { enrolStaff, indexTick, signInOwner } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 
 const DAY_MS = 86_400_000;
+const CLI = path.resolve(import.meta.dirname, '../../../packages/por/src/cli.ts');
 
 /** Each user's counted balances per asset, and the trial totals, straight from the ledger. */
 async function ledgerView(server: TestServer) {
@@ -176,6 +181,48 @@ describe.each(DIALECTS)('proof of reserves on $name', ({ name, skip }) => {
           { token: demo.token },
         );
         expect(statement.data.balances).toEqual(balances.map(String));
+      }
+    });
+
+    it('the command line for third parties checks the chain, every reserve signature and a proof', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-por-cli-'));
+      try {
+        const snapshots = await server.call('GET', '/por/snapshots');
+        const proof = await server.call('GET', '/por/proof', {}, { token: demo.token });
+        fs.writeFileSync(path.join(dir, 'headers.json'), JSON.stringify(snapshots));
+        fs.writeFileSync(path.join(dir, 'proof.json'), JSON.stringify(proof));
+        const run = (headers: string) =>
+          spawnSync(
+            process.execPath,
+            [
+              CLI,
+              'verify',
+              '--headers',
+              headers,
+              '--key',
+              snapshots.data.public_key,
+              '--proof',
+              path.join(dir, 'proof.json'),
+            ],
+            { encoding: 'utf8' },
+          );
+        const ok = run(path.join(dir, 'headers.json'));
+        expect(ok.status).toBe(0);
+        expect(ok.stdout).toContain('all checks hold');
+        expect(
+          ok.stdout.match(/^ok {3}snapshot \d+: \w+ .* signed \((bip322|eip191)\), simulated$/gm),
+        ).toHaveLength(3);
+
+        // a reserve balance raised after signing: its header signature and the totals fail
+        const forged = structuredClone(snapshots.data);
+        forged.list[forged.list.length - 1].reserves[0].balance = '1';
+        fs.writeFileSync(path.join(dir, 'forged.json'), JSON.stringify(forged));
+        const bad = run(path.join(dir, 'forged.json'));
+        expect(bad.status).toBe(1);
+        expect(bad.stdout).toContain('FAIL snapshot');
+        expect(bad.stdout).toContain('reserve total differs');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 

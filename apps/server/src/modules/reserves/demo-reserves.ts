@@ -1,6 +1,6 @@
+import type { ReserveChain } from '@bourse/por/reserve-signatures';
 import { Signer } from 'bip322-js';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ReserveChain } from './signatures.ts';
 
 // why: the demo's reserve keys are public on purpose: their entries are marked simulated and the
 // app says so. A real deployment's keys never reach the server.

@@ -17,6 +17,12 @@ import {
   sumsAt,
   toHex,
 } from '@bourse/por';
+import {
+  RESERVE_SCHEMES,
+  type ReserveChain,
+  reserveMessage,
+  verifyReserveSignature,
+} from '@bourse/por/reserve-signatures';
 import { AppError } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
@@ -27,7 +33,6 @@ import type { AccountKind, LedgerService } from '../ledger/service.ts';
 import { demoReserveEntries } from './demo-reserves.ts';
 import type { PublicationKey } from './keys.ts';
 import * as repo from './repository.ts';
-import { RESERVE_SCHEMES, type ReserveChain, reserveMessage, verifyReserveSignature } from './signatures.ts';
 
 /** The user balances a snapshot counts, per asset (the design's section 2). */
 export const COUNTED_KINDS: readonly AccountKind[] = ['available', 'frozen', 'locked', 'margin'];

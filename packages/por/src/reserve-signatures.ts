@@ -1,3 +1,6 @@
+// Checking reserve signatures (the design's section 8) with well-kept libraries: bip322-js for
+// Bitcoin, viem for EVM chains. Used by the server before it stores an entry and by the command
+// line for third parties; the browser verifier does not load it.
 import { Verifier } from 'bip322-js';
 import { verifyMessage } from 'viem';
 
