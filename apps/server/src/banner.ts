@@ -9,6 +9,8 @@ export interface StartInfo {
   /** `in-process` or the NATS URL. */
   bus: string;
   node: string;
+  /** The proof-of-reserves publication key's fingerprint (customers compare it with the app's). */
+  reservesKey?: string;
 }
 
 /** The app's address as a person types it: a wildcard host becomes `localhost`. */
@@ -50,6 +52,7 @@ export function startFacts(info: StartInfo): [label: string, value: string][] {
     ['Bus', info.bus],
     ['Runtime', `Node.js ${info.node}`],
   );
+  if (info.reservesKey) facts.push(['Reserves key', info.reservesKey]);
   return facts;
 }
 

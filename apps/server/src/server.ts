@@ -22,6 +22,7 @@ const info: StartInfo = {
   feed: { source: app.ctx.feed.source, intervalMs: config.feedIntervalMs },
   bus: config.natsUrl ? `NATS JetStream (${config.natsPrefix})` : 'in-process',
   node: process.version,
+  reservesKey: app.ctx.reserves?.service.fingerprint,
 };
 // why: a terminal gets a readable banner; a log collector gets the same facts as one JSON line.
 // Both go through the logger, so the banner comes after the lines logged before it.
