@@ -10,6 +10,7 @@ import {
   verifyProof,
 } from '@bourse/por';
 import { verifyReserveSignature } from '@bourse/por/reserve-signatures';
+import fc from 'fast-check';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTED_KINDS, TRIAL_KINDS } from '../src/modules/reserves/service.ts';
@@ -340,5 +341,78 @@ describe.each(DIALECTS)('proof-of-reserves back office on $name', ({ name, skip 
       ).toHaveLength(1);
       expect(audit.filter((r) => r.action === 'reserves.publish')).toHaveLength(1);
     });
+  });
+});
+
+describe('random ledgers (SQLite)', () => {
+  let server: TestServer;
+  const users: bigint[] = [];
+
+  beforeAll(async () => {
+    server = await startServer('sqlite', { env: { LIMIT_REGISTER_PER_IP: '1000/3600' } });
+    for (let i = 0; i < 8; i++) users.push(BigInt((await registerAndLogin(server)).uid));
+  });
+  afterAll(async () => {
+    await expectLedgerInvariants(server);
+    await server?.close();
+  });
+
+  it('give root sums equal to the ledger’s per-asset user totals, and every user’s proof verifies', async () => {
+    const service = server.app.ctx.reserves!.service;
+    const { ledger, store } = server.app.ctx;
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            user: fc.nat({ max: users.length - 1 }),
+            asset: fc.constantFrom('BTC', 'ETH', 'USDT'),
+            kind: fc.constantFrom('available' as const, 'locked' as const),
+            amount: fc.bigInt({ min: 1n, max: 10n ** 14n }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        async (credits) => {
+          run += 1;
+          await store.db.transaction().execute(async (trx) => {
+            for (const [i, credit] of credits.entries()) {
+              await ledger.post(trx, {
+                type: 'adjustment',
+                ref: `por-property:${run}:${i}`,
+                postings: [
+                  {
+                    owner: { system: 'adjustments' },
+                    asset: credit.asset,
+                    kind: 'available',
+                    amount: -credit.amount,
+                  },
+                  {
+                    owner: { userId: users[credit.user] as bigint },
+                    asset: credit.asset,
+                    kind: credit.kind,
+                    amount: credit.amount,
+                  },
+                ],
+              });
+            }
+          });
+          await server.clock.advance(1000);
+          const id = await service.takeSnapshot(server.clock.now(), server.clock.now());
+          await service.publish({ upTo: id });
+          const [header] = await service.headers(1);
+          if (!header) throw new Error('no header');
+          const { users: balances, totals } = await ledgerView(server);
+          expect(header.snapshot_id).toBe(Number(id));
+          expect(header.root_sums).toEqual(header.assets.map((asset) => String(totals.get(asset) ?? 0n)));
+          for (const [userId, mine] of balances) {
+            const proof = await service.proof(userId, id);
+            expect(await verifyProof(proof, header)).toEqual(
+              header.assets.map((asset) => mine.get(asset) ?? 0n),
+            );
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 });
