@@ -259,6 +259,49 @@ describe('spot trading at phone size (demo markets, no market maker)', () => {
     );
     await page.screenshot({ path: path.join(SCREENS, 'spot-market-list.png'), fullPage: false });
   });
+
+  it('keeps the book and the tape live over /ws: another user’s order shows with no request for them', async () => {
+    const frames: string[] = [];
+    // why: a fresh load, so the page opens its socket (and subscribes) after the listener is on.
+    await page.goto('about:blank');
+    page.on('websocket', (socket) => socket.on('framesent', (frame) => frames.push(String(frame.payload))));
+    await openTradePage(page);
+    await expect.poll(() => frames.some((f) => f.includes(`"depth:${SYMBOL}"`))).toBe(true);
+    await expect.poll(() => frames.some((f) => f.includes(`"trades:${SYMBOL}"`))).toBe(true);
+    const polled: string[] = [];
+    page.on('request', (request) => {
+      const url = request.url();
+      if (url.includes('/Market/depth') || url.includes('/Market/trades')) polled.push(url);
+    });
+    const price = await priceOffIndex(3n);
+    const placed = await api<SpotOrder>(seller, 'POST', '/Trade/place', {
+      symbol: SYMBOL,
+      side: 'sell',
+      type: 'limit',
+      price,
+      qty: '0.002',
+      idempotency_key: `ws-live-${Date.now()}`,
+    });
+    await page.waitForFunction(
+      (p) =>
+        Array.from(document.querySelectorAll('[data-testid="book-asks"] [data-price]')).some(
+          (row) => Number((row as HTMLElement).dataset.price) === Number(p),
+        ),
+      price,
+      { timeout: 10_000 },
+    );
+    await api(seller, 'POST', '/Trade/cancel', { id: placed.id });
+    await page.waitForFunction(
+      (p) =>
+        !Array.from(document.querySelectorAll('[data-testid="book-asks"] [data-price]')).some(
+          (row) => Number((row as HTMLElement).dataset.price) === Number(p),
+        ),
+      price,
+      { timeout: 10_000 },
+    );
+    // why: the socket is open, so the page never asked for the book or the tape again.
+    expect(polled).toEqual([]);
+  });
 });
 
 describe('spot trading against the market maker at phone size', () => {

@@ -1,12 +1,9 @@
 import type { SpotTicker } from '@bourse/shared/api';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { get } from './http.ts';
+import { useChannel, useRealtimeStatus } from './ws.ts';
 
-/**
- * How often the spot markets' live data is asked for. The spot channels of `/ws` are not served
- * yet, so the market list and the trade page poll; when they are, the hooks that use this
- * subscribe instead.
- */
+/** How often the spot markets' live data is asked for while `/ws` is down (it pushes otherwise). */
 export const LIVE_POLL_MS = 1500;
 
 /** `GET /Market/spottickers`: every spot market's 24h figures from its own trades, with its index. */
@@ -14,12 +11,24 @@ export async function getSpotTickers(signal?: AbortSignal): Promise<SpotTicker[]
   return (await get<SpotTicker[]>('/Market/spottickers', {}, { signal, silent: true })).data;
 }
 
-/** The spot tickers, kept live (shared by the market list and the trade page). */
+/**
+ * The spot tickers (shared by the market list and the trade page): loaded once, then kept live
+ * by `spot-ticker` (every market on subscribe, then the markets that traded); polled only while
+ * the socket is down.
+ */
 export function useSpotTickers() {
-  return useQuery({
+  const client = useQueryClient();
+  const query = useQuery({
     queryKey: ['spot-tickers'],
     queryFn: ({ signal }) => getSpotTickers(signal),
-    refetchInterval: LIVE_POLL_MS * 2,
+    refetchInterval: useRealtimeStatus() === 'open' ? false : LIVE_POLL_MS * 2,
     staleTime: 0,
   });
+  useChannel('spot-ticker', (data) => {
+    const changed = new Map((data as SpotTicker[]).map((ticker) => [ticker.symbol, ticker]));
+    client.setQueryData<SpotTicker[]>(['spot-tickers'], (old) =>
+      old ? old.map((ticker) => changed.get(ticker.symbol) ?? ticker) : [...changed.values()],
+    );
+  });
+  return query;
 }

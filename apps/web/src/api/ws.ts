@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { getToken } from '../shared/storage.ts';
 
 /** `idle` before the first use, `connecting` on the first attempt, `open`, `reconnecting` after a loss. */
 export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
@@ -28,6 +29,8 @@ class RealtimeClient {
   private retryTimer: number | undefined;
   private idleTimer: number | undefined;
   private status: ConnectionStatus = 'idle';
+  /** The session token `auth` is sent with on every (re)connect, for the private channels. */
+  private token: string | null = null;
 
   constructor() {
     if (typeof window === 'undefined') return;
@@ -43,6 +46,21 @@ class RealtimeClient {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
   };
+
+  /**
+   * Signs the socket in for the private channels (`orders`, `balances`), now and after every
+   * reconnect; null signs it out (the socket is reopened without a session).
+   */
+  authenticate(token: string | null): void {
+    if (token === this.token) return;
+    const signingOut = this.token !== null && token === null;
+    this.token = token;
+    if (signingOut) {
+      this.socket?.close();
+      return;
+    }
+    if (token) this.send({ op: 'auth', token });
+  }
 
   /** Listens to a channel; returns the function that stops listening. */
   subscribe(channel: string, handler: Handler): () => void {
@@ -97,6 +115,8 @@ class RealtimeClient {
     socket.onopen = () => {
       this.attempt = 0;
       this.setStatus('open');
+      // why: ops after `auth` wait for its answer on the server, so private channels follow at once.
+      if (this.token) this.send({ op: 'auth', token: this.token });
       for (const channel of this.handlers.keys()) this.send({ op: 'subscribe', channel });
     };
     socket.onmessage = (event) => this.dispatch(event.data);
@@ -156,9 +176,41 @@ export function useRealtimeStatus(): ConnectionStatus {
   return useSyncExternalStore(realtime.onStatus, realtime.getStatus, realtime.getStatus);
 }
 
-/** Subscribes to `channel` while the component is mounted; `onData` may change between renders. */
-export function useChannel(channel: string, onData: (data: unknown) => void): void {
+/**
+ * A private channel (`orders`, `balances`): the socket is signed in with the stored session
+ * token first (the server refuses private channels otherwise).
+ */
+export function usePrivateChannel(channel: string, onData: (data: unknown) => void, isEnabled = true): void {
+  const token = getToken();
+  if (isEnabled && token) realtime.authenticate(token);
+  useChannel(channel, onData, isEnabled && token !== null);
+}
+
+/**
+ * Subscribes to `channel` while the component is mounted (and `isEnabled`); `onData` may change
+ * between renders. Answers `resubscribe`, which asks for a fresh snapshot (e.g. after a gap).
+ */
+export function useChannel(
+  channel: string,
+  onData: (data: unknown) => void,
+  isEnabled = true,
+): { resubscribe: () => void } {
   const latest = useRef(onData);
   latest.current = onData;
-  useEffect(() => realtime.subscribe(channel, (data) => latest.current(data)), [channel]);
+  const stop = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (!isEnabled) return;
+    stop.current = realtime.subscribe(channel, (data) => latest.current(data));
+    return () => {
+      stop.current?.();
+      stop.current = null;
+    };
+  }, [channel, isEnabled]);
+  return {
+    resubscribe: () => {
+      if (!stop.current) return;
+      stop.current();
+      stop.current = realtime.subscribe(channel, (data) => latest.current(data));
+    },
+  };
 }

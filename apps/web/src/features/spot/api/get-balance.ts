@@ -1,9 +1,10 @@
 import type { CoinBalance } from '@bourse/shared/api';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
+import { usePrivateChannel, useRealtimeStatus } from '../../../api/ws.ts';
 import { spotQueryKey } from './spot-query-key.ts';
 
-/** Balances move when a resting order fills; they are asked again this often while shown. */
+/** Balances move when a resting order fills; while `/ws` is down they are asked again this often. */
 const BALANCE_POLL_MS = 5000;
 
 /** `GET /Finance/getmoney`: one coin's available and frozen balance. */
@@ -20,6 +21,22 @@ export function balanceQueryOptions(coin: string) {
   });
 }
 
+/** One coin's balance, kept current by the private `balances` channel (a batch's coins, to their owners). */
 export function useBalance(coin: string, isEnabled: boolean) {
-  return useQuery({ ...balanceQueryOptions(coin), enabled: isEnabled && coin !== '' });
+  const client = useQueryClient();
+  const isLive = useRealtimeStatus() === 'open';
+  usePrivateChannel(
+    'balances',
+    (data) => {
+      for (const balance of data as CoinBalance[]) {
+        client.setQueryData(balanceQueryOptions(balance.coin).queryKey, balance);
+      }
+    },
+    isEnabled,
+  );
+  return useQuery({
+    ...balanceQueryOptions(coin),
+    refetchInterval: isLive ? false : BALANCE_POLL_MS,
+    enabled: isEnabled && coin !== '',
+  });
 }

@@ -9,6 +9,7 @@ import {
 } from '@tanstack/react-query';
 import { get, post } from '../../../api/http.ts';
 import { LIVE_POLL_MS } from '../../../api/spot-tickers.ts';
+import { usePrivateChannel, useRealtimeStatus } from '../../../api/ws.ts';
 import { spotQueryKey } from './spot-query-key.ts';
 
 /** The caller's orders and balances: everything an order placed or cancelled changes. */
@@ -32,8 +33,26 @@ export function openOrdersQueryOptions(symbol: string) {
   });
 }
 
+/**
+ * The caller's open orders on one market, kept current by the private `orders` channel: a pushed
+ * order that changed refreshes the caller's orders and balances.
+ */
 export function useOpenOrders(symbol: string, isEnabled: boolean) {
-  return useQuery({ ...openOrdersQueryOptions(symbol), enabled: isEnabled && symbol !== '' });
+  const client = useQueryClient();
+  const isLive = useRealtimeStatus() === 'open';
+  usePrivateChannel(
+    'orders',
+    (data) => {
+      // why: an order of ours changed (or the snapshot on subscribe arrived): read them again.
+      if (Array.isArray(data) && data.length > 0) void client.invalidateQueries({ queryKey: mineKey });
+    },
+    isEnabled,
+  );
+  return useQuery({
+    ...openOrdersQueryOptions(symbol),
+    refetchInterval: isLive ? false : LIVE_POLL_MS * 2,
+    enabled: isEnabled && symbol !== '',
+  });
 }
 
 /** `GET /Trade/tradebill`: the caller's orders in one state, newest first, 20 a page. */
