@@ -3,27 +3,11 @@
 // balances and storing the levels come on top.
 //
 //   npm run bench:reserves            (BENCH_USERS, BENCH_ASSETS to change the size)
-import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import { buildTree, rootOf, type SyncHasher } from '@bourse/por';
+import { buildTree, rootOf } from '@bourse/por';
+import { nodeHasher as hasher } from '@bourse/por/node-hasher';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 4);
-
-// why: a raw key is converted on every HMAC; a key object made once makes salts several times cheaper.
-const secretKeys = new WeakMap<Uint8Array, KeyObject>();
-function secretKey(key: Uint8Array): KeyObject {
-  let found = secretKeys.get(key);
-  if (!found) {
-    found = createSecretKey(key);
-    secretKeys.set(key, found);
-  }
-  return found;
-}
-
-const hasher: SyncHasher = {
-  sha256: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
-  hmac: (key, data) => new Uint8Array(createHmac('sha256', secretKey(key)).update(data).digest()),
-};
 
 function* users() {
   let seed = 42;

@@ -1,18 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { i18nChunks } from './scripts/i18n-chunks.ts';
 import { porVerifyPage } from './scripts/por-verify-page.ts';
 
 const API_TARGET = process.env.BOURSE_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), porVerifyPage()],
-  resolve: {
-    alias: {
-      // why: the customer-app texts live in packages/i18n; the alias lets import.meta.glob reach them.
-      '~i18n-web': fileURLToPath(new URL('../../packages/i18n/resources/web', import.meta.url)),
-    },
-  },
+  plugins: [react(), i18nChunks(), porVerifyPage()],
   // why: the server serves dist at `/`, and hash routing keeps every page at index.html.
   base: '/',
   build: {

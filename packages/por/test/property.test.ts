@@ -11,7 +11,7 @@ import {
   sumsAt,
   verifyProof,
 } from '../src/index.ts';
-import { nodeHasher } from './node-hasher.ts';
+import { nodeHasher } from '../src/node-hasher.ts';
 
 const POR_KEY = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
 const ASSETS = ['BTC', 'ETH', 'USDT'];

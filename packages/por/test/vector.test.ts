@@ -23,7 +23,7 @@ import {
   verifyHeader,
   verifyProof,
 } from '../src/index.ts';
-import { nodeHasher } from './node-hasher.ts';
+import { nodeHasher } from '../src/node-hasher.ts';
 
 // The worked example and test vector of the design (section 12), bit for bit.
 const POR_KEY = Uint8Array.from({ length: 32 }, (_, i) => i);

@@ -24,10 +24,30 @@ export interface AppRoute {
 
 const DEFAULT_META: RouteMeta = { public: false, tabBar: false, background: 'dark' };
 
-function route(path: string, page: AppRoute['page'] | null, meta: Partial<RouteMeta> = {}): AppRoute {
+function route(
+  path: string,
+  page: NonNullable<AppRoute['page']> | null,
+  meta: Partial<RouteMeta> = {},
+  texts: readonly string[] = [],
+): AppRoute {
   if (page === null) return { path, meta: { ...DEFAULT_META, ...meta } };
-  return { path, page, meta: { ...DEFAULT_META, ...meta } };
+  // why: a page's texts beyond the core ones are chunks of their own, loaded with its code (the
+  // i18n module is imported here only when a page loads, so the route table stays plain data).
+  const load: NonNullable<AppRoute['page']> =
+    texts.length === 0
+      ? page
+      : () =>
+          Promise.all([
+            import('../shared/i18n/i18n.ts').then((i18n) => i18n.ensureNamespaces(texts)),
+            page(),
+          ]).then(([, m]) => m);
+  return { path, page: load, meta: { ...DEFAULT_META, ...meta } };
 }
+
+const USER = ['user', 'security'];
+const WALLET = ['wallet'];
+const DELIVERY = ['delivery'];
+const SPOT = ['spot'];
 
 /**
  * Every page of the customer app, in one place: the spec's paths (pinyin-flavoured, they are the
@@ -43,42 +63,55 @@ export const APP_ROUTES: readonly AppRoute[] = [
     public: true,
     tabBar: true,
   }),
-  route('/Index/uoption', () => import('../features/user/pages/user-page.tsx'), { tabBar: true }),
-  route('/Index/security', () => import('../features/user/pages/security-page.tsx')),
-  route('/Index/spwd', () => import('../features/user/pages/set-password-page.tsx')),
-  route('/Index/respwd', () => import('../features/user/pages/change-password-page.tsx')),
-  route('/Index/withdrawpwd', () => import('../features/user/pages/withdraw-password-page.tsx')),
+  route('/Index/uoption', () => import('../features/user/pages/user-page.tsx'), { tabBar: true }, USER),
+  route('/Index/security', () => import('../features/user/pages/security-page.tsx'), {}, USER),
+  route('/Index/spwd', () => import('../features/user/pages/set-password-page.tsx'), {}, USER),
+  route('/Index/respwd', () => import('../features/user/pages/change-password-page.tsx'), {}, USER),
+  route('/Index/withdrawpwd', () => import('../features/user/pages/withdraw-password-page.tsx'), {}, USER),
   // The wallet (issue 8). Bank cards, conversion and bills have no path in the spec: theirs follow its style.
-  route('/User/index', () => import('../features/wallet/pages/assets-page.tsx'), { tabBar: true }),
-  route('/User/myWallte', () => import('../features/wallet/pages/my-wallet-page.tsx')),
-  route('/User/coininfo', () => import('../features/wallet/pages/coin-info-page.tsx')),
-  route('/User/czcoin', () => import('../features/wallet/pages/deposit-coins-page.tsx')),
-  route('/User/czpage', () => import('../features/wallet/pages/deposit-page.tsx')),
-  route('/User/czlist', () => import('../features/wallet/pages/deposit-list-page.tsx')),
-  route('/User/czinfo', () => import('../features/wallet/pages/deposit-detail-page.tsx')),
-  route('/User/txcoin', () => import('../features/wallet/pages/withdraw-coins-page.tsx')),
-  route('/User/txpage', () => import('../features/wallet/pages/withdraw-page.tsx')),
-  route('/User/txlist', () => import('../features/wallet/pages/withdrawal-list-page.tsx')),
-  route('/User/txinfo', () => import('../features/wallet/pages/withdrawal-detail-page.tsx')),
-  route('/User/addresslist', () => import('../features/wallet/pages/address-list-page.tsx')),
-  route('/User/plusaddress', () => import('../features/wallet/pages/add-address-page.tsx')),
-  route('/User/banklist', () => import('../features/wallet/pages/bank-card-list-page.tsx')),
-  route('/User/addbank', () => import('../features/wallet/pages/add-bank-card-page.tsx')),
-  route('/User/zhuanhua', () => import('../features/wallet/pages/convert-page.tsx')),
-  route('/User/mybill', () => import('../features/wallet/pages/bill-list-page.tsx')),
-  route('/User/billinfo', () => import('../features/wallet/pages/bill-detail-page.tsx')),
+  route('/User/index', () => import('../features/wallet/pages/assets-page.tsx'), { tabBar: true }, WALLET),
+  route('/User/myWallte', () => import('../features/wallet/pages/my-wallet-page.tsx'), {}, WALLET),
+  route('/User/coininfo', () => import('../features/wallet/pages/coin-info-page.tsx'), {}, WALLET),
+  route('/User/czcoin', () => import('../features/wallet/pages/deposit-coins-page.tsx'), {}, WALLET),
+  route('/User/czpage', () => import('../features/wallet/pages/deposit-page.tsx'), {}, WALLET),
+  route('/User/czlist', () => import('../features/wallet/pages/deposit-list-page.tsx'), {}, WALLET),
+  route('/User/czinfo', () => import('../features/wallet/pages/deposit-detail-page.tsx'), {}, WALLET),
+  route('/User/txcoin', () => import('../features/wallet/pages/withdraw-coins-page.tsx'), {}, WALLET),
+  route('/User/txpage', () => import('../features/wallet/pages/withdraw-page.tsx'), {}, WALLET),
+  route('/User/txlist', () => import('../features/wallet/pages/withdrawal-list-page.tsx'), {}, WALLET),
+  route('/User/txinfo', () => import('../features/wallet/pages/withdrawal-detail-page.tsx'), {}, WALLET),
+  route('/User/addresslist', () => import('../features/wallet/pages/address-list-page.tsx'), {}, WALLET),
+  route('/User/plusaddress', () => import('../features/wallet/pages/add-address-page.tsx'), {}, WALLET),
+  route('/User/banklist', () => import('../features/wallet/pages/bank-card-list-page.tsx'), {}, WALLET),
+  route('/User/addbank', () => import('../features/wallet/pages/add-bank-card-page.tsx'), {}, WALLET),
+  route('/User/zhuanhua', () => import('../features/wallet/pages/convert-page.tsx'), {}, WALLET),
+  route('/User/mybill', () => import('../features/wallet/pages/bill-list-page.tsx'), {}, WALLET),
+  route('/User/billinfo', () => import('../features/wallet/pages/bill-detail-page.tsx'), {}, WALLET),
   // Delivery contracts (issue 9): the trade tab, the contract list and one contract.
-  route('/Contract/index', () => import('../features/delivery/pages/contract-page.tsx'), { tabBar: true }),
-  route('/Contract/ctbill', () => import('../features/delivery/pages/contract-list-page.tsx')),
-  route('/Contract/cbillinfo', () => import('../features/delivery/pages/contract-detail-page.tsx')),
+  route(
+    '/Contract/index',
+    () => import('../features/delivery/pages/contract-page.tsx'),
+    { tabBar: true },
+    DELIVERY,
+  ),
+  route('/Contract/ctbill', () => import('../features/delivery/pages/contract-list-page.tsx'), {}, DELIVERY),
+  route(
+    '/Contract/cbillinfo',
+    () => import('../features/delivery/pages/contract-detail-page.tsx'),
+    {},
+    DELIVERY,
+  ),
   // Spot trading (issue 10): the trade page, the order list and one order (white, spec §2).
-  route('/Trade/index', () => import('../features/spot/pages/trade-page.tsx'), { tabBar: true }),
-  route('/Trade/tradebill', () => import('../features/spot/pages/order-list-page.tsx')),
-  route('/Trade/billinfo', () => import('../features/spot/pages/order-detail-page.tsx'), {
-    background: 'white',
-  }),
+  route('/Trade/index', () => import('../features/spot/pages/trade-page.tsx'), { tabBar: true }, SPOT),
+  route('/Trade/tradebill', () => import('../features/spot/pages/order-list-page.tsx'), {}, SPOT),
+  route(
+    '/Trade/billinfo',
+    () => import('../features/spot/pages/order-detail-page.tsx'),
+    { background: 'white' },
+    SPOT,
+  ),
   // Proof of reserves (issue 16): a user-tab entry; the spec names no path, so it takes one in its style.
-  route('/User/reserves', () => import('../features/reserves/pages/reserves-page.tsx')),
+  route('/User/reserves', () => import('../features/reserves/pages/reserves-page.tsx'), {}, ['reserves']),
   // Declared for their metadata; pages arrive with later issues.
   route('/Issue/index', null, { background: 'white' }),
   route('/Index/noticeinfo', null, { background: 'white' }),

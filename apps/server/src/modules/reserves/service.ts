@@ -1,4 +1,3 @@
-import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import {
   buildTree,
   canonicalJson,
@@ -11,12 +10,12 @@ import {
   type ReserveEntry,
   rootOf,
   type SnapshotHeader,
-  type SyncHasher,
   salt,
   signedBytes,
   sumsAt,
   toHex,
 } from '@bourse/por';
+import { nodeHasher } from '@bourse/por/node-hasher';
 import {
   RESERVE_SCHEMES,
   type ReserveChain,
@@ -43,22 +42,6 @@ export const PROOF_RETENTION_DAYS = 90;
 /** A scheduled snapshot is published this long after it is taken: staff attach reserve entries meanwhile. */
 export const PUBLISH_DELAY_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
-
-// why: a raw key is converted on every HMAC; a key object made once makes salts several times cheaper.
-const secretKeys = new WeakMap<Uint8Array, KeyObject>();
-function secretKey(key: Uint8Array): KeyObject {
-  let found = secretKeys.get(key);
-  if (!found) {
-    found = createSecretKey(key);
-    secretKeys.set(key, found);
-  }
-  return found;
-}
-
-const nodeHasher: SyncHasher = {
-  sha256: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
-  hmac: (key, data) => new Uint8Array(createHmac('sha256', secretKey(key)).update(data).digest()),
-};
 
 export interface ReservesDeps {
   db: Db;

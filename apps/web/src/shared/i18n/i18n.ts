@@ -1,16 +1,48 @@
+import { TEXT_LOADERS } from 'virtual:bourse-texts';
 import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '@bourse/i18n';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getStoredLanguage, setStoredLanguage } from '../storage.ts';
 import { type Resource, startI18n } from './start-i18n.ts';
 
-// why: one chunk per locale; the current one and the fallback are fetched at start, others on switch.
-const RESOURCE_LOADERS = import.meta.glob<Resource>('~i18n-web/*.json', { import: 'default' });
+// why: per locale, the core namespaces are one chunk fetched at start (with the fallback's); every
+// other namespace is a chunk of its own, fetched with the first route that names it.
+function loaderFor(locale: Locale, part = 'core'): () => Promise<Resource> {
+  const loader = TEXT_LOADERS[locale]?.[part];
+  if (!loader) throw new Error(`missing web texts ${part} for ${locale}`);
+  return loader;
+}
 
-function loaderFor(locale: Locale): () => Promise<Resource> {
-  const entry = Object.entries(RESOURCE_LOADERS).find(([path]) => path.endsWith(`/${locale}.json`));
-  if (!entry) throw new Error(`missing web resources for ${locale}`);
-  return entry[1];
+/** The lazily loaded namespaces the pages visited so far needed (loaded again on a switch). */
+const usedNamespaces = new Set<string>();
+/** `<locale>:<namespace>` parts loaded (or being loaded). */
+const loadedParts = new Map<string, Promise<void>>();
+
+async function loadNamespaces(locale: Locale, namespaces: Iterable<string>): Promise<void> {
+  await Promise.all(
+    [...namespaces].map((ns) => {
+      const key = `${locale}:${ns}`;
+      let loading = loadedParts.get(key);
+      if (!loading) {
+        loading = loaderFor(locale, ns)().then((resource) => {
+          i18next.addResourceBundle(locale, 'translation', resource, true, true);
+        });
+        loading.catch(() => loadedParts.delete(key));
+        loadedParts.set(key, loading);
+      }
+      return loading;
+    }),
+  );
+}
+
+/**
+ * Loads `namespaces` (beyond the core ones) for the current locale and the ja-JP fallback; a
+ * route's page waits for it (app/routes.tsx), so its texts are there at its first render.
+ */
+export async function ensureNamespaces(namespaces: readonly string[]): Promise<void> {
+  for (const ns of namespaces) usedNamespaces.add(ns);
+  const locale = getCurrentLocale();
+  await Promise.all([...new Set([locale, DEFAULT_LOCALE])].map((each) => loadNamespaces(each, namespaces)));
 }
 
 type Listener = (locale: Locale) => void;
@@ -28,9 +60,10 @@ export function onLocaleChange(listener: Listener): () => void {
 }
 
 async function ensureLoaded(locale: Locale): Promise<void> {
-  if (i18next.hasResourceBundle(locale, 'translation')) return;
-  const resource = await loaderFor(locale)();
-  i18next.addResourceBundle(locale, 'translation', resource, true, true);
+  if (!i18next.hasResourceBundle(locale, 'translation')) {
+    i18next.addResourceBundle(locale, 'translation', await loaderFor(locale)(), true, true);
+  }
+  await loadNamespaces(locale, usedNamespaces);
 }
 
 /** The locale to start with: the stored `lang`, else ja-JP. */

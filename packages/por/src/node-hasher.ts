@@ -1,7 +1,8 @@
+// The builder's hash functions on Node (node:crypto), for the server, the benchmark and tests.
+// Not part of the browser verifier, which uses WebCrypto.
 import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import type { SyncHasher } from '../src/build.ts';
+import type { SyncHasher } from './build.ts';
 
-/** The server's hash functions (node:crypto), as the builder takes them. */
 // why: a raw key is converted on every HMAC; a key object made once makes salts several times cheaper.
 const secretKeys = new WeakMap<Uint8Array, KeyObject>();
 function secretKey(key: Uint8Array): KeyObject {
