@@ -180,6 +180,7 @@ describe('platform', () => {
         '/apiv/user/addbank',
         '/apiv/user/addresslist',
         '/apiv/user/billinfo',
+        '/apiv/user/tgcode',
         '/apiv/user/deladdress',
         '/apiv/user/delbank',
         '/apiv/user/mybill',

@@ -11,6 +11,7 @@ import * as walletStaffHardening from './migrations/2026_11_23_0008_wallet_staff
 import * as spot from './migrations/2026_11_23_0009_spot.ts';
 import * as marketMaker from './migrations/2026_11_23_0010_market_maker.ts';
 import * as reserves from './migrations/2026_11_24_0017_reserves.ts';
+import * as referralEdges from './migrations/2026_11_24_0018_referral_edges.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0009_spot': spot,
   '2026_11_23_0010_market_maker': marketMaker,
   '2026_11_24_0017_reserves': reserves,
+  '2026_11_24_0018_referral_edges': referralEdges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -43,6 +43,7 @@ export interface Database {
   por_nodes: PorNodesTable;
   por_leaves: PorLeavesTable;
   por_reserves: PorReservesTable;
+  referral_edges: ReferralEdgesTable;
 }
 
 /** Unix milliseconds as stored: a `bigint` column. */
@@ -548,5 +549,13 @@ export interface PorReservesTable {
   sig: string;
   scheme: string;
   simulated: bigint;
+  created_at: Millis;
+}
+
+export interface ReferralEdgesTable {
+  ancestor_id: bigint;
+  descendant_id: bigint;
+  /** 1 = the inviter, 2 = the inviter's inviter, 3 = the next. */
+  depth: bigint;
   created_at: Millis;
 }

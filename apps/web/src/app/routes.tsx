@@ -112,6 +112,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ),
   // Proof of reserves (issue 16): a user-tab entry; the spec names no path, so it takes one in its style.
   route('/User/reserves', () => import('../features/reserves/pages/reserves-page.tsx'), {}, ['reserves']),
+  // Invitations (issue 11): the code, link and QR, and the team over three generations.
+  route('/Index/tgcode', () => import('../features/invite/pages/invite-page.tsx'), {}, ['invite']),
   // Declared for their metadata; pages arrive with later issues.
   route('/Issue/index', null, { background: 'white' }),
   route('/Index/noticeinfo', null, { background: 'white' }),

@@ -45,6 +45,8 @@ export const PATHS = {
   convert: '/User/zhuanhua',
   bills: '/User/mybill',
   billDetail: '/User/billinfo',
+  /** Invitations (spec §2: /Index/tgcode). */
+  invite: '/Index/tgcode',
   /** Proof of reserves: the snapshots and "verify my balance" (no path in the spec). */
   reserves: '/User/reserves',
 } as const;

@@ -6,6 +6,7 @@ export * from './auth.ts';
 export * from './config.ts';
 export * from './delivery.ts';
 export * from './fields.ts';
+export * from './invite.ts';
 export * from './markets.ts';
 export * from './por.ts';
 export * from './spot.ts';

@@ -144,3 +144,45 @@ export async function updateTradeBanned(db: Db, userId: bigint, banned: boolean)
     .where('id', '=', userId)
     .execute();
 }
+
+/** The user's ancestors (depth 1–3), nearest first. */
+export function listAncestors(db: Db, userId: bigint) {
+  return db
+    .selectFrom('referral_edges')
+    .select(['ancestor_id', 'depth'])
+    .where('descendant_id', '=', userId)
+    .orderBy('depth')
+    .execute();
+}
+
+export async function insertReferralEdges(
+  db: Db,
+  rows: readonly { ancestor_id: bigint; descendant_id: bigint; depth: bigint; created_at: Millis }[],
+): Promise<void> {
+  if (rows.length > 0) await db.insertInto('referral_edges').values(rows).execute();
+}
+
+/** How many members the user's team has per generation (depth 1–3). */
+export function countTeam(db: Db, userId: bigint) {
+  return db
+    .selectFrom('referral_edges')
+    .select(['depth', sql<bigint>`count(*)`.as('members')])
+    .where('ancestor_id', '=', userId)
+    .groupBy('depth')
+    .execute();
+}
+
+/** One generation of the user's team, newest first: usernames and join dates only. */
+export function listTeam(db: Db, userId: bigint, depth: bigint, limit: number, offset: number) {
+  return db
+    .selectFrom('referral_edges')
+    .innerJoin('users', 'users.id', 'referral_edges.descendant_id')
+    .select(['users.username', 'users.realname_status', 'referral_edges.created_at'])
+    .where('referral_edges.ancestor_id', '=', userId)
+    .where('referral_edges.depth', '=', depth)
+    .orderBy('referral_edges.created_at', 'desc')
+    .orderBy('referral_edges.descendant_id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

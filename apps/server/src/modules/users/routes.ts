@@ -1,4 +1,11 @@
-import { ChangePasswordBody, TokenOnly, UserInfo, WithdrawPasswordBody } from '@bourse/shared/api';
+import {
+  ChangePasswordBody,
+  TeamInfo,
+  TeamQuery,
+  TokenOnly,
+  UserInfo,
+  WithdrawPasswordBody,
+} from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -94,5 +101,28 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
     },
     config,
     handler: async (request) => ok(request, await users.getSupportUrl()),
+  });
+
+  api.get('/user/tgcode', {
+    schema: {
+      tags,
+      operationId: 'getInvitationTeam',
+      summary: 'The caller’s invitation code, team counts per generation and one generation’s members',
+      querystring: TeamQuery,
+      response: { 200: envelope(TeamInfo) },
+    },
+    config,
+    handler: async (request) => {
+      const { generation, page } = request.query;
+      const team = await users.team(requireAuth(request).userId, { generation, page: page ?? 1 });
+      return ok(request, {
+        invite_code: team.inviteCode,
+        counts: team.counts,
+        generation,
+        page: page ?? 1,
+        members: team.members.map((m) => ({ name: m.name, joined_at: m.joinedAt, verified: m.verified })),
+        has_more: team.hasMore,
+      });
+    },
   });
 }

@@ -8,6 +8,26 @@ import type { Limit } from '../../platform/rate-limit.ts';
 import { fromMillis, toMillis, toSafeNumber } from '../../platform/time.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import type { SettingsService } from '../settings/service.ts';
+
+/** Generations of the referrer chain recorded at sign-up. */
+export const REFERRAL_GENERATIONS = 3;
+const TEAM_PAGE = 20;
+
+/**
+ * A team member's name as others see it: the first two characters, `***`, then the last one (an
+ * e-mail keeps its domain: `ab***@x.com`); names of three characters or fewer keep only the first.
+ */
+export function maskName(name: string): string {
+  const at = name.indexOf('@');
+  const [local, domain] = at > 0 ? [name.slice(0, at), name.slice(at)] : [name, ''];
+  const chars = [...local];
+  const shown =
+    chars.length <= 3
+      ? `${chars[0] ?? ''}***`
+      : `${chars.slice(0, 2).join('')}***${domain ? '' : chars.at(-1)}`;
+  return `${shown}${domain}`;
+}
+
 import * as repo from './repository.ts';
 
 /** Withdrawals stay blocked this long after a login-password change (spec section 9). */
@@ -143,8 +163,69 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new AppError(takenError);
       throw error;
     }
+    if (referrerId !== null) {
+      // why: the chain is fixed at sign-up: the inviter, then the inviter's first two generations.
+      const now = toMillis(this.#deps.clock.now());
+      const above = await repo.listAncestors(trx, referrerId);
+      await repo.insertReferralEdges(trx, [
+        { ancestor_id: referrerId, descendant_id: userId, depth: 1n, created_at: now },
+        ...above
+          .filter((a) => a.depth < BigInt(REFERRAL_GENERATIONS))
+          .map((a) => ({
+            ancestor_id: a.ancestor_id,
+            descendant_id: userId,
+            depth: a.depth + 1n,
+            created_at: now,
+          })),
+      ]);
+    }
     if (!input.platformOwned) await this.#deps.onCreated?.(trx, userId);
     return userId;
+  }
+
+  /** The user's referrers over three generations, nearest first (the launchpad's rewards read it). */
+  async listAncestors(db: Db, userId: bigint): Promise<{ userId: bigint; generation: number }[]> {
+    return (await repo.listAncestors(db, userId)).map((a) => ({
+      userId: a.ancestor_id,
+      generation: Number(a.depth),
+    }));
+  }
+
+  /**
+   * The invitation page: the user's code, how many people joined through it per generation, and one
+   * generation's members (masked names, join date, verified or not; never balances or contacts).
+   */
+  async team(
+    userId: bigint,
+    query: { generation: number; page: number },
+  ): Promise<{
+    inviteCode: string;
+    counts: [number, number, number];
+    members: { name: string; joinedAt: number; verified: boolean }[];
+    hasMore: boolean;
+  }> {
+    const { db } = this.#deps;
+    const user = await repo.findUserById(db, userId);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    const counts: [number, number, number] = [0, 0, 0];
+    for (const row of await repo.countTeam(db, userId)) counts[Number(row.depth) - 1] = Number(row.members);
+    const rows = await repo.listTeam(
+      db,
+      userId,
+      BigInt(query.generation),
+      TEAM_PAGE + 1,
+      (query.page - 1) * TEAM_PAGE,
+    );
+    return {
+      inviteCode: user.invite_code,
+      counts,
+      members: rows.slice(0, TEAM_PAGE).map((row) => ({
+        name: maskName(row.username),
+        joinedAt: fromMillis(row.created_at),
+        verified: row.realname_status === 2n,
+      })),
+      hasMore: rows.length > TEAM_PAGE,
+    };
   }
 
   /** The account a login names, by username (any case) or phone number. */

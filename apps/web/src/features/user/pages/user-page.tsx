@@ -16,6 +16,7 @@ import {
   IconPalette,
   IconScale,
   IconShield,
+  IconUser,
   IconWallet,
 } from '../../../shared/ui/icons.tsx';
 import { Menu, MenuItem } from '../../../shared/ui/menu.tsx';
@@ -72,6 +73,7 @@ export default function UserPage() {
           to={PATHS.reserves}
           testId="menu-reserves"
         />
+        <MenuItem icon={IconUser} label={t('user.menu.invite')} to={PATHS.invite} testId="menu-invite" />
       </Menu>
 
       <Menu title={t('user.sections.security')}>

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
+import { CopyButton } from '../../../shared/ui/copy-button.tsx';
 import { IconPlus, IconTrash } from '../../../shared/ui/icons.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
@@ -14,7 +15,6 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useDeleteAddress } from '../api/delete-address.ts';
 import { useAddresses } from '../api/get-addresses.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
-import { CopyButton } from '../components/copy-button.tsx';
 
 /** `User/addresslist`: the saved withdrawal addresses; copy, delete, or add one. */
 export default function AddressListPage() {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { copyText } from '../../../shared/copy-text.ts';
-import { IconCopy } from '../../../shared/ui/icons.tsx';
-import { showToast } from '../../../shared/ui/toast.ts';
+import { copyText } from '../copy-text.ts';
+import { IconCopy } from './icons.tsx';
+import { showToast } from './toast.ts';
 
 /** Copies `text` and says whether it worked (spec §8). Named after what it copies. */
 export function CopyButton({ text, label, testId }: { text: string; label: string; testId?: string }) {
