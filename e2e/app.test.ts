@@ -447,62 +447,67 @@ describe('customer app at phone size', () => {
     await loginViaApi(platform.url, 'e2e_heidi', 'secret456');
   });
 
-  it('loads every main page and /docs under the Content-Security-Policy with no violation', async () => {
-    await registerViaApi(platform.url, 'e2e_ivan');
-    const session = await loginViaApi(platform.url, 'e2e_ivan');
-    const targets = [
-      ...MAIN_PAGES.map((main) => ({ url: `${platform.url}/#${main.path}`, main })),
-      { url: `${platform.url}/docs`, main: null },
-    ];
-    for (const { url, main } of targets) {
-      const context = await newPhoneContext(browser);
-      if (main?.signedIn) await context.addInitScript(seedSession, session);
-      await context.addInitScript(() => {
-        const seen: string[] = [];
-        (window as any).__cspViolations = seen;
-        document.addEventListener('securitypolicyviolation', (event) =>
-          seen.push(`${event.violatedDirective} ${event.blockedURI}`),
-        );
-      });
-      const page = await context.newPage();
+  it(
+    'loads every main page and /docs under the Content-Security-Policy with no violation',
+    async () => {
+      await registerViaApi(platform.url, 'e2e_ivan');
+      const session = await loginViaApi(platform.url, 'e2e_ivan');
+      const targets = [
+        ...MAIN_PAGES.map((main) => ({ url: `${platform.url}/#${main.path}`, main })),
+        { url: `${platform.url}/docs`, main: null },
+      ];
+      for (const { url, main } of targets) {
+        const context = await newPhoneContext(browser);
+        if (main?.signedIn) await context.addInitScript(seedSession, session);
+        await context.addInitScript(() => {
+          const seen: string[] = [];
+          (window as any).__cspViolations = seen;
+          document.addEventListener('securitypolicyviolation', (event) =>
+            seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+          );
+        });
+        const page = await context.newPage();
+        const cspErrors: string[] = [];
+        page.on('console', (entry) => {
+          if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text()))
+            cspErrors.push(entry.text());
+        });
+        const response = await page.goto(url);
+        expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+        if (main) await page.getByTestId(main.ready).first().waitFor({ state: 'visible', timeout: 15_000 });
+        else await page.locator('.swagger-ui .info .title').waitFor({ state: 'visible', timeout: 15_000 });
+        await page.waitForLoadState('networkidle');
+        expect({
+          url,
+          errors: cspErrors,
+          violations: await page.evaluate(() => (window as any).__cspViolations),
+        }).toEqual({ url, errors: [], violations: [] });
+        await context.close();
+      }
+
+      // the check can fail: an injected inline script is refused and reported
+      const page = await phonePage();
       const cspErrors: string[] = [];
       page.on('console', (entry) => {
         if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text()))
           cspErrors.push(entry.text());
       });
-      const response = await page.goto(url);
-      expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-      if (main) await page.getByTestId(main.ready).first().waitFor({ state: 'visible', timeout: 15_000 });
-      else await page.locator('.swagger-ui .info .title').waitFor({ state: 'visible', timeout: 15_000 });
-      await page.waitForLoadState('networkidle');
-      expect({
-        url,
-        errors: cspErrors,
-        violations: await page.evaluate(() => (window as any).__cspViolations),
-      }).toEqual({ url, errors: [], violations: [] });
-      await context.close();
-    }
-
-    // the check can fail: an injected inline script is refused and reported
-    const page = await phonePage();
-    const cspErrors: string[] = [];
-    page.on('console', (entry) => {
-      if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text()))
-        cspErrors.push(entry.text());
-    });
-    await page.goto(`${platform.url}/#/login`);
-    await page.getByTestId('login-submit').waitFor({ state: 'visible' });
-    const hasRun = await page.evaluate(async () => {
-      const script = document.createElement('script');
-      script.textContent = 'window.__injected = true';
-      document.head.append(script);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return (window as any).__injected === true;
-    });
-    expect(hasRun).toBe(false);
-    await expect.poll(() => cspErrors.length).toBeGreaterThan(0);
-    await page.context().close();
-  });
+      await page.goto(`${platform.url}/#/login`);
+      await page.getByTestId('login-submit').waitFor({ state: 'visible' });
+      const hasRun = await page.evaluate(async () => {
+        const script = document.createElement('script');
+        script.textContent = 'window.__injected = true';
+        document.head.append(script);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return (window as any).__injected === true;
+      });
+      expect(hasRun).toBe(false);
+      await expect.poll(() => cspErrors.length).toBeGreaterThan(0);
+      await page.context().close();
+      // one fresh context per main page: the budget grows with the list, not with a slow page
+    },
+    40_000 + 6_000 * MAIN_PAGES.length,
+  );
 
   it('tells a desktop browser to open the app on a phone, with a QR code', async () => {
     const context = await newDesktopContext(browser);

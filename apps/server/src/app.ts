@@ -13,14 +13,22 @@ import type { CaptchaTextSource } from './modules/auth/captcha.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
 import type { AuthService } from './modules/auth/service.ts';
 import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
+import { registerIdentityModule } from './modules/identity/module.ts';
+import type { IdentityService } from './modules/identity/service.ts';
 import { registerLedgerModule } from './modules/ledger/module.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
+import { MailService } from './modules/mail/service.ts';
+import { SmtpMailer } from './modules/mail/smtp.ts';
 import { type MarketsModule, registerMarketsModule, TICKERS_SUBJECT } from './modules/markets/module.ts';
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
 import type { MarketsService } from './modules/markets/service.ts';
 import { type MarketMakerModule, registerMarketMakerModule } from './modules/mm/module.ts';
+import { type NoticesModule, registerNoticesModule } from './modules/notices/module.ts';
 import { publicationKey } from './modules/reserves/keys.ts';
 import { type ReservesModule, registerReservesModule } from './modules/reserves/module.ts';
+import { registerSecurityModule } from './modules/security/module.ts';
+import type { SecurityService } from './modules/security/service.ts';
+import { EMAIL_CODE_RESEND_SECONDS } from './modules/security/service.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
 import { SpotBackOffice } from './modules/spot/back-office.ts';
@@ -28,6 +36,7 @@ import { startSpotMarketData } from './modules/spot/market-data.ts';
 import { registerSpotModule } from './modules/spot/module.ts';
 import type { SpotService } from './modules/spot/service.ts';
 import { registerStaffModule } from './modules/staff/module.ts';
+import { registerSupportModule, type SupportModule } from './modules/support/module.ts';
 import { registerUsersModule } from './modules/users/module.ts';
 import { registerWalletModule } from './modules/wallet/module.ts';
 import type { WalletService } from './modules/wallet/service.ts';
@@ -218,6 +227,35 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     }),
   );
   let spot!: SpotService;
+  let notices!: NoticesModule;
+  let security!: SecurityService;
+  let identity!: IdentityService;
+  let support!: SupportModule;
+  // why: chat pictures are private to their conversation; nothing serves this folder.
+  const chatFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'chat') });
+  const mail = new MailService({
+    db,
+    clock,
+    mailer: config.smtpUrl ? new SmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : undefined,
+    // why: without SMTP the outbox is the delivery; the log shows each message so a developer or a
+    // demo user can read their code.
+    onKept: (m) =>
+      app.log.info(
+        { mail: String(m.id), to: m.to, subject: m.subject, text: m.text },
+        'mail kept in the outbox',
+      ),
+    onError: (error) => app.log.error({ err: error }, 'mail failed'),
+  });
+  const userSecrets = new SecretBox(
+    resolveSecretKey({
+      setting: config.userSecretKey,
+      settingName: 'USER_SECRET_KEY',
+      file: path.join(config.dataDir, 'user-secret.key'),
+      mayCreate: mayCreateKeys,
+    }),
+  );
+  // why: identity images are kept apart from public uploads; nothing serves this folder.
+  const identityFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'identity') });
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories).
   await app.register(
@@ -225,6 +263,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       settings = registerSettingsModule({ db });
       const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
       gateway.useAuthenticator(sessions);
+      notices = registerNoticesModule(api, {
+        db,
+        clock,
+        bus,
+        gateway,
+        onError: (error) => app.log.error({ err: error }, 'notices failed'),
+      });
       users = registerUsersModule(api, {
         db,
         clock,
@@ -253,11 +298,45 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           registrationsPerIp: limit('register_ip', limits.registrationsPerIp),
           captchasPerIp: limit('captcha_ip', limits.captchasPerIp),
         },
+        secondFactor: { verifySecondFactor: (userId, code) => security.verifySecondFactor(userId, code) },
+        notices: notices.service,
         clientConfig: () => ({
           register_mode: config.registerMode,
           captcha: config.captcha,
           price_source: feed.source,
         }),
+      });
+      security = registerSecurityModule(api, {
+        db,
+        clock,
+        users,
+        sessions,
+        auth,
+        mail,
+        notices: notices.service,
+        captcha: { check: (key, code) => auth.checkCaptcha(key, code) },
+        secrets: userSecrets,
+        totpIssuer: 'Bourse',
+        limits: {
+          totpChecks: limit('user_totp', limits.passwordChecks),
+          emailCodesPerAddress: limit('email_code_address', {
+            points: 1,
+            durationSec: EMAIL_CODE_RESEND_SECONDS,
+          }),
+          emailCodesPerIp: limit('email_code_ip', { points: 20, durationSec: 3600 }),
+          emailCodeChecks: limit('email_code_check', limits.passwordChecks),
+        },
+      });
+      identity = registerIdentityModule(api, {
+        db,
+        clock,
+        users,
+        audit,
+        settings,
+        notices: notices.service,
+        uploads: new ImageUploads({ store: identityFiles, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
+        store: identityFiles,
+        uploadsPerUser: limit('identity_upload', { points: 20, durationSec: 3600 }),
       });
       markets = registerMarketsModule(api, {
         db,
@@ -280,6 +359,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         users,
         uploads: new ImageUploads({ store: files, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
         livePrices: () => feed.prices(),
+        notices: notices.service,
+        secondFactor: security,
+        identityGate: identity,
       });
       delivery = registerDeliveryModule(api, {
         db,
@@ -291,6 +373,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         users,
         bus,
         scheduler,
+        identityGate: identity,
         graceSeconds: config.deliveryGraceSeconds,
         settleIntervalMs: config.feedIntervalMs,
         onError: (error, what) => app.log.error({ err: error, what }, 'delivery failed'),
@@ -302,7 +385,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         index: markets.service,
         users,
         bus,
+        identityGate: identity,
         onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
+      });
+      support = registerSupportModule(api, {
+        db,
+        clock,
+        bus,
+        gateway,
+        audit,
+        uploads: new ImageUploads({ store: chatFiles, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
+        store: chatFiles,
+        messagesPerUser: limit('support_message', limits.supportMessages),
+        wallet: { recentActivity: (userId) => wallet.recentActivity(userId) },
+        onError: (error) => app.log.error({ err: error }, 'support failed'),
       });
       reserves = registerReservesModule(api, {
         db,
@@ -387,6 +483,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     spot: () => spotBackOffice,
     marketMaker: () => marketMaker.service,
     reserves: () => reserves.service,
+    accounts: { identity: () => identity, notices: () => notices.service, mail: () => mail },
+    support: () => support.service,
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
     ledgerCheck: {
@@ -402,6 +500,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   // why: the books are rebuilt from the open orders before the first request can reach them.
   await spot.start();
+  await notices.start();
+  await support.start();
   const spotMarketData = await startSpotMarketData({
     service: spot,
     bus,

@@ -71,6 +71,7 @@ const DEFAULT_RULES = {
   registrationsPerIp: { points: 10, durationSec: 60 * 60 },
   captchasPerIp: { points: 120, durationSec: 60 },
   passwordChecks: { points: 5, durationSec: 15 * 60 },
+  supportMessages: { points: 20, durationSec: 60 },
 } satisfies Record<string, LimitRule>;
 
 /** A limit written `points/seconds`, e.g. `10/3600`. */
@@ -171,6 +172,9 @@ const ConfigSchema = z.object({
       return key;
     }),
   POR_KEY: secretKeySetting('POR_KEY'),
+  USER_SECRET_KEY: secretKeySetting('USER_SECRET_KEY'),
+  SMTP_URL: z.string().optional().or(z.literal('')),
+  MAIL_FROM: z.string().default('Bourse <no-reply@localhost>'),
   POR_SIGNING_KEY: secretKeySetting('POR_SIGNING_KEY'),
   RATE_LIMIT_STORE: z.enum(['memory', 'sqlite', 'postgres', 'redis']).optional(),
   REDIS_URL: z.string().optional(),
@@ -185,6 +189,7 @@ const ConfigSchema = z.object({
   LIMIT_REGISTER_PER_IP: limitRule(DEFAULT_RULES.registrationsPerIp),
   LIMIT_CAPTCHA_PER_IP: limitRule(DEFAULT_RULES.captchasPerIp),
   LIMIT_PASSWORD_CHECKS: limitRule(DEFAULT_RULES.passwordChecks),
+  LIMIT_SUPPORT_MESSAGES: limitRule(DEFAULT_RULES.supportMessages),
 });
 
 export interface Config {
@@ -239,6 +244,11 @@ export interface Config {
   staffSecretKey: Buffer | undefined;
   /** The proof of reserves' salt and padding secret (32 bytes), given only to the auditor. */
   porKey: Buffer | undefined;
+  /** Seals users' two-factor secrets at rest; unset = a key file beside the store. */
+  userSecretKey: Buffer | undefined;
+  /** SMTP server for mail (`smtps://user:pass@host`); unset = mail stays in the outbox. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
   /** The seed of the Ed25519 key that signs proof-of-reserves headers (32 bytes). */
   porSigningKey: Buffer | undefined;
   /** Where limits count: memory (per process), sqlite (beside the store), postgres or redis. */
@@ -258,6 +268,8 @@ export interface RateLimits {
   loginCaptchaAfter: number;
   registrationsPerIp: LimitRule;
   captchasPerIp: LimitRule;
+  /** Support-chat messages per user. */
+  supportMessages: LimitRule;
   /** Checks of a current password (login or withdrawal) per account. */
   passwordChecks: LimitRule;
 }
@@ -310,6 +322,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminDist: parsed.ADMIN_DIST ? path.resolve(parsed.ADMIN_DIST) : path.join(root, 'apps/admin/dist'),
     staffSecretKey: parsed.STAFF_SECRET_KEY,
     porKey: parsed.POR_KEY,
+    userSecretKey: parsed.USER_SECRET_KEY,
+    smtpUrl: parsed.SMTP_URL || undefined,
+    mailFrom: parsed.MAIL_FROM,
     porSigningKey: parsed.POR_SIGNING_KEY,
     // why: limits count in a store that survives a restart by default: the PostgreSQL store when
     // the ledger is on PostgreSQL, a SQLite file beside the embedded store otherwise.
@@ -324,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       registrationsPerIp: parsed.LIMIT_REGISTER_PER_IP,
       captchasPerIp: parsed.LIMIT_CAPTCHA_PER_IP,
       passwordChecks: parsed.LIMIT_PASSWORD_CHECKS,
+      supportMessages: parsed.LIMIT_SUPPORT_MESSAGES,
     },
     ...overrides,
   };

@@ -1,52 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { newTrader } from './delivery-harness.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { connect, on } from './ws-client.ts';
 
 const ENV = { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600', WS_CONNECTIONS_PER_IP: '100' };
 
 type Trader = Awaited<ReturnType<typeof newTrader>>;
-// why: frames are compared with exact expected values, field by field.
-type Frame = any;
-
-/** A `/ws` client that keeps every frame it got; `next` waits for the first unread one that matches. */
-async function connect(server: TestServer) {
-  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);
-  const frames: Frame[] = [];
-  let read = 0;
-  socket.on('message', (data) => frames.push(JSON.parse(String(data))));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  const client = {
-    socket,
-    frames,
-    send: (message: unknown) => socket.send(JSON.stringify(message)),
-    async next(match: (frame: Frame) => boolean, ms = 5000): Promise<Frame> {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        for (let i = read; i < frames.length; i++) {
-          if (match(frames[i])) {
-            read = i + 1;
-            return frames[i];
-          }
-        }
-        if (Date.now() > deadline)
-          throw new Error(`no matching frame; got ${JSON.stringify(frames.slice(read))}`);
-        await sleep(5);
-      }
-    },
-    /** Frames on `channel` after the last one `next` returned. */
-    unread: (channel: string) => frames.slice(read).filter((frame) => frame.channel === channel),
-  };
-  return client;
-}
-
-const on = (channel: string) => (frame: Frame) => frame.channel === channel;
 
 /** A deterministic pseudo-random sequence, so a failure replays. */
 function random(seed: number) {

@@ -4,6 +4,7 @@ import './shared/theme/app.css';
 import { createRoot } from 'react-dom/client';
 import { installAntdLocale } from './app/antd-locale.ts';
 import { App } from './app/app.tsx';
+import { registerServiceWorker } from './app/pwa.ts';
 import {
   installAntdRender,
   installHttpHooks,
@@ -30,6 +31,7 @@ async function start(): Promise<void> {
   createRoot(document.getElementById('root')!).render(<App />);
   showNoticeFromLastLoad();
   loadDeferredCode();
+  registerServiceWorker();
 }
 
 start();

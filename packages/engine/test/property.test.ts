@@ -275,76 +275,96 @@ function expectConservation(events: EngineEvent[], book: OrderBook): void {
   expect(snapshot.bids.length + snapshot.asks.length + snapshot.triggers.length).toBe(live.size);
 }
 
+// why: hundreds of random runs take a few seconds alone and several times that on a loaded
+// 2-core machine (the suites run in parallel); a failure here is a wrong answer, never slowness.
+const PROPERTY_TIMEOUT_MS = 60_000;
+
 describe('property: fast book against the naive reference', () => {
-  it('random command sequences give identical codes, events, snapshots and hashes', () => {
-    fc.assert(
-      fc.property(scenario, ({ spec, steps, drift }) => {
-        const commands = toCommands(steps, drift);
-        const naive = NAIVE_BOOK.create(spec);
-        const fast = FAST_BOOK.create(spec);
-        const expected = run(naive, commands, expectUncrossed);
-        const actual = run(fast, commands, expectUncrossed);
-        expect(actual.codes).toEqual(expected.codes);
-        expect(actual.events).toEqual(expected.events);
-        expect(fast.takeSnapshot()).toEqual(naive.takeSnapshot());
-        expect(fast.getStateHash()).toBe(naive.getStateHash());
-        expect(fast.getDepth(1000)).toEqual(naive.getDepth(1000));
-        expect(fast.getRestingCount()).toBe(naive.getRestingCount());
-      }),
-      { numRuns: 400 },
-    );
-  });
+  it(
+    'random command sequences give identical codes, events, snapshots and hashes',
+    () => {
+      fc.assert(
+        fc.property(scenario, ({ spec, steps, drift }) => {
+          const commands = toCommands(steps, drift);
+          const naive = NAIVE_BOOK.create(spec);
+          const fast = FAST_BOOK.create(spec);
+          const expected = run(naive, commands, expectUncrossed);
+          const actual = run(fast, commands, expectUncrossed);
+          expect(actual.codes).toEqual(expected.codes);
+          expect(actual.events).toEqual(expected.events);
+          expect(fast.takeSnapshot()).toEqual(naive.takeSnapshot());
+          expect(fast.getStateHash()).toBe(naive.getStateHash());
+          expect(fast.getDepth(1000)).toEqual(naive.getDepth(1000));
+          expect(fast.getRestingCount()).toBe(naive.getRestingCount());
+        }),
+        { numRuns: 400 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('quantity is conserved per order and in total', () => {
-    fc.assert(
-      fc.property(scenario, ({ spec, steps, drift }) => {
-        const commands = toCommands(steps, drift);
-        for (const implementation of [NAIVE_BOOK, FAST_BOOK]) {
-          const book = implementation.create(spec);
-          const trace = run(book, commands);
-          expectConservation(trace.events.flat(), book);
-        }
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'quantity is conserved per order and in total',
+    () => {
+      fc.assert(
+        fc.property(scenario, ({ spec, steps, drift }) => {
+          const commands = toCommands(steps, drift);
+          for (const implementation of [NAIVE_BOOK, FAST_BOOK]) {
+            const book = implementation.create(spec);
+            const trace = run(book, commands);
+            expectConservation(trace.events.flat(), book);
+          }
+        }),
+        { numRuns: 200 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('snapshot and restore at any point, into either implementation, continue identically', () => {
-    fc.assert(
-      fc.property(scenario, fc.nat(), ({ spec, steps, drift }, cut) => {
-        const commands = toCommands(steps, drift);
-        const split = cut % (commands.length + 1);
-        const reference = FAST_BOOK.create(spec);
-        const whole = run(reference, commands);
-        for (const [from, to] of [
-          [FAST_BOOK, NAIVE_BOOK],
-          [NAIVE_BOOK, FAST_BOOK],
-          [FAST_BOOK, FAST_BOOK],
-        ]) {
-          const first = from.create(spec);
-          run(first, commands.slice(0, split));
-          const snapshot = JSON.parse(JSON.stringify(first.takeSnapshot()));
-          const second = to.restore(snapshot);
-          expect(second.getStateHash()).toBe(first.getStateHash());
-          const rest = run(second, commands.slice(split));
-          expect(rest.events).toEqual(whole.events.slice(split));
-          expect(second.getStateHash()).toBe(reference.getStateHash());
-        }
-      }),
-      { numRuns: 150 },
-    );
-  });
+  it(
+    'snapshot and restore at any point, into either implementation, continue identically',
+    () => {
+      fc.assert(
+        fc.property(scenario, fc.nat(), ({ spec, steps, drift }, cut) => {
+          const commands = toCommands(steps, drift);
+          const split = cut % (commands.length + 1);
+          const reference = FAST_BOOK.create(spec);
+          const whole = run(reference, commands);
+          for (const [from, to] of [
+            [FAST_BOOK, NAIVE_BOOK],
+            [NAIVE_BOOK, FAST_BOOK],
+            [FAST_BOOK, FAST_BOOK],
+          ]) {
+            const first = from.create(spec);
+            run(first, commands.slice(0, split));
+            const snapshot = JSON.parse(JSON.stringify(first.takeSnapshot()));
+            const second = to.restore(snapshot);
+            expect(second.getStateHash()).toBe(first.getStateHash());
+            const rest = run(second, commands.slice(split));
+            expect(rest.events).toEqual(whole.events.slice(split));
+            expect(second.getStateHash()).toBe(reference.getStateHash());
+          }
+        }),
+        { numRuns: 150 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('replaying the same commands gives the same events and hash', () => {
-    fc.assert(
-      fc.property(scenario, ({ spec, steps, drift }) => {
-        const commands = toCommands(steps, drift);
-        const a = FAST_BOOK.create(spec);
-        const b = FAST_BOOK.create(spec);
-        expect(run(a, commands)).toEqual(run(b, commands));
-        expect(a.getStateHash()).toBe(b.getStateHash());
-      }),
-      { numRuns: 50 },
-    );
-  });
+  it(
+    'replaying the same commands gives the same events and hash',
+    () => {
+      fc.assert(
+        fc.property(scenario, ({ spec, steps, drift }) => {
+          const commands = toCommands(steps, drift);
+          const a = FAST_BOOK.create(spec);
+          const b = FAST_BOOK.create(spec);
+          expect(run(a, commands)).toEqual(run(b, commands));
+          expect(a.getStateHash()).toBe(b.getStateHash());
+        }),
+        { numRuns: 50 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

@@ -1,10 +1,14 @@
 import {
   AuditOutlined,
   BankOutlined,
+  CustomerServiceOutlined,
   DashboardOutlined,
   DollarOutlined,
   FieldTimeOutlined,
+  IdcardOutlined,
   LineChartOutlined,
+  MailOutlined,
+  NotificationOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
   SwapOutlined,
@@ -45,6 +49,14 @@ const AuditPage = lazy(() => import('../pages/audit.tsx').then((m) => ({ default
 const DeliveryPage = lazy(() => import('../pages/delivery.tsx').then((m) => ({ default: m.DeliveryPage })));
 const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: m.SpotPage })));
 const ReservesPage = lazy(() => import('../pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })));
+const IdentityPage = lazy(() => import('../pages/identity.tsx').then((m) => ({ default: m.IdentityPage })));
+const BroadcastsPage = lazy(() =>
+  import('../pages/broadcasts.tsx').then((m) => ({ default: m.BroadcastsPage })),
+);
+const OutboxPage = lazy(() => import('../pages/outbox.tsx').then((m) => ({ default: m.OutboxPage })));
+const SupportChatPage = lazy(() =>
+  import('../pages/support-chat.tsx').then((m) => ({ default: m.SupportChatPage })),
+);
 
 function Loading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Spin style={{ margin: 64 }} />}>{children}</Suspense>;
@@ -63,6 +75,10 @@ const NAV = [
   { path: '/delivery', key: 'delivery', permission: 'delivery.read', icon: <FieldTimeOutlined /> },
   { path: '/spot', key: 'spot', permission: 'spot.read', icon: <LineChartOutlined /> },
   { path: '/reserves', key: 'reserves', permission: 'reserves.read', icon: <SafetyCertificateOutlined /> },
+  { path: '/identity', key: 'identity', permission: 'identity.read', icon: <IdcardOutlined /> },
+  { path: '/broadcasts', key: 'broadcasts', permission: 'notices.broadcast', icon: <NotificationOutlined /> },
+  { path: '/support', key: 'support', permission: 'support.chat', icon: <CustomerServiceOutlined /> },
+  { path: '/outbox', key: 'outbox', permission: 'mail.read', icon: <MailOutlined /> },
   { path: '/config', key: 'config', permission: 'config.read', icon: <SettingOutlined /> },
   { path: '/staff', key: 'staff', permission: 'staff.manage', icon: <TeamOutlined /> },
   { path: '/audit', key: 'audit', permission: 'audit.read', icon: <AuditOutlined /> },
@@ -150,6 +166,10 @@ const router = createHashRouter([
       { path: 'delivery', element: <DeliveryPage /> },
       { path: 'spot', element: <SpotPage /> },
       { path: 'reserves', element: <ReservesPage /> },
+      { path: 'identity', element: <IdentityPage /> },
+      { path: 'broadcasts', element: <BroadcastsPage /> },
+      { path: 'outbox', element: <OutboxPage /> },
+      { path: 'support', element: <SupportChatPage /> },
       { path: 'config', element: <ConfigPage /> },
       { path: 'staff', element: <StaffPage /> },
       { path: 'audit', element: <AuditPage /> },

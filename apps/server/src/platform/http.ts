@@ -64,6 +64,9 @@ export function registerHttpPlatform(app: FastifyInstance): void {
       const missing = first?.keyword === 'required' || /received undefined/i.test(message ?? '');
       return sendError(request, reply, missing ? 'PARAM_MISSING' : 'PARAM_ERROR');
     }
+    // why: the upload parser may report an oversized file after the route's file handler gave up
+    // on it; it is the same refusal either way.
+    if (fastifyError.code === 'FST_REQ_FILE_TOO_LARGE') return sendError(request, reply, 'UPLOAD_TOO_LARGE');
     const status = fastifyError.statusCode ?? 500;
     if (status === 429) return sendError(request, reply, 'TOO_MANY_REQUESTS');
     if (status >= 400 && status < 500) return sendError(request, reply, 'PARAM_ERROR', status);

@@ -12,6 +12,10 @@ import * as spot from './migrations/2026_11_23_0009_spot.ts';
 import * as marketMaker from './migrations/2026_11_23_0010_market_maker.ts';
 import * as reserves from './migrations/2026_11_24_0017_reserves.ts';
 import * as referralEdges from './migrations/2026_11_24_0018_referral_edges.ts';
+import * as identity from './migrations/2026_11_24_0019_identity.ts';
+import * as accountSecurity from './migrations/2026_11_24_0020_account_security.ts';
+import * as content from './migrations/2026_11_24_0021_content.ts';
+import * as supportChat from './migrations/2026_11_24_0022_support_chat.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +32,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0010_market_maker': marketMaker,
   '2026_11_24_0017_reserves': reserves,
   '2026_11_24_0018_referral_edges': referralEdges,
+  '2026_11_24_0019_identity': identity,
+  '2026_11_24_0020_account_security': accountSecurity,
+  '2026_11_24_0021_content': content,
+  '2026_11_24_0022_support_chat': supportChat,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

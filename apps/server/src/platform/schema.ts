@@ -44,6 +44,18 @@ export interface Database {
   por_leaves: PorLeavesTable;
   por_reserves: PorReservesTable;
   referral_edges: ReferralEdgesTable;
+  identity_uploads: IdentityUploadsTable;
+  identity_verifications: IdentityVerificationsTable;
+  user_security: UserSecurityTable;
+  user_backup_codes: UserBackupCodesTable;
+  email_codes: EmailCodesTable;
+  mail_outbox: MailOutboxTable;
+  notifications: NotificationsTable;
+  notification_reads: NotificationReadsTable;
+  support_conversations: SupportConversationsTable;
+  support_messages: SupportMessagesTable;
+  content_items: ContentItemsTable;
+  content_texts: ContentTextsTable;
 }
 
 /** Unix milliseconds as stored: a `bigint` column. */
@@ -69,6 +81,8 @@ export interface UsersTable {
   last_login_at: Millis | null;
   last_login_ip: Generated<string>;
   withdraw_blocked_until: Generated<Millis>;
+  /** The language of the user's mail and notices: the one they last signed in with. */
+  locale: Generated<string>;
   created_at: Millis;
 }
 
@@ -558,4 +572,142 @@ export interface ReferralEdgesTable {
   /** 1 = the inviter, 2 = the inviter's inviter, 3 = the next. */
   depth: bigint;
   created_at: Millis;
+}
+
+/** An image uploaded for real-name verification, before it is part of a submission. */
+export interface IdentityUploadsTable {
+  name: string;
+  user_id: bigint;
+  used: Generated<bigint>;
+  created_at: Millis;
+}
+
+export type IdentityStatus = 'pending' | 'approved' | 'rejected';
+export type IdentityDocType = 'passport' | 'driver_licence' | 'ssn' | 'id_card';
+
+export interface IdentityVerificationsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  doc_type: IdentityDocType;
+  real_name: string;
+  country: string;
+  mobile: string;
+  front_image: string;
+  back_image: string;
+  status: IdentityStatus;
+  reason: Generated<string>;
+  reviewed_by: bigint | null;
+  reviewed_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface UserSecurityTable {
+  user_id: bigint;
+  /** Sealed (SecretBox) TOTP secret in use; null when two-factor codes are off. */
+  totp_secret: string | null;
+  /** Sealed secret shown at set-up, until a code confirms it. */
+  totp_pending: string | null;
+  totp_enabled: Generated<bigint>;
+  /** The last accepted time step: a code is good once. */
+  totp_last_step: Generated<bigint>;
+  anti_phishing: Generated<string>;
+  updated_at: Millis;
+}
+
+export interface UserBackupCodesTable {
+  user_id: bigint;
+  code_hash: string;
+  used_at: Millis | null;
+}
+
+export type EmailCodePurpose = 'reset_password' | 'bind_email';
+
+export interface EmailCodesTable {
+  id: Generated<bigint>;
+  purpose: EmailCodePurpose;
+  email: string;
+  user_id: bigint;
+  code_hash: string;
+  attempts: Generated<bigint>;
+  expires_at: Millis;
+  used_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface MailOutboxTable {
+  id: Generated<bigint>;
+  user_id: bigint | null;
+  recipient: string;
+  subject: string;
+  body: string;
+  /** 'kept': no SMTP configured, the outbox is the delivery; 'sent' or 'failed' through SMTP. */
+  status: 'kept' | 'sent' | 'failed';
+  error: Generated<string>;
+  created_at: Millis;
+}
+
+export interface NotificationsTable {
+  id: Generated<bigint>;
+  /** The reader; null for a staff broadcast to everyone. */
+  user_id: bigint | null;
+  msg_key: string;
+  /** JSON object of the message's parameters. */
+  params: Generated<string>;
+  /** A broadcast's JSON `{locale: {title, body}}`; null for keyed notices. */
+  texts: string | null;
+  read_at: Millis | null;
+  created_by: bigint | null;
+  created_at: Millis;
+}
+
+export interface NotificationReadsTable {
+  notification_id: bigint;
+  user_id: bigint;
+  read_at: Millis;
+}
+
+export interface SupportConversationsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  /** Staff messages the user has not read. */
+  user_unread: Generated<bigint>;
+  /** User messages no staff member has read. */
+  staff_unread: Generated<bigint>;
+  last_message_at: Millis;
+  created_at: Millis;
+}
+
+export interface SupportMessagesTable {
+  id: Generated<bigint>;
+  conversation_id: bigint;
+  sender: 'user' | 'staff';
+  staff_id: bigint | null;
+  body: Generated<string>;
+  /** A generated file name in the chat's private store; null for text. */
+  image: string | null;
+  created_at: Millis;
+}
+
+export type ContentKind = 'announcement' | 'help' | 'page';
+
+export interface ContentItemsTable {
+  id: Generated<bigint>;
+  kind: ContentKind;
+  /** A page's name (`aboutus`, `msb`); '' for announcements and help articles. */
+  slug: Generated<string>;
+  pinned: Generated<bigint>;
+  status: 'draft' | 'published';
+  /** Shown to customers from this time on (once published). */
+  publish_at: Millis;
+  created_by: bigint | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ContentTextsTable {
+  item_id: bigint;
+  locale: string;
+  title: string;
+  /** Sanitised when written: only the allowed tags and attributes remain. */
+  body_html: string;
 }

@@ -6,6 +6,7 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import { z } from 'zod';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -162,6 +163,20 @@ export class ImageUploads {
     }
     return { name, url: toUploadUrl(name) };
   }
+}
+
+/**
+ * The schema of a route's file part: the upload parser hands it over as an object; the schema
+ * only lets it through, the service checks it (content, size, format).
+ */
+export function filePart(description: string) {
+  return z
+    .custom<UploadedFile>(
+      (value) => typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).data),
+      { error: 'UPLOAD_NOT_IMAGE' },
+    )
+    .optional()
+    .meta({ type: 'string', format: 'binary', description });
 }
 
 /** The public URL of a stored upload. */

@@ -140,6 +140,20 @@ export class WsGateway {
     }
   }
 
+  /** Sends the same `data` on the private `channel` to every signed-in subscriber (encoded once). */
+  sendToAllUsers(channel: string, data: unknown): void {
+    const users = this.userSubscribers.get(channel);
+    if (!users || users.size === 0) return;
+    const frame = Buffer.from(JSON.stringify({ channel, data }));
+    for (const sockets of users.values()) {
+      for (const socket of sockets) {
+        const held = this.clients.get(socket)?.held.get(channel);
+        if (held) held.push(frame);
+        else this.send(socket, frame);
+      }
+    }
+  }
+
   /** Sends `data` on `channel` to every subscriber; a subscriber too far behind is dropped instead. */
   broadcast(channel: string, data: unknown): void {
     const sockets = this.subscribers.get(channel);

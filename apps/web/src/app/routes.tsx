@@ -114,9 +114,34 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/User/reserves', () => import('../features/reserves/pages/reserves-page.tsx'), {}, ['reserves']),
   // Invitations (issue 11): the code, link and QR, and the team over three generations.
   route('/Index/tgcode', () => import('../features/invite/pages/invite-page.tsx'), {}, ['invite']),
-  // Declared for their metadata; pages arrive with later issues.
+  // Account services (issue 11): notifications, real-name verification, the security centre's
+  // pages (no paths in the spec: named in its style) and the forgotten password.
+  route('/Index/notice', () => import('../features/account/pages/notice-list-page.tsx'), {}, ['notices']),
+  route(
+    '/Index/noticeinfo',
+    () => import('../features/account/pages/notice-detail-page.tsx'),
+    { background: 'white' },
+    ['notices'],
+  ),
+  route('/User/authrz', () => import('../features/account/pages/identity-page.tsx'), {}, ['identity']),
+  route('/Index/totp', () => import('../features/account/pages/two-factor-page.tsx'), {}, ['twoFactor']),
+  route('/Index/antiphishing', () => import('../features/account/pages/anti-phishing-page.tsx'), {}, [
+    'antiPhishing',
+  ]),
+  route('/Index/sessions', () => import('../features/account/pages/sessions-page.tsx'), {}, ['sessions']),
+  route('/Index/loginlog', () => import('../features/account/pages/login-log-page.tsx'), {}, ['loginLog']),
+  route('/Index/bindmobile', () => import('../features/account/pages/bind-mobile-page.tsx'), {}, [
+    'bindMobile',
+  ]),
+  route('/Index/bindemail', () => import('../features/auth/pages/bind-email-page.tsx'), {}, ['emailCode']),
+  route('/Login/forgot', () => import('../features/auth/pages/forgot-password-page.tsx'), { public: true }, [
+    'forgot',
+    'emailCode',
+    'security',
+  ]),
+  route('/User/contactKehu', () => import('../features/support/pages/chat-page.tsx'), {}, ['support']),
+  // Declared for its metadata; the page arrives with a later issue.
   route('/Issue/index', null, { background: 'white' }),
-  route('/Index/noticeinfo', null, { background: 'white' }),
 ];
 
 const META_BY_PATH = new Map(APP_ROUTES.map((r) => [r.path.toLowerCase(), r.meta]));

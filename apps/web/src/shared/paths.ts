@@ -49,6 +49,20 @@ export const PATHS = {
   invite: '/Index/tgcode',
   /** Proof of reserves: the snapshots and "verify my balance" (no path in the spec). */
   reserves: '/User/reserves',
+  /** Notifications and one notification (spec §2). */
+  notices: '/Index/notice',
+  noticeDetail: '/Index/noticeinfo',
+  /** Real-name verification (spec §2). */
+  identity: '/User/authrz',
+  /** The security centre's pages: labels in the spec, no paths; named in its style. */
+  twoFactor: '/Index/totp',
+  antiPhishing: '/Index/antiphishing',
+  sessions: '/Index/sessions',
+  loginLog: '/Index/loginlog',
+  bindEmail: '/Index/bindemail',
+  bindMobile: '/Index/bindmobile',
+  /** Forgotten password: e-mail code after the graphic code (public). */
+  forgotPassword: '/Login/forgot',
 } as const;
 
 /** A path with its query, e.g. `withQuery(PATHS.deposit, { coin: 'USDT' })` → `/User/czpage?coin=USDT`. */

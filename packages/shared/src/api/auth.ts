@@ -37,6 +37,8 @@ export const LoginBody = z.object({
   email: textField('USER_NOT_FOUND', { max: 255 }),
   lpwd: textField('LOGIN_PASSWORD_WRONG', { max: 256, trim: false }),
   ...captcha,
+  /** The two-factor code (6 digits) or a backup code; required when the account has codes on. */
+  gacode: optionalText('TOTP_WRONG', 16),
   token: tokenField,
 });
 

@@ -1,4 +1,6 @@
+export * from './account.ts';
 export * from './admin.ts';
+export * from './admin-account.ts';
 export * from './admin-delivery.ts';
 export * from './admin-reserves.ts';
 export * from './admin-spot.ts';
@@ -10,4 +12,5 @@ export * from './invite.ts';
 export * from './markets.ts';
 export * from './por.ts';
 export * from './spot.ts';
+export * from './support.ts';
 export * from './wallet.ts';

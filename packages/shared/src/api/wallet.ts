@@ -124,6 +124,8 @@ export const WithdrawBody = z.object({
   amount: amountField(),
   paypassword: payPasswordField,
   idempotency_key: idempotencyKeyField,
+  /** The two-factor code (or a backup code); required when the account has codes on. */
+  gacode: z.string({ error: 'TOTP_WRONG' }).max(16, { error: 'TOTP_WRONG' }).optional(),
   token: tokenField,
 });
 export type WithdrawBody = z.input<typeof WithdrawBody>;

@@ -32,14 +32,32 @@ export async function insertLoginLog(
     .execute();
 }
 
-export function listLoginLogs(db: Db, userId: bigint, limit = 20) {
+export function listLoginLogs(db: Db, userId: bigint, limit = 20, offset = 0) {
   return db
     .selectFrom('login_logs')
     .selectAll()
     .where('user_id', '=', userId)
     .orderBy('id', 'desc')
     .limit(limit)
+    .offset(offset)
     .execute();
+}
+
+/** Whether the user has signed in successfully from `device` before (any address). */
+export async function hasSucceededFrom(
+  db: Db,
+  userId: bigint,
+  device: string,
+): Promise<{ any: boolean; device: boolean }> {
+  const rows = await db
+    .selectFrom('login_logs')
+    .select(['device'])
+    .where('user_id', '=', userId)
+    .where('success', '=', 1n)
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  return { any: rows.length > 0, device: rows.some((r) => r.device === device) };
 }
 
 export async function insertCaptcha(

@@ -114,20 +114,30 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         'USER_NOT_FOUND',
         'LOGIN_PASSWORD_WRONG',
         'ACCOUNT_FROZEN',
+        'TOTP_REQUIRED',
+        'TOTP_WRONG',
         'TOO_MANY_REQUESTS',
       ],
     },
     schema: {
       tags,
       operationId: 'login',
-      summary: 'Log in; `email` holds the username (or phone)',
+      summary:
+        'Log in; `email` holds the username (or phone); `gacode` the two-factor code when the account has codes on',
       body: LoginBody,
       response: { 200: envelope(LoginResult) },
     },
     handler: async (request) => {
-      const { email, lpwd, vcode, key } = request.body;
+      const { email, lpwd, vcode, key, gacode } = request.body;
       const { token, uid } = await options.auth.login(
-        { account: email, password: lpwd, captchaCode: vcode, captchaKey: key },
+        {
+          account: email,
+          password: lpwd,
+          captchaCode: vcode,
+          captchaKey: key,
+          totpCode: gacode || undefined,
+          locale: request.locale,
+        },
         clientOf(request),
       );
       return ok(request, { token, uid: toSafeNumber(uid) }, 'LOGGED_IN');

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
+import type { Notifier } from '../notices/service.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { CaptchaService } from './captcha.ts';
@@ -23,6 +24,10 @@ export interface LoginInput {
   password: string;
   captchaCode: string;
   captchaKey: string;
+  /** The two-factor code (or a backup code), when the account has codes on. */
+  totpCode?: string;
+  /** The language the app is in: the account's mail and notices follow it. */
+  locale?: string;
 }
 
 /** The limits that guard sign-up and login (see the README's configuration table). */
@@ -49,6 +54,10 @@ export interface AuthDeps {
   captchaEnabled: boolean;
   registerMode: 1 | 2;
   limits: AuthLimits;
+  /** Checks the second factor of accounts that have one (the security module). */
+  secondFactor?: { verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> };
+  /** Tells a user of a login from a device not seen before. */
+  notices?: Notifier;
 }
 
 /** One row of a user's login log. */
@@ -62,7 +71,13 @@ export interface LoginLogEntry {
   createdAt: number;
 }
 
-type LoginFailure = 'CAPTCHA_WRONG' | 'USER_NOT_FOUND' | 'LOGIN_PASSWORD_WRONG' | 'ACCOUNT_FROZEN';
+type LoginFailure =
+  | 'CAPTCHA_WRONG'
+  | 'USER_NOT_FOUND'
+  | 'LOGIN_PASSWORD_WRONG'
+  | 'ACCOUNT_FROZEN'
+  | 'TOTP_REQUIRED'
+  | 'TOTP_WRONG';
 
 /**
  * Registration, login and the login log. Every limit is reserved before the check it guards, so
@@ -158,13 +173,32 @@ export class AuthService {
       throw await fail(user.id, 'LOGIN_PASSWORD_WRONG');
     }
     if (user.isFrozen) throw await fail(user.id, 'ACCOUNT_FROZEN');
+    if (this.#deps.secondFactor) {
+      try {
+        await this.#deps.secondFactor.verifySecondFactor(user.id, input.totpCode);
+      } catch (error) {
+        if (error instanceof AppError && (error.key === 'TOTP_REQUIRED' || error.key === 'TOTP_WRONG')) {
+          // why: asking for the code is not a failed attempt; the login limits keep their slot otherwise.
+          if (error.key === 'TOTP_REQUIRED') await limits.loginPerAccountAndIp.giveBack(accountIpKey);
+          throw await fail(user.id, error.key);
+        }
+        throw error;
+      }
+    }
 
+    const seen = await repo.hasSucceededFrom(db, user.id, client.device);
+    const notices = this.#deps.notices;
     const { token } = await db.transaction().execute(async (trx) => {
       const opened = await sessions.open(trx, user.id, client);
       await users.recordLogin(trx, user.id, client.ip);
+      if (input.locale) await users.setLocale(trx, user.id, input.locale);
       await log(trx, user.id, true, 'OK');
+      if (notices && seen.any && !seen.device) {
+        await notices.notify(trx, user.id, 'LOGIN_NEW_DEVICE', { ip: client.ip, device: client.device });
+      }
       return opened;
     });
+    if (notices && seen.any && !seen.device) notices.changed(user.id);
     await limits.loginPerAccountAndIp.clear(accountIpKey);
     await limits.loginPerIp.giveBack(ipKey);
     return { token, uid: user.id };
@@ -179,8 +213,8 @@ export class AuthService {
   }
 
   /** A user's login log, newest first (the back office shows it). */
-  async listLoginLog(userId: bigint, limit: number): Promise<LoginLogEntry[]> {
-    const rows = await repo.listLoginLogs(this.#deps.db, userId, limit);
+  async listLoginLog(userId: bigint, limit: number, offset = 0): Promise<LoginLogEntry[]> {
+    const rows = await repo.listLoginLogs(this.#deps.db, userId, limit, offset);
     return rows.map((row) => ({
       id: row.id,
       account: row.account,
@@ -190,6 +224,11 @@ export class AuthService {
       device: row.device,
       createdAt: fromMillis(row.created_at),
     }));
+  }
+
+  /** Checks (and spends) a graphic code, whatever the login setting: the e-mail code flows always ask for one. */
+  checkCaptcha(key: string, code: string): Promise<boolean> {
+    return this.#deps.captcha.check(key, code);
   }
 
   async logout(auth: AuthContext): Promise<void> {

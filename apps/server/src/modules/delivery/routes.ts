@@ -51,6 +51,7 @@ export async function deliveryRoutes(
       errors: [
         'PLEASE_LOGIN',
         'TRADING_BANNED',
+        'REALNAME_REQUIRED',
         'MARKET_NOT_OPEN',
         'CONTRACT_PERIOD_INVALID',
         'AMOUNT_INVALID',

@@ -53,6 +53,8 @@ export interface IndexSource {
 }
 
 export interface DeliveryDeps {
+  /** Refuses trading to unverified users when the operator's policy asks for it. */
+  identityGate?: { requireForTrading(userId: bigint): Promise<void> };
   db: Db;
   clock: Clock;
   ledger: LedgerService;
@@ -275,6 +277,7 @@ export class DeliveryService {
     const account = await users.getAccount(userId);
     if (!account) throw new AppError('PLEASE_LOGIN');
     if (account.tradeBanned) throw new AppError('TRADING_BANNED');
+    await this.#deps.identityGate?.requireForTrading(userId);
     const markets = await this.#deps.markets.listMarkets({ activeOnly: true });
     if (!markets.some((m) => m.symbol === input.symbol)) throw new AppError('MARKET_NOT_OPEN');
     const product = await repo.findProduct(db, input.symbol);

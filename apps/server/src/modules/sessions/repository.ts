@@ -78,3 +78,32 @@ export async function revokeUserSessions(db: Db, userId: bigint, now: Millis): P
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** A user's live (unrevoked) sessions, most recently used first. */
+export function listLiveSessions(db: Db, userId: bigint) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'device', 'ip', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('last_used_at', 'desc')
+    .limit(100)
+    .execute();
+}
+
+/** Ends one of the user's sessions; false when it is not theirs or already ended. */
+export async function revokeUserSession(
+  db: Db,
+  userId: bigint,
+  sessionId: bigint,
+  now: Millis,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

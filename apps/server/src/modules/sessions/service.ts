@@ -101,6 +101,37 @@ export class SessionsService implements Authenticator {
     await repo.revokeSession(this.#db, auth.sessionId, toMillis(this.#clock.now()));
   }
 
+  /**
+   * The user's live sessions (expired ones left out), most recently used first; `current` marks
+   * the caller's.
+   */
+  async listLive(auth: AuthContext) {
+    const now = this.#clock.now();
+    const rows = await repo.listLiveSessions(this.#db, auth.userId);
+    return rows
+      .filter(
+        (row) =>
+          now - fromMillis(row.last_used_at) < this.#policy.idleTimeoutMs &&
+          now - fromMillis(row.created_at) < this.#policy.maxAgeMs,
+      )
+      .map((row) => ({
+        id: row.id,
+        device: row.device,
+        ip: row.ip,
+        createdAt: fromMillis(row.created_at),
+        lastUsedAt: fromMillis(row.last_used_at),
+        current: row.id === auth.sessionId,
+      }));
+  }
+
+  /** Ends one of the user's own sessions; another's or an ended one answers RECORD_NOT_FOUND. */
+  async endOne(auth: AuthContext, sessionId: bigint): Promise<void> {
+    this.forgetRecent();
+    if (!(await repo.revokeUserSession(this.#db, auth.userId, sessionId, toMillis(this.#clock.now())))) {
+      throw new AppError('RECORD_NOT_FOUND');
+    }
+  }
+
   /** Ends every session of a user (a frozen account), inside the caller's transaction. */
   async endAllOfUser(trx: Db, userId: bigint): Promise<void> {
     this.forgetRecent();

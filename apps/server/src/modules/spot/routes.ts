@@ -51,6 +51,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       errors: [
         'PLEASE_LOGIN',
         'TRADING_BANNED',
+        'REALNAME_REQUIRED',
         'MARKET_NOT_OPEN',
         'PRICE_INVALID',
         'QTY_INVALID',

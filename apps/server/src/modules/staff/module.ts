@@ -3,6 +3,8 @@ import type { DeliveryBackOffice } from '../delivery/back-office.ts';
 import type { MarketMakerService } from '../mm/service.ts';
 import type { ReservesService } from '../reserves/service.ts';
 import type { SpotBackOffice } from '../spot/back-office.ts';
+import type { SupportService } from '../support/service.ts';
+import { type AccountBackOfficeDeps, accountStaffRoutes } from './account-routes.ts';
 import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
 import { MakerBackOffice } from './maker-settings.ts';
@@ -11,6 +13,7 @@ import { reservesStaffRoutes } from './reserves-routes.ts';
 import { staffRoutes } from './routes.ts';
 import { type StaffDeps, StaffService } from './service.ts';
 import { spotStaffRoutes } from './spot-routes.ts';
+import { supportStaffRoutes } from './support-routes.ts';
 
 export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 'clock' | 'audit'> {
   /** The first owner's credentials (`ADMIN_USER`, `ADMIN_PASSWORD`); unset = a one-time password. */
@@ -24,6 +27,10 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   marketMaker?: () => MarketMakerService | undefined;
   /** Proof of reserves; its routes answer NOT_FOUND until it is registered. */
   reserves?: () => ReservesService | undefined;
+  /** Identity review, broadcasts and the mail outbox; their routes answer NOT_FOUND until registered. */
+  accounts?: Omit<AccountBackOfficeDeps, 'db' | 'audit'>;
+  /** The support chat; its routes answer NOT_FOUND until it is registered. */
+  support?: () => SupportService | undefined;
 }
 
 /**
@@ -48,6 +55,14 @@ export async function registerStaffModule(
       });
       await scope.register(spotStaffRoutes, { spot: () => deps.spot?.(), maker });
       await scope.register(reservesStaffRoutes, { reserves: () => deps.reserves?.() });
+      await scope.register(accountStaffRoutes, {
+        db: deps.db,
+        audit: deps.audit,
+        identity: () => deps.accounts?.identity(),
+        notices: () => deps.accounts?.notices(),
+        mail: () => deps.accounts?.mail(),
+      });
+      await scope.register(supportStaffRoutes, { support: () => deps.support?.() });
     },
     { prefix: '/admin-api' },
   );

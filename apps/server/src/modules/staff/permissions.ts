@@ -22,6 +22,11 @@ export const PERMISSIONS = [
   'spot.manage',
   'reserves.read',
   'reserves.manage',
+  'identity.read',
+  'identity.review',
+  'notices.broadcast',
+  'mail.read',
+  'support.chat',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -30,7 +35,9 @@ export type Permission = (typeof PERMISSIONS)[number];
  * wallet configuration (a network's settings include the deposit address customers pay to) or the
  * delivery products and trial money or the spot markets; finance reads delivery exposure, results
  * and contracts; finance and compliance read spot markets, books and a user's orders; finance
- * attaches proof-of-reserves entries and publishes snapshots, compliance reads them.
+ * attaches proof-of-reserves entries and publishes snapshots, compliance reads them; compliance
+ * reviews identities (their images only through an audited call); content staff send broadcast
+ * notices; support reads the mail outbox (a user asking where their code went).
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -58,9 +65,11 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'config.read',
     'spot.read',
     'reserves.read',
+    'identity.read',
+    'identity.review',
   ],
-  support: ['dashboard.read', 'users.read'],
-  content: ['dashboard.read'],
+  support: ['dashboard.read', 'users.read', 'mail.read', 'support.chat'],
+  content: ['dashboard.read', 'notices.broadcast'],
 };
 
 export function canRole(role: StaffRole, permission: Permission): boolean {

@@ -186,3 +186,42 @@ export function listTeam(db: Db, userId: bigint, depth: bigint, limit: number, o
     .offset(offset)
     .execute();
 }
+
+/** The account whose bound e-mail, or e-mail-shaped username, is `email` (any case). */
+export function findUserByEmail(db: Db, email: string) {
+  const key = email.toLowerCase();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb(eb.fn('lower', ['email']), '=', key), eb('username_key', '=', key)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export async function updateEmail(db: Db, userId: bigint, email: string): Promise<void> {
+  await db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+}
+
+/** Binds a mobile to an account that has none; false when one is bound already (a concurrent bind lost). */
+export async function bindPhone(db: Db, userId: bigint, phone: string): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ phone })
+    .where('id', '=', userId)
+    .where('phone', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function updateLocale(db: Db, userId: bigint, locale: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ locale })
+    .where('id', '=', userId)
+    .where('locale', '!=', locale)
+    .execute();
+}
+
+export async function updateRealnameStatus(db: Db, userId: bigint, status: bigint): Promise<void> {
+  await db.updateTable('users').set({ realname_status: status }).where('id', '=', userId).execute();
+}

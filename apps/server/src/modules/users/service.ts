@@ -34,6 +34,7 @@ import * as repo from './repository.ts';
 export const WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS = 24 * 60 * 60_000;
 
 const EMAIL_RE = /@/;
+const USERNAME_IS_EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export interface UsersDeps {
   db: Db;
@@ -419,6 +420,87 @@ export class UsersService {
     );
   }
 
+  /** The account an e-mail belongs to (bound, or the e-mail it signed up with). */
+  async findByEmail(
+    email: string,
+  ): Promise<{ id: bigint; email: string; locale: string; isFrozen: boolean } | undefined> {
+    const user = await repo.findUserByEmail(this.#deps.db, email);
+    if (!user) return undefined;
+    return {
+      id: user.id,
+      email: user.email ?? user.username,
+      locale: user.locale,
+      isFrozen: user.status === 'frozen',
+    };
+  }
+
+  /** Where the user's mail goes ('' when no e-mail is known) and the language it is written in. */
+  async contact(userId: bigint): Promise<{ email: string; locale: string; username: string; phone: string }> {
+    const user = await repo.findUserById(this.#deps.db, userId);
+    if (!user) throw new AppError('SESSION_INVALID');
+    const email = user.email ?? (USERNAME_IS_EMAIL.test(user.username) ? user.username : '');
+    return { email, locale: user.locale, username: user.username, phone: user.phone ?? '' };
+  }
+
+  /** Binds (or replaces) the account's e-mail inside the caller's transaction; taken by another → EMAIL_EXISTS. */
+  async setEmail(trx: Db, userId: bigint, email: string): Promise<void> {
+    const owner = await repo.findUserByEmail(trx, email);
+    if (owner && owner.id !== userId) throw new AppError('EMAIL_EXISTS');
+    await repo.updateEmail(trx, userId, email);
+  }
+
+  /**
+   * Binds a mobile once: the login password must match; an account with a mobile answers
+   * MOBILE_ALREADY_BOUND, a mobile bound elsewhere PHONE_EXISTS (the unique index decides races).
+   */
+  async bindMobile(auth: AuthContext, mobile: string, password: string): Promise<void> {
+    const { db } = this.#deps;
+    const user = await repo.findUserById(db, auth.userId);
+    if (!user) throw new AppError('SESSION_INVALID');
+    if (user.phone) throw new AppError('MOBILE_ALREADY_BOUND');
+    await this.#checkPassword(
+      this.#deps.loginPasswordChecks,
+      auth.userId,
+      user.password_hash,
+      password,
+      'LOGIN_PASSWORD_WRONG',
+    );
+    const taken = await repo.findUserByPhone(db, mobile);
+    if (taken) throw new AppError('PHONE_EXISTS');
+    try {
+      if (!(await repo.bindPhone(db, auth.userId, mobile))) throw new AppError('MOBILE_ALREADY_BOUND');
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('PHONE_EXISTS');
+      throw error;
+    }
+  }
+
+  /**
+   * Sets a new login password without the old one (a reset by e-mail code), inside the caller's
+   * transaction: every session ends and withdrawals are blocked for 24 hours.
+   */
+  async resetPassword(trx: Db, userId: bigint, passwordHash: string): Promise<void> {
+    const blockedUntil = toMillis(this.#deps.clock.now() + WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS);
+    await repo.updatePassword(trx, userId, passwordHash, blockedUntil);
+    await this.#deps.sessions.endAllOfUser(trx, userId);
+  }
+
+  /** Remembers the language the user signed in with (their mail and notices are written in it). */
+  async setLocale(trx: Db, userId: bigint, locale: string): Promise<void> {
+    await repo.updateLocale(trx, userId, locale);
+  }
+
+  /** The profile's real-name state (0 none, 1 under review, 2 verified, 3 rejected), inside the caller's transaction. */
+  async setRealnameStatus(trx: Db, userId: bigint, status: 0n | 1n | 2n | 3n): Promise<void> {
+    await repo.updateRealnameStatus(trx, userId, status);
+  }
+
+  async realnameStatus(userId: bigint): Promise<bigint> {
+    const user = await repo.findUserById(this.#deps.db, userId);
+    if (!user) throw new AppError('SESSION_INVALID');
+    return user.realname_status;
+  }
+
   /** Whether withdrawals are blocked right now (e.g. within 24 h of a password change). */
   async isWithdrawBlocked(userId: bigint): Promise<boolean> {
     const user = await repo.findUserById(this.#deps.db, userId);
@@ -432,7 +514,7 @@ export class UsersService {
     userId: bigint,
     hash: string,
     candidate: string,
-    wrong: 'OLD_PASSWORD_WRONG' | 'WITHDRAW_PASSWORD_WRONG',
+    wrong: 'OLD_PASSWORD_WRONG' | 'WITHDRAW_PASSWORD_WRONG' | 'LOGIN_PASSWORD_WRONG',
   ): Promise<void> {
     const key = `user:${userId}`;
     if (!(await limit.take(key))) throw new AppError('TOO_MANY_REQUESTS');

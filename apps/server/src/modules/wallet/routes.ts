@@ -41,18 +41,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
-import type { UploadedFile } from '../../platform/uploads.ts';
+import { filePart } from '../../platform/uploads.ts';
 import type { WalletService } from './service.ts';
 
-// why: the upload parser hands the file part over as an object; the schema only lets it through,
-// the service checks it (content, size, format).
-const voucherPart = z
-  .custom<UploadedFile>(
-    (value) => typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).data),
-    { error: 'UPLOAD_NOT_IMAGE' },
-  )
-  .optional()
-  .meta({ type: 'string', format: 'binary', description: 'The transfer voucher image (required).' });
+const voucherPart = filePart('The transfer voucher image (required).');
 
 const DepositBody = DepositFields.extend({ voucher: voucherPart });
 
@@ -295,6 +287,9 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
         'WITHDRAW_BLOCKED',
         'WITHDRAW_PASSWORD_NOT_SET',
         'WITHDRAW_PASSWORD_WRONG',
+        'REALNAME_REQUIRED',
+        'TOTP_REQUIRED',
+        'TOTP_WRONG',
         'BALANCE_INSUFFICIENT',
         'IDEMPOTENCY_KEY_REUSED',
         'TOO_MANY_REQUESTS',
@@ -310,6 +305,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
         amount: parseAmount(body.amount),
         payPassword: body.paypassword,
         idempotencyKey: body.idempotency_key,
+        totpCode: body.gacode || undefined,
       });
       return ok(request, record, 'WITHDRAWAL_SUBMITTED');
     },

@@ -28,6 +28,7 @@ import { type ImageUploads, toUploadUrl, type UploadedFile } from '../../platfor
 import type { AuditService } from '../audit/service.ts';
 import type { LedgerService, StatementLine } from '../ledger/service.ts';
 import type { Coin, MarketsService, RecordedPrice } from '../markets/service.ts';
+import type { Notifier } from '../notices/service.ts';
 import type { UsersService } from '../users/service.ts';
 import { isAddressFormat, isValidAddress } from './address-format.ts';
 import type { CoinSettings, NetworkSettings, WalletConfig } from './config.ts';
@@ -69,6 +70,12 @@ export interface WalletDeps {
   /** This node's live index prices (the feed's), merged with the recorded ones; the newer wins. */
   livePrices?: () => readonly RecordedPrice[];
   conversionFeeBps?: number;
+  /** Tells users of reviews (deposits credited or rejected, withdrawals passed or rejected). */
+  notices?: Notifier;
+  /** Checks the second factor of accounts that have one (the security module). */
+  secondFactor?: { verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> };
+  /** Refuses withdrawals that need a verified identity (the identity module's policy). */
+  identityGate?: { requireForWithdrawal(userId: bigint, usdtValue: bigint): Promise<void> };
 }
 
 /** A coin the wallet can work with: listed, active, with its wallet switches and networks. */
@@ -399,6 +406,33 @@ export class WalletService {
     return this.getDeposit(auth.userId, id);
   }
 
+  /** The user's five newest deposits and withdrawals, newest first (support's context panel). */
+  async recentActivity(userId: bigint) {
+    const { db } = this.#deps;
+    const [deposits, withdrawals] = await Promise.all([
+      repo.listDeposits(db, { userId, limit: 5, offset: 0 }),
+      repo.listWithdrawals(db, { userId, limit: 5, offset: 0 }),
+    ]);
+    return [
+      ...deposits.map((d) => ({
+        kind: 'deposit' as const,
+        coin: d.coin,
+        amount: fromAtoms(d.amount),
+        status: d.status,
+        createdAt: fromMillis(d.created_at),
+      })),
+      ...withdrawals.map((w) => ({
+        kind: 'withdrawal' as const,
+        coin: w.coin,
+        amount: fromAtoms(w.amount),
+        status: w.status,
+        createdAt: fromMillis(w.created_at),
+      })),
+    ]
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, 8);
+  }
+
   async listUserDeposits(
     userId: bigint,
     query: { page: number; coin?: string },
@@ -467,6 +501,7 @@ export class WalletService {
       amount: bigint;
       payPassword: string;
       idempotencyKey: string;
+      totpCode?: string;
     },
   ): Promise<WithdrawalRecord> {
     const { db, clock, ledger, users } = this.#deps;
@@ -498,7 +533,15 @@ export class WalletService {
     if (network.maxWithdraw > 0n && input.amount > network.maxWithdraw)
       throw new AppError('AMOUNT_ABOVE_MAX');
     if (await users.isWithdrawBlocked(auth.userId)) throw new AppError('WITHDRAW_BLOCKED');
+    if (this.#deps.identityGate) {
+      const price = (await this.#usdtPrices()).get(input.coin) ?? 0n;
+      await this.#deps.identityGate.requireForWithdrawal(
+        auth.userId,
+        (input.amount * price) / ATOMS_PER_UNIT,
+      );
+    }
     await users.verifyWithdrawPassword(auth, input.payPassword);
+    await this.#deps.secondFactor?.verifySecondFactor(auth.userId, input.totpCode);
 
     const fee = network.withdrawFee;
     const held = input.amount + fee;
@@ -829,10 +872,10 @@ export class WalletService {
     creditedAmount: bigint;
     staff: StaffActor;
   }): Promise<StaffDeposit> {
-    const { db, clock, ledger, audit } = this.#deps;
+    const { db, clock, ledger, audit, notices } = this.#deps;
     const { depositId, creditedAmount, staff } = input;
     if (creditedAmount <= 0n) throw new AppError('AMOUNT_INVALID');
-    return db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       const before = await this.#requireDeposit(trx, depositId);
       const now = toMillis(clock.now());
       const moved = await repo.settleDeposit(trx, depositId, {
@@ -872,8 +915,14 @@ export class WalletService {
         after: { status: after.status, credited_amount: fromAtoms(after.credited_amount) },
         ip: staff.ip,
       });
-      return toStaffDeposit(after);
+      await notices?.notify(trx, before.user_id, 'DEPOSIT_CREDITED', {
+        coin: before.coin,
+        amount: fromAtoms(creditedAmount),
+      });
+      return { deposit: toStaffDeposit(after), userId: before.user_id };
     });
+    notices?.changed(result.userId);
+    return result.deposit;
   }
 
   /** Rejects a confirming deposit with a reason (nothing is credited), audited. */
@@ -882,10 +931,10 @@ export class WalletService {
     reason: string;
     staff: StaffActor;
   }): Promise<StaffDeposit> {
-    const { db, clock, audit } = this.#deps;
+    const { db, clock, audit, notices } = this.#deps;
     const reason = input.reason.trim().slice(0, 500);
     if (!reason) throw new AppError('PARAM_MISSING');
-    return db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       const before = await this.#requireDeposit(trx, input.depositId);
       const moved = await repo.settleDeposit(trx, input.depositId, {
         status: 'rejected',
@@ -904,8 +953,18 @@ export class WalletService {
         reason,
         ip: input.staff.ip,
       });
-      return toStaffDeposit(await this.#requireDeposit(trx, input.depositId));
+      await notices?.notify(trx, before.user_id, 'DEPOSIT_REJECTED', {
+        coin: before.coin,
+        amount: fromAtoms(before.amount),
+        reason,
+      });
+      return {
+        deposit: toStaffDeposit(await this.#requireDeposit(trx, input.depositId)),
+        userId: before.user_id,
+      };
     });
+    notices?.changed(result.userId);
+    return result.deposit;
   }
 
   /**
@@ -914,9 +973,9 @@ export class WalletService {
    * ILLEGAL_OPERATION.
    */
   async approveWithdrawal(input: { withdrawalId: bigint; staff: StaffActor }): Promise<StaffWithdrawal> {
-    const { db, clock, ledger, audit } = this.#deps;
+    const { db, clock, ledger, audit, notices } = this.#deps;
     const { withdrawalId, staff } = input;
-    return db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       const before = await this.#requireWithdrawal(trx, withdrawalId);
       const moved = await repo.settleWithdrawal(trx, withdrawalId, {
         status: 'passed',
@@ -959,8 +1018,17 @@ export class WalletService {
         after: { status: 'passed' },
         ip: staff.ip,
       });
-      return toStaffWithdrawal(await this.#requireWithdrawal(trx, withdrawalId));
+      await notices?.notify(trx, before.user_id, 'WITHDRAWAL_PASSED', {
+        coin: before.coin,
+        amount: fromAtoms(before.amount),
+      });
+      return {
+        withdrawal: toStaffWithdrawal(await this.#requireWithdrawal(trx, withdrawalId)),
+        userId: before.user_id,
+      };
     });
+    notices?.changed(result.userId);
+    return result.withdrawal;
   }
 
   /** Rejects a withdrawal under review with a reason: amount and fee return to available, audited. */
@@ -969,11 +1037,11 @@ export class WalletService {
     reason: string;
     staff: StaffActor;
   }): Promise<StaffWithdrawal> {
-    const { db, clock, ledger, audit } = this.#deps;
+    const { db, clock, ledger, audit, notices } = this.#deps;
     const { withdrawalId, staff } = input;
     const reason = input.reason.trim().slice(0, 500);
     if (!reason) throw new AppError('PARAM_MISSING');
-    return db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       const before = await this.#requireWithdrawal(trx, withdrawalId);
       const moved = await repo.settleWithdrawal(trx, withdrawalId, {
         status: 'rejected',
@@ -1003,8 +1071,18 @@ export class WalletService {
         reason,
         ip: staff.ip,
       });
-      return toStaffWithdrawal(await this.#requireWithdrawal(trx, withdrawalId));
+      await notices?.notify(trx, before.user_id, 'WITHDRAWAL_REJECTED', {
+        coin: before.coin,
+        amount: fromAtoms(before.amount),
+        reason,
+      });
+      return {
+        withdrawal: toStaffWithdrawal(await this.#requireWithdrawal(trx, withdrawalId)),
+        userId: before.user_id,
+      };
     });
+    notices?.changed(result.userId);
+    return result.withdrawal;
   }
 
   /** Dashboard figures: open reviews, and deposits and withdrawals requested since `since` (ms). */

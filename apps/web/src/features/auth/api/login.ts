@@ -6,6 +6,8 @@ export interface LoginInput {
   password: string;
   /** The graphic code and its key, when the deployment asks for one. */
   captcha?: { code: string; key: string };
+  /** The two-factor code (or a backup code), once the server asked for it. */
+  totpCode?: string;
 }
 
 export interface LoginResult {
@@ -20,6 +22,7 @@ export function login(input: LoginInput) {
     lpwd: input.password,
     vcode: input.captcha?.code ?? '',
     key: input.captcha?.key ?? '',
+    ...(input.totpCode ? { gacode: input.totpCode } : {}),
   });
 }
 

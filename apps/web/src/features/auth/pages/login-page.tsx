@@ -19,6 +19,7 @@ import { CaptchaField } from '../components/captcha-field.tsx';
 import { useCaptchaState } from '../components/use-captcha-state.ts';
 
 const CAPTCHA_REQUIRED_CODE = RESULT_CODES.CAPTCHA_REQUIRED.code;
+const TOTP_REQUIRED_CODE = RESULT_CODES.TOTP_REQUIRED.code;
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -33,6 +34,10 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [isBusy, setIsBusy] = useState(false);
+  // why: an account with two-factor codes answers TOTP_REQUIRED to the password; the form then
+  // asks for the code and sends it with the next attempt.
+  const [isTotpAsked, setIsTotpAsked] = useState(false);
+  const [totpCode, setTotpCode] = useState('');
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -43,9 +48,15 @@ export default function LoginPage() {
     if (isCaptchaOn && !captcha.code.trim()) {
       return void showToast(t('auth.validation.captchaRequired'));
     }
+    if (isTotpAsked && !totpCode.trim()) return void showToast(t('auth.validation.totpRequired'));
     setIsBusy(true);
     try {
-      const body = await login({ username: name, password, captcha: captcha.payload });
+      const body = await login({
+        username: name,
+        password,
+        captcha: captcha.payload,
+        totpCode: isTotpAsked ? totpCode.trim() : undefined,
+      });
       startSession(body.data);
       showToast(body.msg, 'success');
       await wait(NAVIGATE_DELAY_MS);
@@ -56,6 +67,7 @@ export default function LoginPage() {
       // The client already showed the server's message.
       if (error instanceof ApiError && error.code === CAPTCHA_REQUIRED_CODE) setIsCaptchaDemanded(true);
       else if (isCaptchaOn) captcha.refresh();
+      if (error instanceof ApiError && error.code === TOTP_REQUIRED_CODE) setIsTotpAsked(true);
       setIsBusy(false);
     }
   }
@@ -90,10 +102,28 @@ export default function LoginPage() {
           testId="login-password"
         />
         {isCaptchaOn && <CaptchaField state={captcha} />}
+        {isTotpAsked && (
+          <TextField
+            label={t('auth.fields.totp')}
+            placeholder={t('auth.fields.totpPlaceholder')}
+            value={totpCode}
+            onChange={setTotpCode}
+            inputMode="text"
+            autoComplete="one-time-code"
+            autoFocus
+            maxLength={16}
+            testId="login-totp"
+          />
+        )}
         <SubmitButton isBusy={isBusy} testId="login-submit">
           {t('auth.login.submit')}
         </SubmitButton>
       </form>
+      <p className="auth-switch">
+        <Link to={PATHS.forgotPassword} data-testid="to-forgot">
+          {t('auth.login.forgot')}
+        </Link>
+      </p>
       <p className="auth-switch">
         <span>{t('auth.login.noAccount')}</span>
         <Link to={PATHS.register} replace data-testid="to-register">

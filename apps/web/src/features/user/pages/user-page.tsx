@@ -4,12 +4,16 @@ import ActionSheet from 'antd-mobile/es/components/action-sheet';
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../api/get-user-info.ts';
+import { useChatUnread } from '../../../api/unread-chat.ts';
+import { useLiveUnread } from '../../../api/unread-notices.ts';
 import { getCurrentLocale } from '../../../shared/i18n/i18n.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { setUpDownMode, type UpDownMode, useUpDownMode } from '../../../shared/preferences/up-down.ts';
 import {
+  IconBell,
   IconGlobe,
   IconHeadset,
+  IconIdCard,
   IconKey,
   IconLock,
   IconLogout,
@@ -38,6 +42,8 @@ export default function UserPage() {
   const upDown = useUpDownMode();
   const support = useOpenOnlineSupport();
   const logout = useLogout();
+  const unread = useLiveUnread();
+  const chatUnread = useChatUnread();
 
   function chooseUpDown() {
     const handler = ActionSheet.show({
@@ -77,6 +83,26 @@ export default function UserPage() {
       </Menu>
 
       <Menu title={t('user.sections.security')}>
+        <MenuItem
+          icon={IconBell}
+          label={t('user.menu.notices')}
+          value={
+            unread > 0 ? (
+              <span className="menu-badge" data-testid="notices-badge">
+                {unread > 99 ? '99+' : unread}
+              </span>
+            ) : undefined
+          }
+          to={PATHS.notices}
+          testId="menu-notices"
+        />
+        <MenuItem
+          icon={IconIdCard}
+          label={t('user.menu.identity')}
+          value={user.data ? t(`user.realname.${user.data.realname_status}`) : undefined}
+          to={PATHS.identity}
+          testId="menu-identity"
+        />
         <MenuItem
           icon={IconShield}
           label={t('user.menu.security')}
@@ -119,7 +145,15 @@ export default function UserPage() {
         <MenuItem
           icon={IconHeadset}
           label={t('user.menu.support')}
-          value={support.isPending ? t('common.loading') : undefined}
+          value={
+            support.isPending ? (
+              t('common.loading')
+            ) : chatUnread > 0 ? (
+              <span className="menu-badge" data-testid="chat-badge">
+                {chatUnread > 99 ? '99+' : chatUnread}
+              </span>
+            ) : undefined
+          }
           onClick={() => {
             if (!support.isPending) support.mutate();
           }}

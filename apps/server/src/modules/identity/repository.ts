@@ -1,0 +1,124 @@
+import type { Db } from '../../platform/db.ts';
+import type { IdentityDocType, IdentityStatus, Millis } from '../../platform/schema.ts';
+
+/** Queries of `identity_uploads` and `identity_verifications`. */
+
+export async function insertUpload(
+  db: Db,
+  row: { name: string; userId: bigint; now: Millis },
+): Promise<void> {
+  await db
+    .insertInto('identity_uploads')
+    .values({ name: row.name, user_id: row.userId, created_at: row.now })
+    .execute();
+}
+
+/** Marks the user's unused upload used; false when it is not theirs, unknown or used already. */
+export async function useUpload(db: Db, userId: bigint, name: string): Promise<boolean> {
+  const result = await db
+    .updateTable('identity_uploads')
+    .set({ used: 1n })
+    .where('name', '=', name)
+    .where('user_id', '=', userId)
+    .where('used', '=', 0n)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertVerification(
+  db: Db,
+  row: {
+    userId: bigint;
+    type: IdentityDocType;
+    realName: string;
+    country: string;
+    mobile: string;
+    front: string;
+    back: string;
+    now: Millis;
+  },
+): Promise<bigint> {
+  const inserted = await db
+    .insertInto('identity_verifications')
+    .values({
+      user_id: row.userId,
+      doc_type: row.type,
+      real_name: row.realName,
+      country: row.country,
+      mobile: row.mobile,
+      front_image: row.front,
+      back_image: row.back,
+      status: 'pending',
+      reviewed_by: null,
+      reviewed_at: null,
+      created_at: row.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export function findLatestOfUser(db: Db, userId: bigint) {
+  return db
+    .selectFrom('identity_verifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+export function findVerification(db: Db, id: bigint) {
+  return db
+    .selectFrom('identity_verifications as v')
+    .innerJoin('users as u', 'u.id', 'v.user_id')
+    .leftJoin('staff as s', 's.id', 'v.reviewed_by')
+    .selectAll('v')
+    .select(['u.username', 's.username as reviewer'])
+    .where('v.id', '=', id)
+    .executeTakeFirst();
+}
+
+export function listByStatus(db: Db, status: IdentityStatus, limit: number, offset: number) {
+  return db
+    .selectFrom('identity_verifications as v')
+    .innerJoin('users as u', 'u.id', 'v.user_id')
+    .leftJoin('staff as s', 's.id', 'v.reviewed_by')
+    .selectAll('v')
+    .select(['u.username', 's.username as reviewer'])
+    .where('v.status', '=', status)
+    .orderBy('v.id', status === 'pending' ? 'asc' : 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** Decides a pending submission; false when it is no longer pending (decided by someone else). */
+export async function decide(
+  db: Db,
+  id: bigint,
+  decision: { status: 'approved' | 'rejected'; reason: string; staffId: bigint; now: Millis },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('identity_verifications')
+    .set({
+      status: decision.status,
+      reason: decision.reason,
+      reviewed_by: decision.staffId,
+      reviewed_at: decision.now,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Whether the user has a submission under review or approved (a new one is then refused). */
+export async function hasOpenOrApproved(db: Db, userId: bigint): Promise<boolean> {
+  const row = await db
+    .selectFrom('identity_verifications')
+    .select(['id'])
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['pending', 'approved'])
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,282 @@
+import { AppError, isAmountString, parseAmount } from '@bourse/shared';
+import type { AuthContext } from '../../platform/auth-hook.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import type { Limit } from '../../platform/rate-limit.ts';
+import type { IdentityDocType, IdentityStatus } from '../../platform/schema.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
+import type { FileStore, ImageUploads, UploadedFile } from '../../platform/uploads.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { Notifier } from '../notices/service.ts';
+import type { SettingsService } from '../settings/service.ts';
+import type { UsersService } from '../users/service.ts';
+import * as repo from './repository.ts';
+
+/** `users.realname_status` values. */
+export const REALNAME = { none: 0n, pending: 1n, verified: 2n, rejected: 3n } as const;
+const QUEUE_PAGE = 50;
+const SETTING_WITHDRAW_ABOVE = 'identity.withdraw_above_usdt';
+const SETTING_TRADING = 'identity.trading';
+/** How long the trading switch is reused on the order path before it is read again. */
+export const POLICY_CACHE_MS = 5_000;
+
+export interface IdentityDeps {
+  db: Db;
+  clock: Clock;
+  users: UsersService;
+  audit: AuditService;
+  settings: SettingsService;
+  notices: Notifier;
+  /** Checks and re-encodes identity images into the private store (never served publicly). */
+  uploads: ImageUploads;
+  /** The private store itself, read only through the audited back-office endpoint. */
+  store: FileStore;
+  /** Identity images uploaded per user. */
+  uploadsPerUser: Limit;
+}
+
+export interface StaffRef {
+  staffId: bigint;
+  actor: string;
+  ip: string;
+}
+
+function maskRealName(name: string): string {
+  const chars = [...name];
+  return `${chars[0] ?? ''}${'*'.repeat(Math.max(chars.length - 1, 1))}`;
+}
+
+/**
+ * Real-name verification (the `identity_*` tables' owner): private image uploads, submissions,
+ * the compliance review, and the policy of which actions need a verified identity. Images live in
+ * a store of their own that nothing serves publicly; staff read them through an audited call.
+ */
+export class IdentityService {
+  readonly #deps: IdentityDeps;
+  #tradingSwitch: { isOn: boolean; readAt: number } | undefined;
+
+  constructor(deps: IdentityDeps) {
+    this.#deps = deps;
+  }
+
+  /** Stores one identity image for the user; answers its handle for the submission. */
+  async upload(auth: AuthContext, file: UploadedFile | undefined): Promise<string> {
+    const { db, clock, uploads, uploadsPerUser } = this.#deps;
+    if (!file) throw new AppError('IMAGE_REQUIRED');
+    if (await repo.hasOpenOrApproved(db, auth.userId)) throw new AppError('REALNAME_ALREADY');
+    if (!(await uploadsPerUser.take(`user:${auth.userId}`))) throw new AppError('TOO_MANY_REQUESTS');
+    const stored = await uploads.storeImage(file);
+    await repo.insertUpload(db, { name: stored.name, userId: auth.userId, now: toMillis(clock.now()) });
+    return stored.name;
+  }
+
+  /**
+   * Submits the user's identity for review. Refused with REALNAME_ALREADY while one is under
+   * review or approved (a unique index settles concurrent submissions); each image must be one the
+   * user uploaded and has not used (IMAGE_REQUIRED otherwise).
+   */
+  async submit(
+    auth: AuthContext,
+    input: {
+      type: IdentityDocType;
+      realName: string;
+      country: string;
+      mobile: string;
+      front: string;
+      back: string;
+    },
+  ): Promise<void> {
+    const { db, clock, users } = this.#deps;
+    if (await repo.hasOpenOrApproved(db, auth.userId)) throw new AppError('REALNAME_ALREADY');
+    if (input.front === input.back) throw new AppError('IMAGE_REQUIRED');
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.useUpload(trx, auth.userId, input.front))) throw new AppError('IMAGE_REQUIRED');
+        if (!(await repo.useUpload(trx, auth.userId, input.back))) throw new AppError('IMAGE_REQUIRED');
+        await repo.insertVerification(trx, {
+          userId: auth.userId,
+          type: input.type,
+          realName: input.realName,
+          country: input.country,
+          mobile: input.mobile,
+          front: input.front,
+          back: input.back,
+          now: toMillis(clock.now()),
+        });
+        await users.setRealnameStatus(trx, auth.userId, REALNAME.pending);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('REALNAME_ALREADY');
+      throw error;
+    }
+  }
+
+  /** The user's verification state (the latest submission), with the real name masked. */
+  async state(userId: bigint) {
+    const row = await repo.findLatestOfUser(this.#deps.db, userId);
+    const status = await this.#deps.users.realnameStatus(userId);
+    return {
+      status: Number(status),
+      type: row?.doc_type ?? '',
+      realName: row ? maskRealName(row.real_name) : '',
+      country: row?.country ?? '',
+      submittedAt: row ? fromMillis(row.created_at) : null,
+      reviewedAt: row?.reviewed_at ? fromMillis(row.reviewed_at) : null,
+      reason: row?.status === 'rejected' ? row.reason : '',
+    };
+  }
+
+  // ---- back office ----
+
+  async queue(status: IdentityStatus, page: number) {
+    const rows = await repo.listByStatus(this.#deps.db, status, QUEUE_PAGE + 1, (page - 1) * QUEUE_PAGE);
+    return { list: rows.slice(0, QUEUE_PAGE).map(toReview), hasMore: rows.length > QUEUE_PAGE };
+  }
+
+  /** One submission with its personal data: the view is audited. */
+  async view(staff: StaffRef, id: bigint) {
+    const { db, audit } = this.#deps;
+    const row = await repo.findVerification(db, id);
+    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    await audit.record(db, {
+      actor: staff.actor,
+      action: 'identity.view',
+      target: `identity:${id}`,
+      ip: staff.ip,
+    });
+    return toReview(row);
+  }
+
+  /** One identity image's bytes: each read is audited. */
+  async image(staff: StaffRef, id: bigint, side: 'front' | 'back'): Promise<Buffer> {
+    const { db, audit, store } = this.#deps;
+    const row = await repo.findVerification(db, id);
+    if (!row) throw new AppError('RECORD_NOT_FOUND');
+    const bytes = await store.read(side === 'front' ? row.front_image : row.back_image);
+    if (!bytes) throw new AppError('RECORD_NOT_FOUND');
+    await audit.record(db, {
+      actor: staff.actor,
+      action: 'identity.image',
+      target: `identity:${id}`,
+      after: { side },
+      ip: staff.ip,
+    });
+    return bytes;
+  }
+
+  /** Approves or rejects (with a reason) a submission under review; the user is told. */
+  async decide(staff: StaffRef, id: bigint, decision: { approve: boolean; reason: string }) {
+    const { db, clock, audit, users, notices } = this.#deps;
+    const reason = decision.approve ? '' : decision.reason.trim();
+    if (!decision.approve && !reason) throw new AppError('PARAM_MISSING');
+    const userId = await db.transaction().execute(async (trx) => {
+      const row = await repo.findVerification(trx, id);
+      if (!row) throw new AppError('RECORD_NOT_FOUND');
+      const status = decision.approve ? 'approved' : 'rejected';
+      const moved = await repo.decide(trx, id, {
+        status,
+        reason,
+        staffId: staff.staffId,
+        now: toMillis(clock.now()),
+      });
+      if (!moved) throw new AppError('ILLEGAL_OPERATION');
+      await users.setRealnameStatus(
+        trx,
+        row.user_id,
+        decision.approve ? REALNAME.verified : REALNAME.rejected,
+      );
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: decision.approve ? 'identity.approve' : 'identity.reject',
+        target: `identity:${id}`,
+        before: { status: row.status, user: String(row.user_id) },
+        after: { status },
+        reason: reason || undefined,
+        ip: staff.ip,
+      });
+      if (decision.approve) await notices.notify(trx, row.user_id, 'IDENTITY_APPROVED');
+      else await notices.notify(trx, row.user_id, 'IDENTITY_REJECTED', { reason });
+      return row.user_id;
+    });
+    notices.changed(userId);
+    return toReview(
+      (await repo.findVerification(db, id)) as NonNullable<Awaited<ReturnType<typeof repo.findVerification>>>,
+    );
+  }
+
+  async policy(): Promise<{ withdrawAboveUsdt: string; trading: boolean }> {
+    const { settings } = this.#deps;
+    return {
+      withdrawAboveUsdt: (await settings.get(SETTING_WITHDRAW_ABOVE)) ?? '',
+      trading: (await settings.get(SETTING_TRADING)) === '1',
+    };
+  }
+
+  async setPolicy(staff: StaffRef, policy: { withdrawAboveUsdt: string; trading: boolean }): Promise<void> {
+    const { db, audit, settings } = this.#deps;
+    const threshold = policy.withdrawAboveUsdt.trim();
+    if (threshold !== '' && !isAmountString(threshold)) throw new AppError('CONFIG_AMOUNT_INVALID');
+    const before = await this.policy();
+    await db.transaction().execute(async (trx) => {
+      await settings.set(trx, SETTING_WITHDRAW_ABOVE, threshold);
+      await settings.set(trx, SETTING_TRADING, policy.trading ? '1' : '0');
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: 'identity.policy',
+        target: 'settings:identity',
+        before,
+        after: { withdrawAboveUsdt: threshold, trading: policy.trading },
+        ip: staff.ip,
+      });
+    });
+    this.#tradingSwitch = undefined;
+  }
+
+  /** REALNAME_REQUIRED when the policy asks for a verified identity above this withdrawal's value. */
+  async requireForWithdrawal(userId: bigint, usdtValue: bigint): Promise<void> {
+    const threshold = await this.#deps.settings.get(SETTING_WITHDRAW_ABOVE);
+    if (!threshold || !isAmountString(threshold)) return;
+    const limit = parseAmount(threshold);
+    if (usdtValue <= limit && limit > 0n) return;
+    if ((await this.#deps.users.realnameStatus(userId)) !== REALNAME.verified) {
+      throw new AppError('REALNAME_REQUIRED');
+    }
+  }
+
+  /**
+   * REALNAME_REQUIRED when the policy asks for a verified identity to trade. On the order path, so
+   * the switch is read at most once per {@link POLICY_CACHE_MS} (a change made on another node
+   * applies here within that time); the user's state is read only while the switch is on.
+   */
+  async requireForTrading(userId: bigint): Promise<void> {
+    const now = this.#deps.clock.now();
+    if (
+      !this.#tradingSwitch ||
+      now - this.#tradingSwitch.readAt >= POLICY_CACHE_MS ||
+      now < this.#tradingSwitch.readAt
+    ) {
+      this.#tradingSwitch = { isOn: (await this.#deps.settings.get(SETTING_TRADING)) === '1', readAt: now };
+    }
+    if (!this.#tradingSwitch.isOn) return;
+    if ((await this.#deps.users.realnameStatus(userId)) !== REALNAME.verified) {
+      throw new AppError('REALNAME_REQUIRED');
+    }
+  }
+}
+
+function toReview(row: NonNullable<Awaited<ReturnType<typeof repo.findVerification>>>) {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    username: row.username,
+    type: row.doc_type,
+    realName: row.real_name,
+    country: row.country,
+    mobile: row.mobile,
+    status: row.status,
+    reason: row.reason,
+    reviewedBy: row.reviewer ?? null,
+    reviewedAt: row.reviewed_at === null ? null : fromMillis(row.reviewed_at),
+    createdAt: fromMillis(row.created_at),
+  };
+}

@@ -1,0 +1,120 @@
+import { AppError } from '@bourse/shared';
+import {
+  ChatMessageWire,
+  SupportConversationList,
+  SupportIdParams,
+  SupportImageParams,
+  SupportReplyBody,
+  SupportThread,
+} from '@bourse/shared/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, ok } from '../../platform/http.ts';
+import { toSafeNumber } from '../../platform/time.ts';
+import { toWire } from '../support/routes.ts';
+import type { SupportService } from '../support/service.ts';
+import { requireStaff } from './hook.ts';
+
+const TokenQuery = z.object({
+  token: z.string().max(200).optional(),
+  before: z.coerce.number().int().min(1).optional(),
+});
+
+/**
+ * `/admin-api/support/*`: the chat console. Conversations (unread first), one conversation with
+ * the user's context (opening it marks it read, audited), replies (audited) and images.
+ */
+export async function supportStaffRoutes(
+  app: FastifyInstance,
+  options: { support: () => SupportService | undefined },
+): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['staff-support'];
+  const support = () => {
+    const service = options.support();
+    if (!service) throw new AppError('NOT_FOUND');
+    return service;
+  };
+  const staffRef = (request: Parameters<typeof requireStaff>[0]) => {
+    const staff = requireStaff(request);
+    return { staffId: staff.staffId, actor: staff.actor, ip: staff.ip };
+  };
+
+  api.get('/support/conversations', {
+    config: { staff: 'support.chat' },
+    schema: {
+      tags,
+      operationId: 'adminListConversations',
+      summary: 'Support conversations: unread first, then the most recent',
+      querystring: TokenQuery,
+      response: { 200: envelope(SupportConversationList) },
+    },
+    handler: async (request) => {
+      const list = await support().conversations();
+      return ok(request, {
+        list: list.map((c) => ({ ...c, id: toSafeNumber(c.id), userId: toSafeNumber(c.userId) })),
+      });
+    },
+  });
+
+  api.get('/support/conversations/:id', {
+    config: { staff: 'support.chat', errors: ['RECORD_NOT_FOUND'] },
+    schema: {
+      tags,
+      operationId: 'adminGetConversation',
+      summary: 'One conversation with the user’s context; opening it marks it read (audited)',
+      params: SupportIdParams,
+      querystring: TokenQuery,
+      response: { 200: envelope(SupportThread) },
+    },
+    handler: async (request) => {
+      const before = request.query.before;
+      const thread = await support().openForStaff(
+        staffRef(request),
+        BigInt(request.params.id),
+        before === undefined ? undefined : BigInt(before),
+      );
+      return ok(request, {
+        id: toSafeNumber(thread.id),
+        user: { ...thread.user, id: toSafeNumber(thread.user.id) },
+        messages: thread.messages.map(toWire),
+        hasMore: thread.hasMore,
+      });
+    },
+  });
+
+  api.post('/support/conversations/:id/reply', {
+    config: { staff: 'support.chat', errors: ['RECORD_NOT_FOUND', 'PARAM_ERROR'] },
+    schema: {
+      tags,
+      operationId: 'adminReplyConversation',
+      summary: 'Answer the user; their open app shows it at once (audited)',
+      params: SupportIdParams,
+      body: SupportReplyBody,
+      response: { 200: envelope(ChatMessageWire) },
+    },
+    handler: async (request) =>
+      ok(
+        request,
+        toWire(await support().reply(staffRef(request), BigInt(request.params.id), request.body.body)),
+      ),
+  });
+
+  api.get('/support/images/:name', {
+    config: { staff: 'support.chat', errors: ['NOT_FOUND'] },
+    schema: {
+      tags,
+      operationId: 'adminGetChatImage',
+      summary: 'A picture sent in a conversation, as a data URL',
+      params: SupportImageParams,
+      querystring: TokenQuery,
+      response: { 200: envelope(z.object({ dataUrl: z.string() })) },
+    },
+    handler: async (request, reply) => {
+      const bytes = await support().imageForStaff(request.params.name);
+      reply.header('cache-control', 'no-store');
+      return ok(request, { dataUrl: `data:image/webp;base64,${bytes.toString('base64')}` });
+    },
+  });
+}

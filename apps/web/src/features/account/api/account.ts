@@ -1,0 +1,174 @@
+import type {
+  IdentityState,
+  NoticeDetail,
+  NoticeList,
+  SecurityOverview,
+  SessionList,
+  UserLoginLog,
+} from '@bourse/shared/api';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { userInfoQueryKey } from '../../../api/get-user-info.ts';
+import { get, post, postMultipart } from '../../../api/http.ts';
+import { noticesKey, unreadNoticesKey } from '../../../api/unread-notices.ts';
+
+/** Query keys of the account services; a mutation invalidates the ones it changes. */
+export const accountKeys = {
+  security: ['account', 'security'] as const,
+  identity: ['account', 'identity'] as const,
+  sessions: ['account', 'sessions'] as const,
+  loginLog: ['account', 'login-log'] as const,
+  notices: [...noticesKey, 'list'] as const,
+  notice: (id: number) => ['account', 'notice', id] as const,
+};
+
+/** `GET /user/security`: bound e-mail and mobile, two-factor codes, anti-phishing code. */
+export function useSecurity() {
+  return useQuery({
+    queryKey: accountKeys.security,
+    queryFn: async ({ signal }) =>
+      (await get<SecurityOverview>('/user/security', undefined, { signal })).data,
+  });
+}
+
+/** A mutation that refreshes the security overview (and the profile) when it succeeds. */
+function useSecurityMutation<I, O>(call: (input: I) => Promise<O>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: accountKeys.security });
+      queryClient.invalidateQueries({ queryKey: userInfoQueryKey });
+    },
+  });
+}
+
+export const useTotpSetup = () =>
+  useMutation({ mutationFn: () => post<{ secret: string; otpauth_url: string }>('/user/totpsetup') });
+export const useTotpEnable = () =>
+  useSecurityMutation((code: string) => post<{ backup_codes: string[] }>('/user/totpenable', { code }));
+export const useTotpDisable = () =>
+  useSecurityMutation((code: string) => post<null>('/user/totpdisable', { code }));
+export const useSetAntiPhishing = () =>
+  useSecurityMutation((code: string) => post<null>('/user/antiphishing', { code }));
+export const useBindMobile = () =>
+  useSecurityMutation((input: { mobile: string; password: string }) =>
+    post<null>('/user/bindmobile', { mobile: input.mobile, lpwd: input.password }),
+  );
+export const useBindEmail = () =>
+  useSecurityMutation((input: { email: string; code: string }) => post<null>('/user/bindemail', input));
+
+/** Mails a code: `/user/sendemailcode` (bind, signed in) or `/Login/sendresetcode` (forgotten password). */
+export function sendEmailCode(
+  purpose: 'bind' | 'reset',
+  input: { email: string; vcode: string; key: string },
+) {
+  return post<{ resend_after: number }>(
+    purpose === 'bind' ? '/user/sendemailcode' : '/Login/sendresetcode',
+    input,
+  );
+}
+
+export function resetPassword(input: { email: string; code: string; password: string; repeat: string }) {
+  return post<null>('/Login/resetpwd', {
+    email: input.email,
+    code: input.code,
+    lpwd: input.password,
+    relpwd: input.repeat,
+  });
+}
+
+export function useSessions() {
+  return useQuery({
+    queryKey: accountKeys.sessions,
+    queryFn: async ({ signal }) =>
+      (await get<SessionList>('/user/sessions', undefined, { signal })).data.list,
+  });
+}
+
+export function useEndSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number | 'others') =>
+      id === 'others' ? post<null>('/user/endothers') : post<null>('/user/endsession', { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
+  });
+}
+
+export function useLoginLog() {
+  return useInfiniteQuery({
+    queryKey: accountKeys.loginLog,
+    queryFn: async ({ pageParam, signal }) =>
+      (await get<UserLoginLog>('/user/loginlog', { page: pageParam }, { signal })).data,
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+  });
+}
+
+// ---- real-name verification ----
+
+export function useIdentity() {
+  return useQuery({
+    queryKey: accountKeys.identity,
+    queryFn: async ({ signal }) => (await get<IdentityState>('/user/authrz', undefined, { signal })).data,
+  });
+}
+
+/** Uploads one identity image (stored privately); resolves with its handle. */
+export async function uploadIdentityImage(file: File): Promise<string> {
+  const form = new FormData();
+  form.append('image', file, file.name);
+  return (await postMultipart<{ image: string }>('/user/upauthimg', form)).data.image;
+}
+
+export interface IdentityInput {
+  type: string;
+  realname: string;
+  country: string;
+  mobile: string;
+  front: string;
+  back: string;
+}
+
+export function useSubmitIdentity() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: IdentityInput) => post<null>('/user/upauthrz', { ...input }),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: accountKeys.identity });
+      queryClient.invalidateQueries({ queryKey: userInfoQueryKey });
+    },
+  });
+}
+
+// ---- notifications ----
+
+export function useNotices() {
+  return useInfiniteQuery({
+    queryKey: accountKeys.notices,
+    queryFn: async ({ pageParam, signal }) =>
+      (await get<NoticeList>('/user/notice', { page: pageParam }, { signal })).data,
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+  });
+}
+
+export function useNotice(id: number) {
+  return useQuery({
+    queryKey: accountKeys.notice(id),
+    enabled: id > 0,
+    queryFn: async ({ signal }) => (await get<NoticeDetail>('/User/noticeinfo', { id }, { signal })).data,
+  });
+}
+
+/** Marks one notice read (`id`), or all of them (0). */
+export function useReadNotice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => post<{ unread: number }>('/user/readnoticeone', { id }),
+    onSuccess: (body, id) => {
+      queryClient.setQueryData(unreadNoticesKey, body.data.unread);
+      queryClient.invalidateQueries({ queryKey: accountKeys.notices });
+      if (id > 0) queryClient.invalidateQueries({ queryKey: accountKeys.notice(id) });
+    },
+  });
+}

@@ -1,0 +1,15 @@
+import type { SecurityOverview } from '@bourse/shared/api';
+import { useQuery } from '@tanstack/react-query';
+import { get } from '../../../api/http.ts';
+
+/** The security overview's query key; the security pages refresh it after a change. */
+export const securityQueryKey = ['account', 'security'] as const;
+
+/** `GET /user/security`: bound e-mail and mobile, two-factor codes, anti-phishing code. */
+export function useSecurityOverview() {
+  return useQuery({
+    queryKey: securityQueryKey,
+    queryFn: async ({ signal }) =>
+      (await get<SecurityOverview>('/user/security', undefined, { signal })).data,
+  });
+}

@@ -1,0 +1,238 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { generate } from 'otplib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedSession } from '../scripts/lib/main-pages.mjs';
+import { loginViaApi, newDesktopContext, newPhoneContext, type Platform, registerViaApi } from './harness.ts';
+import {
+  adminText,
+  enrolOwnerInBackOffice,
+  input,
+  openDemoPhone,
+  SCREENS,
+  serverText,
+  waitForHash,
+  webText,
+} from './page-helpers.ts';
+
+const ADMIN_USER = 'owner';
+const ADMIN_PASSWORD = 'Vault-Owner-7319-kestrel';
+// A real 24×16 PNG: a stand-in photo of an identity document.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAIAAACDRijCAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAIElEQVQ4jWMwTltFFcQwapDxaBgZj6ajtNEskkZ+OgAA1sDkkM+iumUAAAAASUVORK5CYII=',
+  'base64',
+);
+const CAPTCHA_CHARS = '23456789abcdefghjkmnpqrstuvwxyz';
+
+/**
+ * The answer to a graphic code the page fetched: the store keeps only its hash, and four
+ * characters of a 31-letter alphabet are few enough to find by trying them all.
+ */
+function solveCaptcha(platform: Platform, key: string): string {
+  const db = new SQLite(path.join(platform.dataDir, 'bourse.sqlite'), { readonly: true });
+  const row = db.prepare('select answer_hash from captchas where captcha_key = ?').get(key) as {
+    answer_hash: string;
+  };
+  db.close();
+  for (const a of CAPTCHA_CHARS)
+    for (const b of CAPTCHA_CHARS)
+      for (const c of CAPTCHA_CHARS)
+        for (const d of CAPTCHA_CHARS) {
+          const text = a + b + c + d;
+          if (createHash('sha256').update(text).digest('hex') === row.answer_hash) return text;
+        }
+  throw new Error('captcha not solved');
+}
+
+/** Waits for the page's next graphic code and types its answer into the field. */
+async function fillCaptcha(page: Page, platform: Platform, fetched: Promise<{ key: string }>) {
+  const { key } = await fetched;
+  await input(page, 'captcha-input').fill(solveCaptcha(platform, key));
+}
+
+function nextCaptcha(page: Page): Promise<{ key: string }> {
+  return page
+    .waitForResponse((r) => r.url().includes('/apiv/Login/captcha'))
+    .then(async (r) => ((await r.json()) as { data: { key: string } }).data);
+}
+
+describe('account services at phone size, with the back office', () => {
+  let platform: Platform;
+  let browser: Browser;
+  let phone: Page;
+  let staff: Page;
+
+  beforeAll(async () => {
+    ({ platform, browser, page: phone } = await openDemoPhone({ ADMIN_USER, ADMIN_PASSWORD }));
+    staff = await (await newDesktopContext(browser)).newPage();
+    await enrolOwnerInBackOffice(staff, platform.url, ADMIN_USER, ADMIN_PASSWORD);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('verification: the user submits, staff approve in the back office, the user sees "verified" and a notice', async () => {
+    await phone.goto(`${platform.url}/#/Index/uoption`);
+    await phone.getByTestId('menu-identity').click();
+    await waitForHash(phone, '#/User/authrz');
+    await input(phone, 'identity-realname').fill('Demo Example');
+    await phone.getByTestId('identity-country').selectOption('JP');
+    await input(phone, 'identity-mobile').fill('+819012345678');
+    for (const side of ['front', 'back'] as const) {
+      const uploaded = phone.waitForResponse((r) => r.url().includes('/apiv/user/upauthimg'));
+      await phone
+        .getByTestId(`identity-${side}-input`)
+        .setInputFiles({ name: `${side}.png`, mimeType: 'image/png', buffer: PNG });
+      expect((await (await uploaded).json()).code).toBe(1000);
+      await phone.locator(`[data-testid="identity-${side}"] img`).waitFor();
+    }
+    await phone.screenshot({ path: path.join(SCREENS, 'verification.png'), fullPage: true });
+    await phone.getByTestId('identity-submit').click();
+    await phone.getByTestId('identity-pending').waitFor();
+    expect(await phone.getByTestId('identity-pending').textContent()).toBe(
+      webText('identity.status.pending'),
+    );
+
+    await staff.getByRole('menuitem', { name: adminText('menu.identity') }).click();
+    await staff.waitForFunction(() => location.hash === '#/identity', null, { timeout: 10_000 });
+    const open = staff.locator('[data-testid^="identity-open-"]').first();
+    await open.waitFor();
+    await open.click();
+    await staff.getByTestId('identity-image-front').waitFor();
+    await staff.locator('[data-testid="identity-image-back"]').waitFor();
+    await staff.waitForFunction(() =>
+      Array.from(document.querySelectorAll('img[data-testid^="identity-image-"]')).every((img) =>
+        (img as HTMLImageElement).src.startsWith('data:image/webp'),
+      ),
+    );
+    await staff.screenshot({ path: path.join(SCREENS, 'back-office-identity.png') });
+    await staff.getByTestId('identity-approve').click();
+    await staff.getByText(adminText('identity.done')).waitFor();
+
+    await phone.reload();
+    await phone.getByTestId('identity-verified').waitFor();
+    await phone.goto(`${platform.url}/#/Index/uoption`);
+    await phone.getByTestId('notices-badge').waitFor();
+    await phone.getByTestId('menu-notices').click();
+    await waitForHash(phone, '#/Index/notice');
+    const first = phone
+      .locator('[data-testid^="notice-"]')
+      .filter({ hasText: serverText('notices.IDENTITY_APPROVED.title') });
+    await first.first().waitFor();
+    await phone.screenshot({ path: path.join(SCREENS, 'notifications.png') });
+    await first.first().click();
+    await waitForHash(phone, /^#\/Index\/noticeinfo\?id=\d+$/);
+    await phone.getByTestId('notice-detail').waitFor();
+    expect(await phone.locator('.notice-detail h1').textContent()).toBe(
+      serverText('notices.IDENTITY_APPROVED.title'),
+    );
+  });
+
+  it('two-factor codes: the user turns them on, then logs in with a code', async () => {
+    const username = `totp_${Date.now().toString(36)}`;
+    await registerViaApi(platform.url, username);
+    const session = await loginViaApi(platform.url, username);
+    const context: BrowserContext = await newPhoneContext(browser);
+    await context.addInitScript(seedSession, session);
+    const page = await context.newPage();
+    await page.goto(`${platform.url}/#/Index/security`);
+    await page.getByTestId('security-two-factor').waitFor();
+    await page.screenshot({ path: path.join(SCREENS, 'security-centre.png') });
+    await page.getByTestId('security-two-factor').click();
+    await page.getByTestId('totp-start').click();
+    const secret = ((await page.getByTestId('totp-secret').textContent()) ?? '').trim();
+    await input(page, 'totp-code').fill(await generate({ secret }));
+    await page.getByTestId('totp-enable').click();
+    await page.getByTestId('totp-backup-codes').waitFor();
+    expect(await page.locator('.backup-codes span').count()).toBe(10);
+
+    // a new phone logs in: the password first, then the code it asks for
+    const fresh = await (await newPhoneContext(browser)).newPage();
+    await fresh.goto(`${platform.url}/#/login`);
+    await input(fresh, 'login-username').fill(username);
+    await input(fresh, 'login-password').fill('secret123');
+    await fresh.getByTestId('login-submit').click();
+    await input(fresh, 'login-totp').waitFor();
+    // the code of the next time step: the current one was spent turning codes on
+    await input(fresh, 'login-totp').fill(
+      await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }),
+    );
+    await fresh.getByTestId('login-submit').click();
+    await waitForHash(fresh, '#/Trade/tradelist');
+  });
+
+  it('forgotten password: a code mailed to the outbox resets it, and the new password logs in', async () => {
+    const email = `reset_${Date.now().toString(36)}@example.com`;
+    await registerViaApi(platform.url, email);
+    const page = await (await newPhoneContext(browser)).newPage();
+    await page.goto(`${platform.url}/#/login`);
+    await page.getByTestId('to-forgot').click();
+    await waitForHash(page, '#/Login/forgot');
+    const fetched = nextCaptcha(page);
+    await input(page, 'forgot-email').fill(email);
+    await fillCaptcha(page, platform, fetched);
+    const sent = page.waitForResponse((r) => r.url().includes('/apiv/Login/sendresetcode'));
+    await page.getByTestId('forgot-send').click();
+    expect((await (await sent).json()).code).toBe(1000);
+    expect(await page.getByTestId('forgot-send').textContent()).toMatch(/\d/);
+
+    // support reads the code in the back office's outbox (no SMTP on a fresh install)
+    await staff.getByRole('menuitem', { name: adminText('menu.outbox') }).click();
+    await staff.waitForFunction(() => location.hash === '#/outbox', null, { timeout: 10_000 });
+    await staff.getByTestId('outbox-search').locator('input').fill(email);
+    await staff.getByTestId('outbox-search').locator('input').press('Enter');
+    const row = staff.locator('tr.ant-table-row').filter({ hasText: email });
+    await row.first().waitFor();
+    await row.first().locator('.ant-table-row-expand-icon').click();
+    const body = (await staff.locator('.ant-table-expanded-row').first().textContent()) ?? '';
+    const code = /\b\d{6}\b/.exec(body)?.[0] ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+
+    await input(page, 'forgot-code').fill(code);
+    await input(page, 'forgot-password').fill('brand-new-9');
+    await input(page, 'forgot-password2').fill('brand-new-9');
+    await page.getByTestId('forgot-submit').click();
+    await waitForHash(page, '#/login');
+    await input(page, 'login-username').fill(email);
+    await input(page, 'login-password').fill('brand-new-9');
+    await page.getByTestId('login-submit').click();
+    await waitForHash(page, '#/Trade/tradelist');
+  });
+
+  it('support chat: the user writes, staff answer from the console, the answer shows without a reload', async () => {
+    await phone.goto(`${platform.url}/#/Index/uoption`);
+    await phone.getByTestId('menu-support').click();
+    await waitForHash(phone, '#/User/contactKehu');
+    await phone.getByTestId('chat-input').fill('入金がまだ反映されていません');
+    await phone.getByTestId('chat-send').click();
+    await phone
+      .getByTestId('chat-message-user')
+      .filter({ hasText: '入金がまだ反映されていません' })
+      .waitFor();
+
+    await staff.getByRole('menuitem', { name: adminText('menu.support') }).click();
+    await staff.waitForFunction(() => location.hash === '#/support', null, { timeout: 10_000 });
+    const conversation = staff.locator('[data-testid^="conversation-"]').filter({ hasText: 'demo' });
+    await conversation.first().waitFor();
+    await conversation.first().click();
+    await staff
+      .getByTestId('console-message-user')
+      .filter({ hasText: '入金がまだ反映されていません' })
+      .waitFor();
+    await staff.getByTestId('console-reply').fill('確認いたします。少々お待ちください。');
+    await staff.getByTestId('console-send').click();
+    await staff.getByTestId('console-message-staff').first().waitFor();
+    await staff.screenshot({ path: path.join(SCREENS, 'back-office-chat.png') });
+
+    // the phone shows the answer pushed over /ws: no reload, no navigation
+    await phone
+      .getByTestId('chat-message-staff')
+      .filter({ hasText: '確認いたします。' })
+      .waitFor({ timeout: 10_000 });
+    expect(await phone.evaluate(() => location.hash)).toBe('#/User/contactKehu');
+    await phone.screenshot({ path: path.join(SCREENS, 'chat.png') });
+  });
+});
