@@ -126,7 +126,7 @@ describe('account services at phone size, with the back office', () => {
     await first.first().click();
     await waitForHash(phone, /^#\/Index\/noticeinfo\?id=\d+$/);
     await phone.getByTestId('notice-detail').waitFor();
-    expect(await phone.locator('.notice-detail h1').textContent()).toBe(
+    expect(await phone.locator('.notice-detail h2').textContent()).toBe(
       serverText('notices.IDENTITY_APPROVED.title'),
     );
   });
@@ -234,5 +234,56 @@ describe('account services at phone size, with the back office', () => {
       .waitFor({ timeout: 10_000 });
     expect(await phone.evaluate(() => location.hash)).toBe('#/User/contactKehu');
     await phone.screenshot({ path: path.join(SCREENS, 'chat.png') });
+  });
+
+  it('announcements: staff publish one pinned, it scrolls on the market list and opens; about us links the reserve claim to its proof', async () => {
+    const title = '定期メンテナンスのお知らせ';
+    await staff.getByRole('menuitem', { name: adminText('menu.content') }).click();
+    await staff.waitForFunction(() => location.hash === '#/content', null, { timeout: 10_000 });
+    await staff.getByTestId('content-new').click();
+    await staff.getByTestId('content-title-ja-JP').fill(title);
+    await staff
+      .getByTestId('content-body-ja-JP')
+      .fill(
+        '<p>11月30日 02:00〜04:00（UTC）に<strong>メンテナンス</strong>を行います。</p><script>alert(1)</script>',
+      );
+    await staff.getByTestId('content-status').click();
+    await staff.getByTitle(adminText('content.published')).click();
+    await staff.getByTestId('content-pinned').click();
+    await staff.getByTestId('content-save').click();
+    await staff.getByRole('cell', { name: title }).waitFor();
+
+    await phone.goto(`${platform.url}/#/Trade/tradelist`);
+    const line = phone.getByTestId('announcement-line');
+    await line.waitFor();
+    expect(await line.locator('.announcement-line-text').textContent()).toBe(title);
+    await line.click();
+    await waitForHash(phone, /^#\/Index\/gginfo\?id=\d+$/);
+    const article = phone.getByTestId('content-article');
+    await article.waitFor();
+    expect(await article.locator('h2').textContent()).toBe(title);
+    expect(await article.locator('.content-body').innerHTML()).toBe(
+      '<p>11月30日 02:00〜04:00（UTC）に<strong>メンテナンス</strong>を行います。</p>',
+    );
+
+    await phone.goto(`${platform.url}/#/Index/gglist`);
+    await phone.getByTestId('content-list').waitFor();
+    const rows = phone.locator('.content-row-title');
+    expect(await rows.allTextContents()).toEqual([
+      `${webText('content.pinned')}${title}`,
+      `${webText('content.pinned')}Bourse デモ版へようこそ`,
+      '二段階認証で口座を守りましょう',
+    ]);
+    await phone.screenshot({ path: path.join(SCREENS, 'announcement.png') });
+
+    await phone.goto(`${platform.url}/#/Index/uoption`);
+    await phone.getByTestId('menu-about').click();
+    await waitForHash(phone, '#/Index/aboutus');
+    await phone.getByTestId('content-article').waitFor();
+    expect(await phone.getByTestId('claim-leverage').textContent()).toContain('5');
+    await phone.getByTestId('claim-reserve').waitFor();
+    await phone.screenshot({ path: path.join(SCREENS, 'about-us.png') });
+    await phone.getByTestId('claim-reserve').click();
+    await waitForHash(phone, '#/User/reserves');
   });
 });

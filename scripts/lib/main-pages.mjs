@@ -27,6 +27,11 @@ export const MAIN_PAGES = [
   { name: 'contract-list', path: '/Contract/ctbill', ready: 'empty-state', signedIn: true },
   { name: 'spot-trade', path: '/Trade/index', ready: 'spot-trade-ready', signedIn: true },
   { name: 'spot-orders', path: '/Trade/tradebill', ready: 'order-list', signedIn: true },
+  { name: 'notices', path: '/Index/notice', ready: 'notices-empty', signedIn: true },
+  { name: 'identity', path: '/User/authrz', ready: 'identity-type', signedIn: true },
+  { name: 'support-chat', path: '/User/contactKehu', ready: 'chat-input', signedIn: true },
+  { name: 'announcements', path: '/Index/gglist', ready: 'content-list', signedIn: true },
+  { name: 'about-us', path: '/Index/aboutus', ready: 'content-article', signedIn: true },
 ];
 
 /**

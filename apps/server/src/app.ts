@@ -12,6 +12,8 @@ import type { AuditService } from './modules/audit/service.ts';
 import type { CaptchaTextSource } from './modules/auth/captcha.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
 import type { AuthService } from './modules/auth/service.ts';
+import { registerContentModule } from './modules/content/module.ts';
+import type { ContentService } from './modules/content/service.ts';
 import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
 import { registerIdentityModule } from './modules/identity/module.ts';
 import type { IdentityService } from './modules/identity/service.ts';
@@ -231,6 +233,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let security!: SecurityService;
   let identity!: IdentityService;
   let support!: SupportModule;
+  let content!: ContentService;
   // why: chat pictures are private to their conversation; nothing serves this folder.
   const chatFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'chat') });
   const mail = new MailService({
@@ -410,6 +413,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         scheduler,
         proofLimit: limit('por_proof', { points: 30, durationSec: 600 }),
       });
+      content = registerContentModule(api, {
+        db,
+        clock,
+        audit,
+        settings,
+        reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
+      });
     },
     { prefix: '/apiv' },
   );
@@ -452,6 +462,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const now = clock.now();
     await reserves.service.takeDemoSnapshot(now - (now % 1000));
   }
+  if (config.demo) await content.seedDemo();
 
   await registerStaffModule(app, {
     db,
@@ -485,6 +496,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     reserves: () => reserves.service,
     accounts: { identity: () => identity, notices: () => notices.service, mail: () => mail },
     support: () => support.service,
+    content: () => content,
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
     ledgerCheck: {

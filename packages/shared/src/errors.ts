@@ -51,6 +51,9 @@ export const RESULT_CODES = {
   TOTP_ALREADY_ENABLED: { code: 2115, status: 200 },
   TOTP_NOT_ENABLED: { code: 2116, status: 200 },
   ANTI_PHISHING_INVALID: { code: 2117, status: 200 },
+  CONTENT_TITLE_INVALID: { code: 2118, status: 200 },
+  CONTENT_BODY_INVALID: { code: 2119, status: 200 },
+  CONTENT_DEFAULT_TEXT_REQUIRED: { code: 2120, status: 200 },
   // 3xxx funds
   WITHDRAW_PASSWORD_WRONG: { code: 3001, status: 200 },
   WITHDRAW_PASSWORD_NOT_SET: { code: 3002, status: 200 },

@@ -5,6 +5,7 @@ import {
   DashboardOutlined,
   DollarOutlined,
   FieldTimeOutlined,
+  FileTextOutlined,
   IdcardOutlined,
   LineChartOutlined,
   MailOutlined,
@@ -50,6 +51,7 @@ const DeliveryPage = lazy(() => import('../pages/delivery.tsx').then((m) => ({ d
 const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: m.SpotPage })));
 const ReservesPage = lazy(() => import('../pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })));
 const IdentityPage = lazy(() => import('../pages/identity.tsx').then((m) => ({ default: m.IdentityPage })));
+const ContentPage = lazy(() => import('../pages/content.tsx').then((m) => ({ default: m.ContentPage })));
 const BroadcastsPage = lazy(() =>
   import('../pages/broadcasts.tsx').then((m) => ({ default: m.BroadcastsPage })),
 );
@@ -76,6 +78,7 @@ const NAV = [
   { path: '/spot', key: 'spot', permission: 'spot.read', icon: <LineChartOutlined /> },
   { path: '/reserves', key: 'reserves', permission: 'reserves.read', icon: <SafetyCertificateOutlined /> },
   { path: '/identity', key: 'identity', permission: 'identity.read', icon: <IdcardOutlined /> },
+  { path: '/content', key: 'content', permission: 'content.read', icon: <FileTextOutlined /> },
   { path: '/broadcasts', key: 'broadcasts', permission: 'notices.broadcast', icon: <NotificationOutlined /> },
   { path: '/support', key: 'support', permission: 'support.chat', icon: <CustomerServiceOutlined /> },
   { path: '/outbox', key: 'outbox', permission: 'mail.read', icon: <MailOutlined /> },
@@ -167,6 +170,7 @@ const router = createHashRouter([
       { path: 'spot', element: <SpotPage /> },
       { path: 'reserves', element: <ReservesPage /> },
       { path: 'identity', element: <IdentityPage /> },
+      { path: 'content', element: <ContentPage /> },
       { path: 'broadcasts', element: <BroadcastsPage /> },
       { path: 'outbox', element: <OutboxPage /> },
       { path: 'support', element: <SupportChatPage /> },

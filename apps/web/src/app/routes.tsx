@@ -140,6 +140,16 @@ export const APP_ROUTES: readonly AppRoute[] = [
     'security',
   ]),
   route('/User/contactKehu', () => import('../features/support/pages/chat-page.tsx'), {}, ['support']),
+  // Announcements, the help centre and the operator's pages (issue 11). Spec §2 lists the public
+  // paths and the white ones: these are neither (the API calls behind them need no session).
+  route('/Index/gglist', () => import('../features/content/pages/announcement-list-page.tsx'), {}, [
+    'content',
+  ]),
+  route('/Index/gginfo', () => import('../features/content/pages/announcement-page.tsx'), {}, ['content']),
+  route('/Index/help', () => import('../features/content/pages/help-list-page.tsx'), {}, ['content']),
+  route('/Index/helpinfo', () => import('../features/content/pages/help-article-page.tsx'), {}, ['content']),
+  route('/Index/aboutus', () => import('../features/content/pages/about-page.tsx'), {}, ['content']),
+  route('/Index/msb', () => import('../features/content/pages/msb-page.tsx'), {}, ['content']),
   // Declared for its metadata; the page arrives with a later issue.
   route('/Issue/index', null, { background: 'white' }),
 ];

@@ -63,6 +63,14 @@ export const PATHS = {
   bindMobile: '/Index/bindmobile',
   /** Forgotten password: e-mail code after the graphic code (public). */
   forgotPassword: '/Login/forgot',
+  /** Announcements and one announcement; about us and the MSB certificate (spec §2). */
+  announcements: '/Index/gglist',
+  announcement: '/Index/gginfo',
+  aboutUs: '/Index/aboutus',
+  msb: '/Index/msb',
+  /** The help centre and one article (in the spec's feature list, no path: named in its style). */
+  help: '/Index/help',
+  helpArticle: '/Index/helpinfo',
 } as const;
 
 /** A path with its query, e.g. `withQuery(PATHS.deposit, { coin: 'USDT' })` → `/User/czpage?coin=USDT`. */

@@ -6,6 +6,7 @@ export * from './admin-reserves.ts';
 export * from './admin-spot.ts';
 export * from './auth.ts';
 export * from './config.ts';
+export * from './content.ts';
 export * from './delivery.ts';
 export * from './fields.ts';
 export * from './invite.ts';

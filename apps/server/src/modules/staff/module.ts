@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ContentService } from '../content/service.ts';
 import type { DeliveryBackOffice } from '../delivery/back-office.ts';
 import type { MarketMakerService } from '../mm/service.ts';
 import type { ReservesService } from '../reserves/service.ts';
 import type { SpotBackOffice } from '../spot/back-office.ts';
 import type { SupportService } from '../support/service.ts';
 import { type AccountBackOfficeDeps, accountStaffRoutes } from './account-routes.ts';
+import { contentStaffRoutes } from './content-routes.ts';
 import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
 import { MakerBackOffice } from './maker-settings.ts';
@@ -31,6 +33,8 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   accounts?: Omit<AccountBackOfficeDeps, 'db' | 'audit'>;
   /** The support chat; its routes answer NOT_FOUND until it is registered. */
   support?: () => SupportService | undefined;
+  /** Announcements, help, pages and claims; their routes answer NOT_FOUND until registered. */
+  content?: () => ContentService | undefined;
 }
 
 /**
@@ -63,6 +67,7 @@ export async function registerStaffModule(
         mail: () => deps.accounts?.mail(),
       });
       await scope.register(supportStaffRoutes, { support: () => deps.support?.() });
+      await scope.register(contentStaffRoutes, { content: () => deps.content?.() });
     },
     { prefix: '/admin-api' },
   );

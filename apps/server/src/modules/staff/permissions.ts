@@ -27,6 +27,8 @@ export const PERMISSIONS = [
   'notices.broadcast',
   'mail.read',
   'support.chat',
+  'content.read',
+  'content.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -37,7 +39,8 @@ export type Permission = (typeof PERMISSIONS)[number];
  * and contracts; finance and compliance read spot markets, books and a user's orders; finance
  * attaches proof-of-reserves entries and publishes snapshots, compliance reads them; compliance
  * reviews identities (their images only through an audited call); content staff send broadcast
- * notices; support reads the mail outbox (a user asking where their code went).
+ * notices and write announcements, help and pages; support reads the mail outbox (a user asking
+ * where their code went) and the published content it points customers to.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -68,8 +71,8 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'identity.read',
     'identity.review',
   ],
-  support: ['dashboard.read', 'users.read', 'mail.read', 'support.chat'],
-  content: ['dashboard.read', 'notices.broadcast'],
+  support: ['dashboard.read', 'users.read', 'mail.read', 'support.chat', 'content.read'],
+  content: ['dashboard.read', 'notices.broadcast', 'content.read', 'content.manage'],
 };
 
 export function canRole(role: StaffRole, permission: Permission): boolean {

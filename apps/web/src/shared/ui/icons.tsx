@@ -311,3 +311,32 @@ export const IconHistory = (p: IconProps) => (
     <path d="M3 4v4h4M12 8v4l3 2" />
   </Svg>
 );
+
+export const IconMegaphone = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 10v4h3l6 4V6L7 10H4z" />
+    <path d="M16.5 9a4 4 0 010 6M19 6.5a7.5 7.5 0 010 11" />
+  </Svg>
+);
+
+export const IconHelp = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M9.6 9.3a2.5 2.5 0 014.8 1c0 1.7-2.4 2.2-2.4 3.7M12 17.2v.1" />
+  </Svg>
+);
+
+export const IconInfo = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 11v6M12 7.5v.1" />
+  </Svg>
+);
+
+export const IconCertificate = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="4" y="3" width="16" height="13" rx="2" />
+    <path d="M8 8h8M8 11.5h5" />
+    <path d="M10 16v5l2-1.2 2 1.2v-5" />
+  </Svg>
+);

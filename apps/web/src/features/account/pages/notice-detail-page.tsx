@@ -33,7 +33,7 @@ export default function NoticeDetailPage() {
       ) : (
         <article className="notice-detail" data-testid="notice-detail">
           <AntiPhishingBanner code={notice.data.anti_phishing} />
-          <h1>{notice.data.title}</h1>
+          <h2>{notice.data.title}</h2>
           <p className="notice-detail-time">{formatTime(notice.data.created_at)}</p>
           <div className="notice-detail-body">
             {notice.data.content.split(/\n{2,}/).map((paragraph, i) => (

@@ -14,6 +14,7 @@ import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useHasToken } from '../../../shared/use-session.ts';
 import { useTickers } from '../api/get-tickers.ts';
 import { useTickerStream } from '../api/subscribe-tickers.ts';
+import { AnnouncementLine } from '../components/announcement-line.tsx';
 import { MarketListSkeleton } from '../components/market-list-skeleton.tsx';
 import { MarketRow } from '../components/market-row.tsx';
 
@@ -122,6 +123,7 @@ export default function MarketListPage() {
       )}
       <PullToRefresh onRefresh={() => tickers.refetch()}>
         {!isSignedIn && <WelcomeCard />}
+        <AnnouncementLine />
         {isAllSimulated && (
           <div className="market-source">
             <span className="simulated-tag" data-testid="simulated-tag">

@@ -11,12 +11,16 @@ import { PATHS } from '../../../shared/paths.ts';
 import { setUpDownMode, type UpDownMode, useUpDownMode } from '../../../shared/preferences/up-down.ts';
 import {
   IconBell,
+  IconCertificate,
   IconGlobe,
   IconHeadset,
+  IconHelp,
   IconIdCard,
+  IconInfo,
   IconKey,
   IconLock,
   IconLogout,
+  IconMegaphone,
   IconPalette,
   IconScale,
   IconShield,
@@ -159,6 +163,15 @@ export default function UserPage() {
           }}
           testId="menu-support"
         />
+        <MenuItem
+          icon={IconMegaphone}
+          label={t('user.menu.announcements')}
+          to={PATHS.announcements}
+          testId="menu-announcements"
+        />
+        <MenuItem icon={IconHelp} label={t('user.menu.help')} to={PATHS.help} testId="menu-help" />
+        <MenuItem icon={IconInfo} label={t('user.menu.aboutUs')} to={PATHS.aboutUs} testId="menu-about" />
+        <MenuItem icon={IconCertificate} label={t('user.menu.msb')} to={PATHS.msb} testId="menu-msb" />
       </Menu>
 
       <Button

@@ -1,0 +1,367 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Drawer,
+  Input,
+  Popconfirm,
+  Segmented,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client.ts';
+import { formatTime } from '../app/format.ts';
+import { useSession } from '../app/session.tsx';
+
+const LOCALES = ['ja-JP', 'en-US', 'zh-CN', 'zh-TW', 'ko-KR', 'fr-FR', 'de-DE', 'it-IT', 'tr-TR'] as const;
+const KINDS = ['announcement', 'help', 'page'] as const;
+type Kind = (typeof KINDS)[number];
+
+interface Item {
+  id: number;
+  kind: Kind;
+  slug: string;
+  pinned: boolean;
+  status: 'draft' | 'published';
+  publishAt: number;
+  author: string | null;
+  updatedAt: number;
+  texts: Record<string, { title: string; body: string }>;
+}
+
+interface Draft {
+  id?: number;
+  kind: Kind;
+  slug: string;
+  pinned: boolean;
+  status: 'draft' | 'published';
+  publishAt: Dayjs | null;
+  texts: Record<string, { title: string; body: string }>;
+}
+
+interface Claims {
+  leverageMax: string;
+  reserveBtc: string;
+  reserveEvidence?: boolean;
+}
+
+const empty = (kind: Kind): Draft => ({
+  kind,
+  slug: kind === 'page' ? 'aboutus' : '',
+  pinned: false,
+  status: 'draft',
+  publishAt: null,
+  texts: {},
+});
+
+/**
+ * Announcements, help articles and the operator's pages (about us, MSB), each written per locale
+ * with ja-JP required as the fallback; bodies are HTML that the server sanitises. Also the
+ * marketing claims, the reserve one shown to customers only while proof of reserves backs it.
+ */
+export function ContentPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const session = useSession();
+  const client = useQueryClient();
+  const canWrite = session.can('content.manage');
+  const [kind, setKind] = useState<Kind>('announcement');
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const list = useQuery({
+    queryKey: ['content', kind],
+    queryFn: () => api<{ list: Item[] }>('GET', `/content?kind=${kind}`),
+  });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['content'] });
+  const save = useMutation({
+    mutationFn: (d: Draft) =>
+      api<Item>('POST', d.id ? `/content/${d.id}` : '/content', {
+        kind: d.kind,
+        slug: d.slug,
+        pinned: d.pinned,
+        status: d.status,
+        publishAt: d.publishAt ? d.publishAt.valueOf() : 0,
+        texts: Object.fromEntries(Object.entries(d.texts).filter(([, v]) => v.title.trim())),
+      }),
+    onSuccess: () => {
+      setDraft(null);
+      refresh();
+      message.success(t('content.saved'));
+    },
+    onError: (error) => message.error(error.message),
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => api('POST', `/content/${id}/delete`),
+    onSuccess: () => {
+      refresh();
+      message.success(t('content.deleted'));
+    },
+    onError: (error) => message.error(error.message),
+  });
+  const setText = (locale: string, field: 'title' | 'body', value: string) =>
+    setDraft((current) =>
+      current
+        ? {
+            ...current,
+            texts: {
+              ...current.texts,
+              [locale]: { ...(current.texts[locale] ?? { title: '', body: '' }), [field]: value },
+            },
+          }
+        : current,
+    );
+  const hasJapanese = Boolean(draft?.texts['ja-JP']?.title.trim());
+
+  return (
+    <>
+      <ClaimsCard canWrite={canWrite} />
+      <Space style={{ marginBottom: 12 }} wrap>
+        <Segmented<Kind>
+          value={kind}
+          onChange={setKind}
+          options={KINDS.map((k) => ({ value: k, label: t(`content.kind.${k}`) }))}
+          data-testid="content-kind"
+        />
+        {canWrite && (
+          <Button type="primary" onClick={() => setDraft(empty(kind))} data-testid="content-new">
+            {t('content.new')}
+          </Button>
+        )}
+      </Space>
+      {list.error && <Alert type="warning" showIcon title={list.error.message} />}
+      <Table<Item>
+        size="middle"
+        rowKey="id"
+        loading={list.isLoading}
+        dataSource={list.data?.list ?? []}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        locale={{ emptyText: t('content.empty') }}
+        columns={[
+          { title: '#', dataIndex: 'id', width: 64 },
+          {
+            title: t('content.title'),
+            render: (_, row) => (
+              <Space>
+                {row.pinned && <Tag color="gold">{t('content.pinned')}</Tag>}
+                {row.slug && <Tag>{row.slug}</Tag>}
+                <span>{row.texts['ja-JP']?.title ?? Object.values(row.texts)[0]?.title}</span>
+              </Space>
+            ),
+          },
+          {
+            title: t('content.status'),
+            render: (_, row) =>
+              row.status === 'draft' ? (
+                <Tag>{t('content.draft')}</Tag>
+              ) : row.publishAt > Date.now() ? (
+                <Tag color="blue">{t('content.scheduled')}</Tag>
+              ) : (
+                <Tag color="green">{t('content.published')}</Tag>
+              ),
+          },
+          { title: t('content.publishAt'), render: (_, row) => formatTime(row.publishAt) },
+          { title: t('content.locales'), render: (_, row) => Object.keys(row.texts).length },
+          { title: t('content.author'), render: (_, row) => row.author ?? t('content.platform') },
+          {
+            title: '',
+            render: (_, row) =>
+              canWrite && (
+                <Space>
+                  <Button
+                    size="small"
+                    onClick={() =>
+                      setDraft({
+                        id: row.id,
+                        kind: row.kind,
+                        slug: row.slug,
+                        pinned: row.pinned,
+                        status: row.status,
+                        publishAt: dayjs(row.publishAt),
+                        texts: row.texts,
+                      })
+                    }
+                    data-testid={`content-edit-${row.id}`}
+                  >
+                    {t('content.edit')}
+                  </Button>
+                  <Popconfirm title={t('content.confirmDelete')} onConfirm={() => remove.mutate(row.id)}>
+                    <Button size="small" danger>
+                      {t('content.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+          },
+        ]}
+      />
+      <Drawer
+        open={draft !== null}
+        width={720}
+        title={draft?.id ? t('content.editTitle', { id: draft.id }) : t('content.new')}
+        onClose={() => setDraft(null)}
+        extra={
+          <Button
+            type="primary"
+            disabled={!hasJapanese}
+            loading={save.isPending}
+            onClick={() => draft && save.mutate(draft)}
+            data-testid="content-save"
+          >
+            {t('content.save')}
+          </Button>
+        }
+      >
+        {draft && (
+          <>
+            <Space wrap style={{ marginBottom: 12 }}>
+              <Select<Kind>
+                value={draft.kind}
+                disabled={draft.id !== undefined}
+                onChange={(value) =>
+                  setDraft({ ...draft, kind: value, slug: value === 'page' ? 'aboutus' : '' })
+                }
+                options={KINDS.map((k) => ({ value: k, label: t(`content.kind.${k}`) }))}
+                style={{ width: 160 }}
+              />
+              {draft.kind === 'page' && (
+                <Select
+                  value={draft.slug}
+                  onChange={(value) => setDraft({ ...draft, slug: value })}
+                  options={[
+                    { value: 'aboutus', label: t('content.slug.aboutus') },
+                    { value: 'msb', label: t('content.slug.msb') },
+                  ]}
+                  style={{ width: 200 }}
+                />
+              )}
+              <Select
+                value={draft.status}
+                onChange={(value) => setDraft({ ...draft, status: value })}
+                options={[
+                  { value: 'draft', label: t('content.draft') },
+                  { value: 'published', label: t('content.published') },
+                ]}
+                style={{ width: 140 }}
+                data-testid="content-status"
+              />
+              <DatePicker
+                showTime
+                value={draft.publishAt}
+                placeholder={t('content.publishNow')}
+                onChange={(value) => setDraft({ ...draft, publishAt: value })}
+              />
+              {draft.kind === 'announcement' && (
+                <Space>
+                  <Switch
+                    checked={draft.pinned}
+                    onChange={(value) => setDraft({ ...draft, pinned: value })}
+                    data-testid="content-pinned"
+                  />
+                  {t('content.pinned')}
+                </Space>
+              )}
+            </Space>
+            <Typography.Paragraph type="secondary">{t('content.htmlHelp')}</Typography.Paragraph>
+            <Tabs
+              items={LOCALES.map((locale) => ({
+                key: locale,
+                label: locale === 'ja-JP' ? `${locale} *` : locale,
+                children: (
+                  <>
+                    <Input
+                      placeholder={t('content.title')}
+                      value={draft.texts[locale]?.title ?? ''}
+                      maxLength={200}
+                      onChange={(event) => setText(locale, 'title', event.target.value)}
+                      style={{ marginBottom: 8 }}
+                      data-testid={`content-title-${locale}`}
+                    />
+                    <Input.TextArea
+                      placeholder={t('content.body')}
+                      value={draft.texts[locale]?.body ?? ''}
+                      rows={14}
+                      onChange={(event) => setText(locale, 'body', event.target.value)}
+                      data-testid={`content-body-${locale}`}
+                    />
+                  </>
+                ),
+              }))}
+            />
+            {!hasJapanese && <Typography.Text type="secondary">{t('content.needJapanese')}</Typography.Text>}
+          </>
+        )}
+      </Drawer>
+    </>
+  );
+}
+
+function ClaimsCard({ canWrite }: { canWrite: boolean }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const [edit, setEdit] = useState<Claims | null>(null);
+  const claims = useQuery({
+    queryKey: ['content-claims'],
+    queryFn: () => api<Claims>('GET', '/content-claims'),
+  });
+  const save = useMutation({
+    mutationFn: (c: Claims) =>
+      api<Claims>('POST', '/content-claims', { leverageMax: c.leverageMax, reserveBtc: c.reserveBtc }),
+    onSuccess: () => {
+      setEdit(null);
+      void client.invalidateQueries({ queryKey: ['content-claims'] });
+      message.success(t('content.saved'));
+    },
+    onError: (error) => message.error(error.message),
+  });
+  const shown = edit ?? claims.data;
+  return (
+    <Card size="small" title={t('content.claims')} style={{ marginBottom: 16 }}>
+      <Space wrap align="center">
+        <span>{t('content.leverage')}</span>
+        <Input
+          style={{ width: 100 }}
+          value={shown?.leverageMax ?? ''}
+          disabled={!canWrite}
+          placeholder="5"
+          onChange={(event) =>
+            setEdit({ ...(shown ?? { leverageMax: '', reserveBtc: '' }), leverageMax: event.target.value })
+          }
+          data-testid="claim-leverage"
+        />
+        <span>{t('content.reserve')}</span>
+        <Input
+          style={{ width: 140 }}
+          value={shown?.reserveBtc ?? ''}
+          disabled={!canWrite}
+          placeholder="20000"
+          onChange={(event) =>
+            setEdit({ ...(shown ?? { leverageMax: '', reserveBtc: '' }), reserveBtc: event.target.value })
+          }
+          data-testid="claim-reserve"
+        />
+        {canWrite && (
+          <Button disabled={!edit} loading={save.isPending} onClick={() => edit && save.mutate(edit)}>
+            {t('content.save')}
+          </Button>
+        )}
+      </Space>
+      <Typography.Paragraph
+        type={claims.data?.reserveEvidence ? 'secondary' : 'warning'}
+        style={{ marginTop: 8, marginBottom: 0 }}
+      >
+        {claims.data?.reserveEvidence ? t('content.reserveBacked') : t('content.reserveUnbacked')}
+      </Typography.Paragraph>
+    </Card>
+  );
+}

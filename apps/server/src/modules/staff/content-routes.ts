@@ -1,0 +1,141 @@
+import { AppError } from '@bourse/shared';
+import {
+  AdminClaims,
+  AdminContentBody,
+  AdminContentIdParams,
+  AdminContentItem,
+  AdminContentList,
+  AdminContentQuery,
+} from '@bourse/shared/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, ok } from '../../platform/http.ts';
+import { toSafeNumber } from '../../platform/time.ts';
+import type { ContentService } from '../content/service.ts';
+import { requireStaff } from './hook.ts';
+
+const TokenQuery = z.object({ token: z.string().max(200).optional() });
+
+/**
+ * `/admin-api/content*`: announcements, help articles and the operator's pages (each write
+ * audited, bodies sanitised by the content module) and the marketing claims.
+ */
+export async function contentStaffRoutes(
+  app: FastifyInstance,
+  options: { content: () => ContentService | undefined },
+): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['staff-content'];
+  const content = () => {
+    const service = options.content();
+    if (!service) throw new AppError('NOT_FOUND');
+    return service;
+  };
+  const staffRef = (request: Parameters<typeof requireStaff>[0]) => {
+    const staff = requireStaff(request);
+    return { staffId: staff.staffId, actor: staff.actor, ip: staff.ip };
+  };
+  const byId = async (id: bigint) => {
+    const item = (await content().listForStaff()).find((row) => row.id === id);
+    if (!item) throw new AppError('RECORD_NOT_FOUND');
+    return { ...item, id: toSafeNumber(item.id) };
+  };
+  const errors = [
+    'PARAM_ERROR',
+    'CONTENT_TITLE_INVALID',
+    'CONTENT_BODY_INVALID',
+    'CONTENT_DEFAULT_TEXT_REQUIRED',
+  ] as const;
+
+  api.get('/content', {
+    config: { staff: 'content.read' },
+    schema: {
+      tags,
+      operationId: 'adminListContent',
+      summary: 'Every announcement, help article and page, drafts included, newest first',
+      querystring: AdminContentQuery,
+      response: { 200: envelope(AdminContentList) },
+    },
+    handler: async (request) => {
+      const list = await content().listForStaff(request.query.kind);
+      return ok(request, { list: list.map((item) => ({ ...item, id: toSafeNumber(item.id) })) });
+    },
+  });
+
+  api.post('/content', {
+    config: { staff: 'content.manage', errors: [...errors] },
+    schema: {
+      tags,
+      operationId: 'adminCreateContent',
+      summary: 'Write an item; its bodies are sanitised and a ja-JP text is required (audited)',
+      body: AdminContentBody,
+      response: { 200: envelope(AdminContentItem) },
+    },
+    handler: async (request) => {
+      const id = await content().save(staffRef(request), request.body);
+      return ok(request, await byId(id));
+    },
+  });
+
+  api.post('/content/:id', {
+    config: { staff: 'content.manage', errors: [...errors, 'RECORD_NOT_FOUND'] },
+    schema: {
+      tags,
+      operationId: 'adminUpdateContent',
+      summary: 'Rewrite an item: state, pinning, publish time and every locale’s text (audited)',
+      params: AdminContentIdParams,
+      body: AdminContentBody,
+      response: { 200: envelope(AdminContentItem) },
+    },
+    handler: async (request) => {
+      const id = await content().save(staffRef(request), request.body, BigInt(request.params.id));
+      return ok(request, await byId(id));
+    },
+  });
+
+  api.post('/content/:id/delete', {
+    config: { staff: 'content.manage', errors: ['RECORD_NOT_FOUND'] },
+    schema: {
+      tags,
+      operationId: 'adminDeleteContent',
+      summary: 'Delete an item and its texts (audited)',
+      params: AdminContentIdParams,
+      response: { 200: envelope(z.null()) },
+    },
+    handler: async (request) => {
+      await content().remove(staffRef(request), BigInt(request.params.id));
+      return ok(request, null);
+    },
+  });
+
+  api.get('/content-claims', {
+    config: { staff: 'content.read' },
+    schema: {
+      tags,
+      operationId: 'adminGetClaims',
+      summary: 'The marketing claims, and whether published proof of reserves backs a reserve claim',
+      querystring: TokenQuery,
+      response: { 200: envelope(AdminClaims) },
+    },
+    handler: async (request) => ok(request, await content().configuredClaims()),
+  });
+
+  api.post('/content-claims', {
+    config: { staff: 'content.manage', errors: ['CONFIG_AMOUNT_INVALID'] },
+    schema: {
+      tags,
+      operationId: 'adminSetClaims',
+      summary: "Make or withdraw ('') the leverage and reserve claims (audited)",
+      body: AdminClaims,
+      response: { 200: envelope(AdminClaims) },
+    },
+    handler: async (request) => {
+      await content().setClaims(staffRef(request), {
+        leverageMax: request.body.leverageMax.trim(),
+        reserveBtc: request.body.reserveBtc.trim(),
+      });
+      return ok(request, await content().configuredClaims());
+    },
+  });
+}

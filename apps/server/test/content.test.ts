@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrolStaff, signInOwner } from './delivery-harness.ts';
+import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
+
+const HOUR = 3_600_000;
+
+describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip }) => {
+  describe.skipIf(skip)('', () => {
+    let server: TestServer;
+    let owner: string;
+    let writer: string;
+    let support: string;
+    let finance: string;
+    const admin = (method: 'GET' | 'POST', path: string, body?: Record<string, unknown>, token = writer) =>
+      callAdmin(server, method, path, body, token);
+
+    beforeAll(async () => {
+      // no demo: the store starts empty, so every list below is exactly what the test wrote
+      server = await startServer(name, { env: { ADMIN_USER: 'boss', ADMIN_PASSWORD: 'owner-pass-1' } });
+      owner = await signInOwner(server, 'boss', 'owner-pass-1');
+      for (const role of ['content', 'support', 'finance'] as const) {
+        const created = await callAdmin(
+          server,
+          'POST',
+          '/staff',
+          { username: `${role}1`, password: 'initial-pass', role },
+          owner,
+        );
+        expect(created.code).toBe(1000);
+      }
+      writer = await enrolStaff(server, 'content1', 'initial-pass', 'content-pass-2');
+      support = await enrolStaff(server, 'support1', 'initial-pass', 'support-pass-2');
+      finance = await enrolStaff(server, 'finance1', 'initial-pass', 'finance-pass-2');
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('publishes per locale with a ja-JP fallback, pinned first, from the publish time on', async () => {
+      const now = server.clock.now();
+      const older = await admin('POST', '/content', {
+        kind: 'announcement',
+        status: 'published',
+        publishAt: now - 2 * HOUR,
+        texts: {
+          'ja-JP': {
+            title: 'メンテナンスのお知らせ',
+            body: '<p>日曜日に<strong>メンテナンス</strong>を行います。</p>',
+          },
+          'en-US': { title: 'Maintenance notice', body: '<p>Maintenance on <strong>Sunday</strong>.</p>' },
+        },
+      });
+      expect(older.code).toBe(1000);
+      const pinned = await admin('POST', '/content', {
+        kind: 'announcement',
+        status: 'published',
+        pinned: true,
+        publishAt: now - 3 * HOUR,
+        texts: { 'ja-JP': { title: '新規上場', body: '<p>SOL が上場しました。</p>' } },
+      });
+      const future = await admin('POST', '/content', {
+        kind: 'announcement',
+        status: 'published',
+        publishAt: now + 60_000,
+        texts: { 'ja-JP': { title: '予告', body: '<p>明日</p>' } },
+      });
+      const draft = await admin('POST', '/content', {
+        kind: 'announcement',
+        status: 'draft',
+        texts: { 'ja-JP': { title: '下書き', body: '<p>未公開</p>' } },
+      });
+      expect([pinned.code, future.code, draft.code]).toEqual([1000, 1000, 1000]);
+
+      const english = await server.call('GET', '/Index/gglist', {}, { lang: 'en-us' });
+      expect(english.data).toEqual({
+        list: [
+          {
+            id: pinned.data.id,
+            title: '新規上場',
+            excerpt: 'SOL が上場しました。',
+            pinned: true,
+            published_at: now - 3 * HOUR,
+          },
+          {
+            id: older.data.id,
+            title: 'Maintenance notice',
+            excerpt: 'Maintenance on Sunday.',
+            pinned: false,
+            published_at: now - 2 * HOUR,
+          },
+        ],
+        page: 1,
+        has_more: false,
+      });
+      const french = await server.call('GET', '/Index/gginfo', { id: older.data.id }, { lang: 'fr-fr' });
+      expect(french.data).toMatchObject({
+        title: 'メンテナンスのお知らせ',
+        body_html: '<p>日曜日に<strong>メンテナンス</strong>を行います。</p>',
+      });
+      // a draft and an item before its publish time are not there for readers
+      for (const hidden of [future, draft]) {
+        const answer = await server.call('GET', '/Index/gginfo', { id: hidden.data.id }, { lang: 'en-us' });
+        expect([answer.code, answer.msg]).toEqual([3024, 'The record does not exist.']);
+      }
+      expect((await server.call('GET', '/Index/marquee', {}, { lang: 'en-us' })).data).toEqual({
+        item: { id: pinned.data.id, title: '新規上場' },
+      });
+
+      // (a minute: well inside the staff sessions' idle limit)
+      await server.clock.advance(60_001);
+      const later = await server.call('GET', '/Index/gglist', {}, { lang: 'ja-jp' });
+      expect(later.data.list.map((item: { title: string }) => item.title)).toEqual([
+        '新規上場',
+        '予告',
+        'メンテナンスのお知らせ',
+      ]);
+      // an announcement is not a help article, and a help id is not an announcement
+      expect((await server.call('GET', '/Index/help', {})).data.list).toEqual([]);
+      expect((await server.call('GET', '/Index/helpinfo', { id: older.data.id })).code).toBe(3024);
+    });
+
+    it('stores bodies sanitised: no script, handler, style or foreign frame survives', async () => {
+      const written = await admin('POST', '/content', {
+        kind: 'help',
+        status: 'published',
+        texts: {
+          'ja-JP': {
+            title: '安全な本文',
+            body:
+              '<p onclick="steal()">本文<script>alert(1)</script></p>' +
+              '<img src="x" onerror="steal()"><img src="https://tracker.example/p.gif">' +
+              '<img src="/Upload/public/a.png" alt="図">' +
+              '<a href="javascript:steal()">悪</a><a href="https://example.com/x">良</a>' +
+              '<iframe src="https://evil.example"></iframe><style>p{}</style>',
+          },
+        },
+      });
+      expect(written.code).toBe(1000);
+      const read = await server.call('GET', '/Index/helpinfo', { id: written.data.id });
+      expect(read.data.body_html).toBe(
+        '<p>本文</p><img src="/Upload/public/a.png" alt="図" />' +
+          '<a rel="noopener noreferrer" target="_blank">悪</a>' +
+          '<a href="https://example.com/x" rel="noopener noreferrer" target="_blank">良</a>',
+      );
+      expect(written.data.texts['ja-JP'].body).toBe(read.data.body_html);
+    });
+
+    it('serves the about-us and MSB pages by name and refuses bad input with a translated error', async () => {
+      const missing = await server.call('GET', '/Index/page', { slug: 'aboutus' }, { lang: 'en-us' });
+      expect([missing.code, missing.msg]).toEqual([3024, 'The record does not exist.']);
+      const page = await admin('POST', '/content', {
+        kind: 'page',
+        slug: 'aboutus',
+        status: 'published',
+        texts: {
+          'ja-JP': { title: '会社概要', body: '<p>Bourse</p>' },
+          'de-DE': { title: 'Über uns', body: '<p>Bourse</p>' },
+        },
+      });
+      expect(page.code).toBe(1000);
+      expect(
+        (await server.call('GET', '/Index/page', { slug: 'aboutus' }, { lang: 'de-de' })).data.title,
+      ).toBe('Über uns');
+      const badSlug = await server.call('GET', '/Index/page', { slug: 'privacy' }, { lang: 'en-us' });
+      expect([badSlug.code, badSlug.msg]).toEqual([1001, 'Invalid parameters.']);
+
+      const noJapanese = await admin('POST', '/content', {
+        kind: 'announcement',
+        status: 'published',
+        texts: { 'en-US': { title: 'English only', body: '<p>x</p>' } },
+      });
+      expect([noJapanese.code, noJapanese.msg]).toEqual([
+        2120,
+        'A Japanese (ja-JP) title and text are required: readers without their own language see it.',
+      ]);
+      const longTitle = await admin('POST', '/content', {
+        kind: 'announcement',
+        status: 'published',
+        texts: { 'ja-JP': { title: 'x'.repeat(201), body: '<p>x</p>' } },
+      });
+      expect([longTitle.code, longTitle.msg]).toEqual([2118, 'The title must be 1 to 200 characters.']);
+      const unknownPage = await admin('POST', '/content', {
+        kind: 'page',
+        slug: 'privacy',
+        status: 'published',
+        texts: { 'ja-JP': { title: 't', body: '' } },
+      });
+      expect(unknownPage.code).toBe(1001);
+      const notAnId = await server.call('GET', '/Index/gginfo', { id: 'abc' }, { lang: 'en-us' });
+      expect(notAnId.code).toBe(1001);
+    });
+
+    it('lets content staff and the owner write, support only read, and audits every change', async () => {
+      const body = { kind: 'announcement', status: 'draft', texts: { 'ja-JP': { title: 't', body: '' } } };
+      expect((await admin('POST', '/content', body, support)).code).toBe(6002);
+      expect((await admin('POST', '/content', body, finance)).code).toBe(6002);
+      expect((await admin('GET', '/content', undefined, finance)).code).toBe(6002);
+      expect((await admin('GET', '/content', undefined, support)).code).toBe(1000);
+
+      const created = await admin('POST', '/content', body, owner);
+      expect(created.data).toMatchObject({ status: 'draft', author: 'boss' });
+      const updated = await admin('POST', `/content/${created.data.id}`, {
+        ...body,
+        status: 'published',
+        pinned: true,
+      });
+      expect(updated.data).toMatchObject({ status: 'published', pinned: true, author: 'boss' });
+      expect((await admin('POST', `/content/${created.data.id}/delete`, undefined, support)).code).toBe(6002);
+      expect((await admin('POST', `/content/${created.data.id}/delete`)).code).toBe(1000);
+      expect((await admin('POST', `/content/${created.data.id}/delete`)).code).toBe(3024);
+
+      const audit = await callAdmin(server, 'GET', '/audit', { target: `content:${created.data.id}` }, owner);
+      expect(
+        audit.data.map((row: { action: string; actor: string }) => `${row.action} ${row.actor}`),
+      ).toEqual(['content.delete staff:2', 'content.update staff:2', 'content.create staff:1']);
+    });
+
+    it('states a reserve claim only while published proof of reserves backs it', async () => {
+      expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
+        leverage_max: '',
+        reserve_btc: '',
+      });
+      const bad = await admin('POST', '/content-claims', { leverageMax: 'five', reserveBtc: '' });
+      expect(bad.code).toBe(6007);
+      const set = await admin('POST', '/content-claims', { leverageMax: '5', reserveBtc: '20000' });
+      expect(set.data).toEqual({ leverageMax: '5', reserveBtc: '20000', reserveEvidence: false });
+      // no snapshot is published on this store: the reserve figure is withheld from customers
+      expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
+        leverage_max: '5',
+        reserve_btc: '',
+      });
+      const audit = await callAdmin(server, 'GET', '/audit', { target: 'settings:claims' }, owner);
+      expect(audit.data[0]).toMatchObject({ action: 'content.claims', actor: 'staff:2' });
+    });
+  });
+});
+
+describe('demo content', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite', { env: { DEMO: 'on' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('seeds pinned and plain announcements, both pages, help and the backed claims in every language', async () => {
+    const list = await server.call('GET', '/Index/gglist', {}, { lang: 'ko-kr' });
+    expect(
+      list.data.list.map((item: { title: string; pinned: boolean }) => [item.title, item.pinned]),
+    ).toEqual([
+      ['Bourse 데모에 오신 것을 환영합니다', true],
+      ['2단계 인증으로 계정을 보호하세요', false],
+    ]);
+    expect((await server.call('GET', '/Index/help', {}, { lang: 'tr-tr' })).data.list).toHaveLength(3);
+    expect((await server.call('GET', '/Index/page', { slug: 'msb' }, { lang: 'it-it' })).data.title).toBe(
+      'Registrazione MSB',
+    );
+    // the demo publishes a proof-of-reserves snapshot at start, so the reserve claim is backed
+    expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
+      leverage_max: '5',
+      reserve_btc: '20000',
+    });
+  });
+});
