@@ -42,9 +42,19 @@ describe('back office: proof of reserves (desktop, demo)', () => {
     expect(await row.locator('.ant-tag').first().textContent()).toBe(
       adminText('reserves.statuses.published'),
     );
-    await row.locator('.ant-table-row-expand-icon').click();
     const entries = staff.locator('.ant-table-expanded-row tr.ant-table-row');
-    await entries.first().waitFor();
+    // why: on a loaded machine the first click can land while the table re-renders with the
+    // fetched list and be lost; click again until the row is open.
+    await expect
+      .poll(
+        async () => {
+          if ((await staff.locator('.ant-table-expanded-row').count()) === 0)
+            await row.locator('.ant-table-row-expand-icon').click();
+          return entries.count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(0);
     expect(await entries.count()).toBe(published.data.list[0]?.reserves.length);
     expect(await entries.first().textContent()).toContain(adminText('reserves.simulated'));
     await staff.screenshot({ path: path.join(SCREENS, 'back-office-reserves.png'), fullPage: true });

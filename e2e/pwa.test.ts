@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, devices, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROME_FLAGS, CHROME_PATH } from '../scripts/lib/platform.mjs';
+import { CHROME_FLAGS, CHROME_PATH, ROOT } from '../scripts/lib/platform.mjs';
 import { type Platform, startPlatform } from './harness.ts';
+import { webText } from './page-helpers.ts';
 
 interface Manifest {
   name: string;
@@ -104,5 +105,65 @@ describe('the installable app', () => {
     expect(cached).toContain('/index.html');
     expect(cached.some((url) => url.startsWith('/assets/') && url.endsWith('.js'))).toBe(true);
     expect(cached.filter((url) => /^\/(apiv|ws|Upload|admin|por)\b/.test(url))).toEqual([]);
+  });
+});
+
+describe('a new deployment', () => {
+  let platform: Platform;
+  let context: BrowserContext;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-pwa-update-'));
+  // a copy of the built app that the test can redeploy
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-pwa-dist-'));
+
+  beforeAll(async () => {
+    fs.cpSync(path.join(ROOT, 'apps/web/dist'), dist, { recursive: true });
+    platform = await startPlatform({ env: { WEB_DIST: dist } });
+    context = await chromium.launchPersistentContext(profile, {
+      ...devices['iPhone 13'],
+      viewport: { width: 390, height: 844 },
+      locale: 'ja-JP',
+      executablePath: CHROME_PATH,
+      args: [...CHROME_FLAGS],
+      headless: true,
+    });
+  });
+  afterAll(async () => {
+    await context?.close();
+    await platform?.stop();
+    fs.rmSync(profile, { recursive: true, force: true });
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('is offered, not forced: the app asks, and switches to it only when the user accepts', async () => {
+    const page = await context.newPage();
+    await page.goto(`${platform.url}/#/Trade/tradelist`);
+    const first = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return registration.active?.scriptURL;
+    });
+    expect(first).toBe(`${platform.url}/sw.js`);
+    // the page is controlled once it has been loaded under the worker
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    // deploy: a worker that differs by one byte is a new version to the browser
+    fs.appendFileSync(path.join(dist, 'sw.js'), '\n// next deployment\n');
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    const prompt = page.getByText(webText('pwa.updateReady'));
+    await prompt.waitFor({ timeout: 15_000 });
+    // until the user accepts, the new worker waits and the old one keeps the page
+    expect(
+      await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting)),
+    ).toBe(true);
+
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('button', { name: webText('pwa.update') }).click();
+    await reloaded;
+    expect(
+      await page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        return { waiting: Boolean(registration?.waiting), active: registration?.active?.state };
+      }),
+    ).toEqual({ waiting: false, active: 'activated' });
   });
 });

@@ -60,6 +60,10 @@ describe.each(DIALECTS)('support chat on $name', ({ name, skip }) => {
 
     it('a user writes, support answers from the console, the answer reaches the user over /ws at once', async () => {
       const alice = await registerAndLogin(server);
+      // the spec's support link answers the built-in chat page unless SUPPORT_URL names another
+      expect((await server.call('POST', '/user/online', {}, { token: alice.token })).data).toBe(
+        '#/User/contactKehu',
+      );
       expect((await server.call('GET', '/user/chat', {}, { token: alice.token })).data).toEqual({
         messages: [],
         unread: 0,
