@@ -77,8 +77,11 @@ export function encodeBusData(data: unknown): string {
 
 /** Decodes what `encodeBusData` wrote. */
 export function decodeBusData<T>(text: string): T {
+  // why: most events carry no bigint (the spot batch event is all strings), and a reviver costs a
+  // call per value: the plain parse is several times faster (a share of order entry's profile).
+  if (!text.includes(`"${BIGINT_TAG}"`)) return JSON.parse(text) as T;
   return JSON.parse(text, (_key, value) => {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    if (value !== null && typeof value === 'object' && BIGINT_TAG in value && !Array.isArray(value)) {
       const keys = Object.keys(value);
       if (keys.length === 1 && keys[0] === BIGINT_TAG && typeof value[BIGINT_TAG] === 'string') {
         return BigInt(value[BIGINT_TAG]);
