@@ -23,7 +23,7 @@ import type { AuditService } from '../audit/service.ts';
 import type { IdentityService } from '../identity/service.ts';
 import type { MailService } from '../mail/service.ts';
 import type { NoticesService } from '../notices/service.ts';
-import { requireStaff } from './hook.ts';
+import { requireStaff, staffRef } from './hook.ts';
 
 const TokenQuery = z.object({ token: z.string().max(200).optional() });
 
@@ -55,10 +55,6 @@ export async function accountStaffRoutes(app: FastifyInstance, deps: AccountBack
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-accounts'];
   const identity = () => present(deps.identity);
-  const staffRef = (request: Parameters<typeof requireStaff>[0]) => {
-    const staff = requireStaff(request);
-    return { staffId: staff.staffId, actor: staff.actor, ip: staff.ip };
-  };
 
   api.get('/identity', {
     config: { staff: 'identity.read' },

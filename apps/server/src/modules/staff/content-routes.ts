@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import type { ContentService } from '../content/service.ts';
-import { requireStaff } from './hook.ts';
+import { staffRef } from './hook.ts';
 
 const TokenQuery = z.object({ token: z.string().max(200).optional() });
 
@@ -31,10 +31,6 @@ export async function contentStaffRoutes(
     const service = options.content();
     if (!service) throw new AppError('NOT_FOUND');
     return service;
-  };
-  const staffRef = (request: Parameters<typeof requireStaff>[0]) => {
-    const staff = requireStaff(request);
-    return { staffId: staff.staffId, actor: staff.actor, ip: staff.ip };
   };
   const byId = async (id: bigint) => {
     const item = (await content().listForStaff()).find((row) => row.id === id);

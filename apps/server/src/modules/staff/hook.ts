@@ -51,3 +51,9 @@ export function requireStaff(request: FastifyRequest): StaffContext {
   if (!request.staff) throw new Error('route is not behind the staff hook');
   return request.staff;
 }
+
+/** Who acts, as the services that audit staff actions take it: id, audit name and address. */
+export function staffRef(request: FastifyRequest): { staffId: bigint; actor: string; ip: string } {
+  const staff = requireStaff(request);
+  return { staffId: staff.staffId, actor: staff.actor, ip: staff.ip };
+}

@@ -14,7 +14,7 @@ import { envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import { toWire } from '../support/routes.ts';
 import type { SupportService } from '../support/service.ts';
-import { requireStaff } from './hook.ts';
+import { staffRef } from './hook.ts';
 
 const TokenQuery = z.object({
   token: z.string().max(200).optional(),
@@ -35,10 +35,6 @@ export async function supportStaffRoutes(
     const service = options.support();
     if (!service) throw new AppError('NOT_FOUND');
     return service;
-  };
-  const staffRef = (request: Parameters<typeof requireStaff>[0]) => {
-    const staff = requireStaff(request);
-    return { staffId: staff.staffId, actor: staff.actor, ip: staff.ip };
   };
 
   api.get('/support/conversations', {
