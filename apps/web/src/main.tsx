@@ -4,7 +4,6 @@ import './shared/theme/app.css';
 import { createRoot } from 'react-dom/client';
 import { installAntdLocale } from './app/antd-locale.ts';
 import { App } from './app/app.tsx';
-import { registerServiceWorker } from './app/pwa.ts';
 import {
   installAntdRender,
   installHttpHooks,
@@ -31,7 +30,6 @@ async function start(): Promise<void> {
   createRoot(document.getElementById('root')!).render(<App />);
   showNoticeFromLastLoad();
   loadDeferredCode();
-  registerServiceWorker();
 }
 
 start();

@@ -1,8 +1,9 @@
 /// <reference types="vite/client" />
-/// <reference types="vite-plugin-pwa/client" />
 
 declare module 'virtual:bourse-texts' {
   type Resource = { [key: string]: string | Resource };
-  /** Per locale: `core` (the namespaces of the first render) and one loader per other namespace. */
-  export const TEXT_LOADERS: Record<string, Record<string, () => Promise<Resource>>>;
+  /** Per locale: the core namespaces (those of the first render), one chunk. */
+  export const CORE_LOADERS: Record<string, () => Promise<Resource>>;
+  /** Per locale: its table of one loader per other namespace (a small chunk of its own). */
+  export const PART_LOADERS: Record<string, () => Promise<Record<string, () => Promise<Resource>>>>;
 }

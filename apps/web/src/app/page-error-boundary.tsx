@@ -1,7 +1,7 @@
 import Button from 'antd-mobile/es/components/button';
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IconWifiOff } from '../shared/ui/icons.tsx';
+import { IconWifiOff } from '../shared/ui/shell-icons.tsx';
 
 function PageFailed() {
   const { t } = useTranslation();

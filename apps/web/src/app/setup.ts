@@ -51,7 +51,10 @@ export function showNoticeFromLastLoad(): void {
   if (notice) showToast(notice);
 }
 
-/** How long after start the deferred code (Toast and its animation library) is fetched anyway. */
+/**
+ * How long after start the deferred code (Toast and its animation library, the service worker's
+ * registration) is fetched anyway.
+ */
 const DEFERRED_LOAD_MS = 4000;
 
 /**
@@ -65,6 +68,9 @@ export function loadDeferredCode(): void {
     window.clearTimeout(timer);
     for (const name of events) window.removeEventListener(name, load, true);
     preloadToast();
+    // why: the worker's install fetches the whole app shell for later; it waits until the first
+    // screen is up and its data in, like the rest of the deferred code.
+    void import('./pwa.ts').then((pwa) => pwa.registerServiceWorker());
   };
   for (const name of events)
     window.addEventListener(name, load, { capture: true, passive: true, once: true });

@@ -2,8 +2,8 @@ import { type ComponentType, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { PATHS } from '../shared/paths.ts';
-import { IconMarkets, IconTrade, IconUser } from '../shared/ui/icons.tsx';
 import { PageFallback } from '../shared/ui/lazy-fallback.tsx';
+import { IconMarkets, IconTrade, IconUser } from '../shared/ui/shell-icons.tsx';
 
 interface Tab {
   path: string;

@@ -1,4 +1,4 @@
-import { TEXT_LOADERS } from 'virtual:bourse-texts';
+import { CORE_LOADERS, PART_LOADERS } from 'virtual:bourse-texts';
 import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '@bourse/i18n';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -6,11 +6,22 @@ import { getStoredLanguage, setStoredLanguage } from '../storage.ts';
 import { type Resource, startI18n } from './start-i18n.ts';
 
 // why: per locale, the core namespaces are one chunk fetched at start (with the fallback's); every
-// other namespace is a chunk of its own, fetched with the first route that names it.
+// other namespace is a chunk of its own, fetched with the first route that names it, through the
+// locale's table of loaders (fetched with the first such route too).
 function loaderFor(locale: Locale, part = 'core'): () => Promise<Resource> {
-  const loader = TEXT_LOADERS[locale]?.[part];
-  if (!loader) throw new Error(`missing web texts ${part} for ${locale}`);
-  return loader;
+  const missing = () => new Error(`missing web texts ${part} for ${locale}`);
+  if (part === 'core') {
+    const core = CORE_LOADERS[locale];
+    if (!core) throw missing();
+    return core;
+  }
+  const table = PART_LOADERS[locale];
+  if (!table) throw missing();
+  return async () => {
+    const loader = (await table())[part];
+    if (!loader) throw missing();
+    return loader();
+  };
 }
 
 /** The lazily loaded namespaces the pages visited so far needed (loaded again on a switch). */

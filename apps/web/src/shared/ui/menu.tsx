@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
-import { IconChevronRight } from './icons.tsx';
+import { IconChevronRight } from './shell-icons.tsx';
 
 interface MenuItemBase {
   icon?: ComponentType<{ className?: string }>;

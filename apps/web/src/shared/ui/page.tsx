@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IconBack } from './icons.tsx';
+import { IconBack } from './shell-icons.tsx';
 import { useBack } from './use-back.ts';
 
 export interface PageProps {

@@ -1,7 +1,7 @@
 import Button from 'antd-mobile/es/components/button';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IconCompass, IconWifiOff } from './icons.tsx';
+import { IconCompass, IconWifiOff } from './shell-icons.tsx';
 
 /** A failed load: what went wrong in one sentence and a retry button. */
 export function ErrorState({ message, onRetry }: { message?: string; onRetry: () => void }) {

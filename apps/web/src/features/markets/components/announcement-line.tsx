@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useMarquee } from '../../../api/marquee.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
-import { IconMegaphone } from '../../../shared/ui/icons.tsx';
+import { IconMegaphone } from '../../../shared/ui/shell-icons.tsx';
 
 /**
  * The newest pinned announcement, scrolling across the top of the market list (a few passes,

@@ -1,6 +1,6 @@
 import { truncateDecimal } from '@bourse/shared';
 import { useTranslation } from 'react-i18next';
-import { IconArrowDown, IconArrowUp } from '../../../shared/ui/icons.tsx';
+import { IconArrowDown, IconArrowUp } from '../../../shared/ui/shell-icons.tsx';
 
 const formatters = new Map<string, Intl.NumberFormat>();
 

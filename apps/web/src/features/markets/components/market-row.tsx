@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
-import { IconStar } from '../../../shared/ui/icons.tsx';
+import { IconStar } from '../../../shared/ui/shell-icons.tsx';
 import { usePriceFlash } from '../../../shared/ui/use-price-flash.ts';
 import { ChangeChip } from './change-chip.tsx';
 import { useFormatVolume } from './format-volume.ts';

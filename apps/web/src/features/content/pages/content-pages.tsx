@@ -1,0 +1,97 @@
+// The announcement, help and operator pages: one chunk, as they are small and share their parts.
+
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { PATHS } from '../../../shared/paths.ts';
+import { useClaims, useContentItem, useContentPage } from '../api/content.ts';
+import { ContentArticlePage, ContentListPage } from '../components/content-views.tsx';
+
+/** `/Index/gglist` (spec §2): the operator's announcements, pinned first. */
+export function AnnouncementListPage() {
+  const { t } = useTranslation();
+  return (
+    <ContentListPage
+      kind="announcement"
+      title={t('content.announcements')}
+      empty={t('content.noAnnouncements')}
+      detailPath={PATHS.announcement}
+    />
+  );
+}
+
+/** `/Index/gginfo?id=` (spec §2): one announcement. */
+export function AnnouncementPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id') ?? 0);
+  const query = useContentItem('announcement', Number.isSafeInteger(id) ? id : 0);
+  return <ContentArticlePage title={t('content.announcement')} query={query} />;
+}
+
+/** `/Index/help`: the help centre's articles. */
+export function HelpListPage() {
+  const { t } = useTranslation();
+  return (
+    <ContentListPage
+      kind="help"
+      title={t('content.help')}
+      empty={t('content.noHelp')}
+      detailPath={PATHS.helpArticle}
+    />
+  );
+}
+
+/** `/Index/helpinfo?id=`: one help article. */
+export function HelpArticlePage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id') ?? 0);
+  const query = useContentItem('help', Number.isSafeInteger(id) ? id : 0);
+  return <ContentArticlePage title={t('content.help')} query={query} showTime={false} />;
+}
+
+/**
+ * `/Index/aboutus` (spec §2): the operator's page, with the marketing claims they make. A claim
+ * appears only when configured; the reserve figure only while published proof of reserves backs
+ * it, and it links there.
+ */
+export function AboutPage() {
+  const { t, i18n } = useTranslation();
+  const claims = useClaims().data;
+  const hasClaims = Boolean(claims && (claims.leverage_max || claims.reserve_btc));
+  const number = (value: string) => new Intl.NumberFormat(i18n.language).format(Number(value));
+  return (
+    <ContentArticlePage
+      title={t('content.aboutUs')}
+      query={useContentPage('aboutus')}
+      showTime={false}
+      before={
+        hasClaims && claims ? (
+          <div className="claims" data-testid="claims">
+            {claims.leverage_max && (
+              <div className="claim" data-testid="claim-leverage">
+                <span className="claim-figure">
+                  {t('content.leverageFigure', { x: number(claims.leverage_max) })}
+                </span>
+                <span className="claim-label">{t('content.leverageLabel')}</span>
+              </div>
+            )}
+            {claims.reserve_btc && (
+              <Link to={PATHS.reserves} className="claim" data-testid="claim-reserve">
+                <span className="claim-figure">{number(claims.reserve_btc)} BTC</span>
+                <span className="claim-label">{t('content.reserveLabel')}</span>
+                <span className="claim-link">{t('content.reserveEvidence')}</span>
+              </Link>
+            )}
+          </div>
+        ) : undefined
+      }
+    />
+  );
+}
+
+/** `/Index/msb` (spec §2): the operator's MSB certificate page, as content staff wrote it. */
+export function MsbPage() {
+  const { t } = useTranslation();
+  return <ContentArticlePage title={t('content.msb')} query={useContentPage('msb')} showTime={false} />;
+}
