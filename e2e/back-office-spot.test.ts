@@ -29,6 +29,25 @@ async function cellTexts(row: Locator): Promise<string[]> {
   return (await row.locator('td').allTextContents()).map((text) => text.trim());
 }
 
+/**
+ * Waits for a submitted dialog to close. If the action is refused instead, the back office shows
+ * an error message and keeps the dialog open: the failure then names that message (a halt once
+ * stayed open on a loaded machine with nothing to tell why).
+ */
+async function dialogClosed(dialog: Locator): Promise<void> {
+  const page = dialog.page();
+  await expect
+    .poll(
+      async () => {
+        if (!(await dialog.isVisible())) return 'closed';
+        const errors = await page.locator('.ant-message-error').allTextContents();
+        return errors.length > 0 ? `refused: ${errors.join(' / ')}` : 'open';
+      },
+      { timeout: 45_000 },
+    )
+    .toBe('closed');
+}
+
 describe('back office: spot markets (desktop, demo markets)', () => {
   let platform: Platform;
   let browser: Browser;
@@ -164,7 +183,7 @@ describe('back office: spot markets (desktop, demo markets)', () => {
     const dialog = staff.getByRole('dialog');
     await dialog.locator('#reason').fill('e2e maintenance');
     await dialog.getByRole('button', { name: adminText('common.submit') }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await dialogClosed(dialog);
     await expect.poll(statusOf, { timeout: 10_000 }).toBe(adminText('spot.statuses.halted'));
 
     const revoked = await customerCall<SpotOrderDetail>('GET', '/Trade/billinfo', { id: restingId });
@@ -191,7 +210,7 @@ describe('back office: spot markets (desktop, demo markets)', () => {
       .click();
     const dialog = staff.getByRole('dialog');
     await dialog.getByRole('button', { name: adminText('common.submit') }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await dialogClosed(dialog);
     await expect.poll(statusOf, { timeout: 10_000 }).toBe(adminText('spot.statuses.open'));
 
     const placed = await sellBelowBestAsk();
