@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enrolStaff, signInOwner } from './delivery-harness.ts';
+import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
 import {
   type ApiAnswer,
   callAdmin,
@@ -59,14 +59,11 @@ describe.each(DIALECTS)('account services on $name', ({ name, skip }) => {
         build: { captchaText: () => CAPTCHA },
       });
       owner = await signInOwner(server, 'boss', 'owner-pass-1');
-      for (const role of ['compliance', 'support', 'content'] as const) {
-        expect(
-          (await admin('POST', '/staff', { username: `${role}1`, password: 'initial-pass', role })).code,
-        ).toBe(1000);
-      }
-      compliance = await enrolStaff(server, 'compliance1', 'initial-pass', 'compliance-pass-2');
-      support = await enrolStaff(server, 'support1', 'initial-pass', 'support-pass-2');
-      content = await enrolStaff(server, 'content1', 'initial-pass', 'content-pass-2');
+      ({ compliance, support, content } = await signInStaffRoles(server, owner, [
+        'compliance',
+        'support',
+        'content',
+      ] as const));
     });
     afterAll(async () => {
       await expectLedgerInvariants(server);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enrolStaff, signInOwner } from './delivery-harness.ts';
+import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 
 const HOUR = 3_600_000;
@@ -18,19 +18,11 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
       // no demo: the store starts empty, so every list below is exactly what the test wrote
       server = await startServer(name, { env: { ADMIN_USER: 'boss', ADMIN_PASSWORD: 'owner-pass-1' } });
       owner = await signInOwner(server, 'boss', 'owner-pass-1');
-      for (const role of ['content', 'support', 'finance'] as const) {
-        const created = await callAdmin(
-          server,
-          'POST',
-          '/staff',
-          { username: `${role}1`, password: 'initial-pass', role },
-          owner,
-        );
-        expect(created.code).toBe(1000);
-      }
-      writer = await enrolStaff(server, 'content1', 'initial-pass', 'content-pass-2');
-      support = await enrolStaff(server, 'support1', 'initial-pass', 'support-pass-2');
-      finance = await enrolStaff(server, 'finance1', 'initial-pass', 'finance-pass-2');
+      ({
+        content: writer,
+        support,
+        finance,
+      } = await signInStaffRoles(server, owner, ['content', 'support', 'finance'] as const));
     });
     afterAll(async () => {
       await server?.close();

@@ -75,6 +75,30 @@ export async function advance(server: TestServer, ms: number) {
  * Signs a staff member in for the first time: TOTP enrolment and, when the account must change
  * its password, the new one. Answers the session token.
  */
+/**
+ * Creates one staff account per role (named `<role>1`) as the owner, has each choose its password
+ * and enrol its TOTP code, and answers their session tokens by role.
+ */
+export async function signInStaffRoles<R extends string>(
+  server: TestServer,
+  ownerToken: string,
+  roles: readonly R[],
+): Promise<Record<R, string>> {
+  const tokens = {} as Record<R, string>;
+  for (const role of roles) {
+    const created = await callAdmin(
+      server,
+      'POST',
+      '/staff',
+      { username: `${role}1`, password: 'initial-pass', role },
+      ownerToken,
+    );
+    expect(created.code).toBe(1000);
+    tokens[role] = await enrolStaff(server, `${role}1`, 'initial-pass', `${role}-pass-2`);
+  }
+  return tokens;
+}
+
 export async function enrolStaff(
   server: TestServer,
   username: string,

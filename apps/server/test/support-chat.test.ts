@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enrolStaff, signInOwner } from './delivery-harness.ts';
+import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
 import {
   type ApiAnswer,
   callAdmin,
@@ -42,17 +42,7 @@ describe.each(DIALECTS)('support chat on $name', ({ name, skip }) => {
         },
       });
       owner = await signInOwner(server, 'boss', 'owner-pass-1');
-      for (const role of ['support', 'content'] as const) {
-        await callAdmin(
-          server,
-          'POST',
-          '/staff',
-          { username: `${role}1`, password: 'initial-pass', role },
-          owner,
-        );
-      }
-      support = await enrolStaff(server, 'support1', 'initial-pass', 'support-pass-2');
-      content = await enrolStaff(server, 'content1', 'initial-pass', 'content-pass-2');
+      ({ support, content } = await signInStaffRoles(server, owner, ['support', 'content'] as const));
     });
     afterAll(async () => {
       await server?.close();
