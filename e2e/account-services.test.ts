@@ -58,6 +58,15 @@ function nextCaptcha(page: Page): Promise<{ key: string }> {
     .then(async (r) => ((await r.json()) as { data: { key: string } }).data);
 }
 
+/** Waits until nothing on the page moves (a drawer opening, a message fading), for a screenshot. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.getAnimations().every((animation) => animation.playState !== 'running'),
+    null,
+    { timeout: 10_000 },
+  );
+}
+
 describe('account services at phone size, with the back office', () => {
   let platform: Platform;
   let browser: Browser;
@@ -108,6 +117,7 @@ describe('account services at phone size, with the back office', () => {
         (img as HTMLImageElement).src.startsWith('data:image/webp'),
       ),
     );
+    await settled(staff);
     await staff.screenshot({ path: path.join(SCREENS, 'back-office-identity.png') });
     await staff.getByTestId('identity-approve').click();
     await staff.getByText(adminText('identity.done')).waitFor();
@@ -225,6 +235,7 @@ describe('account services at phone size, with the back office', () => {
     await staff.getByTestId('console-reply').fill('確認いたします。少々お待ちください。');
     await staff.getByTestId('console-send').click();
     await staff.getByTestId('console-message-staff').first().waitFor();
+    await settled(staff);
     await staff.screenshot({ path: path.join(SCREENS, 'back-office-chat.png') });
 
     // the phone shows the answer pushed over /ws: no reload, no navigation
