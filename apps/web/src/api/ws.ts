@@ -31,6 +31,8 @@ class RealtimeClient {
   private status: ConnectionStatus = 'idle';
   /** The session token `auth` is sent with on every (re)connect, for the private channels. */
   private token: string | null = null;
+  /** Channels that need a signed-in socket; subscribed again after every new `auth`. */
+  private readonly privateChannels = new Set<string>();
 
   constructor() {
     if (typeof window === 'undefined') return;
@@ -59,7 +61,17 @@ class RealtimeClient {
       this.socket?.close();
       return;
     }
-    if (token) this.send({ op: 'auth', token });
+    if (!token) return;
+    this.send({ op: 'auth', token });
+    // why: a socket the server signed out (its session ended) lost its private channels there.
+    for (const channel of this.privateChannels) {
+      if (this.handlers.has(channel)) this.send({ op: 'subscribe', channel });
+    }
+  }
+
+  /** Marks `channel` as private: it is subscribed again whenever the socket signs in anew. */
+  markPrivate(channel: string): void {
+    this.privateChannels.add(channel);
   }
 
   /** Listens to a channel; returns the function that stops listening. */
@@ -154,6 +166,11 @@ class RealtimeClient {
       this.send({ op: 'pong' });
       return;
     }
+    if (message.op === 'error' && (message as { msg?: unknown }).msg === 'session ended') {
+      // why: the server signed this socket out; the next `authenticate` with a live session signs it in again.
+      this.token = null;
+      return;
+    }
     if (typeof message.channel !== 'string') return;
     for (const handler of this.handlers.get(message.channel) ?? []) handler(message.data);
   }
@@ -182,6 +199,7 @@ export function useRealtimeStatus(): ConnectionStatus {
  */
 export function usePrivateChannel(channel: string, onData: (data: unknown) => void, isEnabled = true): void {
   const token = getToken();
+  realtime.markPrivate(channel);
   if (isEnabled && token) realtime.authenticate(token);
   useChannel(channel, onData, isEnabled && token !== null);
 }

@@ -76,7 +76,11 @@ export default function ChatPage() {
 
   usePrivateChannel('chat', (data) => {
     const frame = data as { message?: ChatMessageWire };
-    if (!frame.message) return;
+    if (!frame.message) {
+      // why: a snapshot follows every (re)subscription; answers sent while the link was down are fetched.
+      if (!chat.isFetching) void chat.refetch();
+      return;
+    }
     add(frame.message);
     if (frame.message.sender === 'staff') markRead.mutate();
   });
