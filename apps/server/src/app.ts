@@ -17,6 +17,8 @@ import type { ContentService } from './modules/content/service.ts';
 import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
 import { registerIdentityModule } from './modules/identity/module.ts';
 import type { IdentityService } from './modules/identity/service.ts';
+import { type LaunchpadModule, registerLaunchpadModule } from './modules/launchpad/module.ts';
+import type { LaunchpadService } from './modules/launchpad/service.ts';
 import { registerLedgerModule } from './modules/ledger/module.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
 import { MailService } from './modules/mail/service.ts';
@@ -107,6 +109,8 @@ export interface AppContext {
   wallet?: WalletService;
   /** Delivery contracts and trial money (customer service and back-office side). */
   delivery?: DeliveryModule;
+  /** The launchpad, referral rewards and agents (tests run its job by hand). */
+  launchpad?: LaunchpadService;
   /** The markets' service (index, candles, staleness), set once the API is registered. */
   markets?: MarketsService;
   /** Spot trading (sequencers, orders, market data), set once the API is registered. */
@@ -234,6 +238,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let identity!: IdentityService;
   let support!: SupportModule;
   let content!: ContentService;
+  let launchpad!: LaunchpadModule;
   // why: chat pictures are private to their conversation; nothing serves this folder.
   const chatFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'chat') });
   const mail = new MailService({
@@ -413,6 +418,21 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         scheduler,
         proofLimit: limit('por_proof', { points: 30, durationSec: 600 }),
       });
+      launchpad = registerLaunchpadModule(api, {
+        db,
+        clock,
+        ledger,
+        audit,
+        settings,
+        users,
+        identityGate: identity,
+        coins: {
+          addCoin: (trx, coin) => markets.service.addListings(trx, { coins: [coin], markets: [] }),
+        },
+        scheduler,
+        // why: products rule 6: a per-minute job releases locks (and distributes, settles rewards).
+        intervalMs: 60_000,
+      });
       content = registerContentModule(api, {
         db,
         clock,
@@ -425,6 +445,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   ctx.wallet = wallet;
   ctx.delivery = delivery;
+  ctx.launchpad = launchpad.service;
   ctx.markets = markets.service;
   ctx.spot = spot;
   const spotBackOffice = new SpotBackOffice({ db, clock, audit, markets: markets.service }, spot);
@@ -497,6 +518,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     accounts: { identity: () => identity, notices: () => notices.service, mail: () => mail },
     support: () => support.service,
     content: () => content,
+    launchpad: () => launchpad.service,
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
     ledgerCheck: {
@@ -524,6 +546,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.startSettlement ?? options.startFeed !== false) {
     delivery.start();
     reserves.start();
+    launchpad.start();
   }
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
     marketMaker.start({ demoTraders: config.demo });

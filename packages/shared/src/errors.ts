@@ -113,6 +113,23 @@ export const RESULT_CODES = {
   PRICE_OUT_OF_BAND: { code: 7017, status: 200 },
   MARKET_EXISTS: { code: 7018, status: 200 },
   MARKET_HAS_OPEN_ORDERS: { code: 7019, status: 200 },
+  // 76xx launchpad, 77xx agents
+  LP_NOT_STARTED: { code: 7601, status: 200 },
+  LP_CLOSED: { code: 7602, status: 200 },
+  LP_FORBIDDEN: { code: 7603, status: 200 },
+  LP_BELOW_MIN: { code: 7604, status: 200 },
+  LP_ABOVE_MAX: { code: 7605, status: 200 },
+  LP_INDIVIDUAL_LIMIT: { code: 7606, status: 200 },
+  LP_TOTAL_ISSUE: { code: 7607, status: 200 },
+  LP_REPEAT: { code: 7608, status: 200 },
+  LP_INVENTORY_SHORT: { code: 7609, status: 200 },
+  LP_NOT_EDITABLE: { code: 7610, status: 200 },
+  LP_PROJECT_INVALID: { code: 7611, status: 200 },
+  LP_ACK_REQUIRED: { code: 7612, status: 200 },
+  AGENT_NOT_AGENT: { code: 7701, status: 200 },
+  AGENT_PENDING: { code: 7702, status: 200 },
+  AGENT_SUSPENDED: { code: 7703, status: 200 },
+  AGENT_ALREADY: { code: 7704, status: 200 },
   // 89xx proof of reserves
   POR_NO_SNAPSHOT: { code: 8901, status: 200 },
   POR_NOT_INCLUDED: { code: 8902, status: 200 },
@@ -157,6 +174,8 @@ export const SUCCESS_MESSAGES = [
   'PASSWORD_RESET',
   'EMAIL_BOUND',
   'MOBILE_BOUND',
+  'LP_SUBSCRIBED',
+  'AGENT_APPLIED',
 ] as const;
 export type SuccessKey = (typeof SUCCESS_MESSAGES)[number];
 

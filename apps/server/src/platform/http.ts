@@ -24,11 +24,17 @@ function isResultKey(value: unknown): value is ResultKey {
   return typeof value === 'string' && Object.hasOwn(RESULT_CODES, value);
 }
 
-function sendError(request: FastifyRequest, reply: FastifyReply, key: ResultKey, status?: number) {
+function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: ResultKey,
+  status?: number,
+  params?: Record<string, string | number>,
+) {
   const entry = RESULT_CODES[key];
   return reply
     .status(status ?? entry.status)
-    .send({ code: entry.code, msg: translateServer(request.locale, `errors.${key}`), data: null });
+    .send({ code: entry.code, msg: translateServer(request.locale, `errors.${key}`, params), data: null });
 }
 
 /**
@@ -55,7 +61,7 @@ export function registerHttpPlatform(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) return sendError(request, reply, error.key);
+    if (error instanceof AppError) return sendError(request, reply, error.key, undefined, error.params);
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
       const first = fastifyError.validation[0];

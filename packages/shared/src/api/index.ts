@@ -10,6 +10,7 @@ export * from './content.ts';
 export * from './delivery.ts';
 export * from './fields.ts';
 export * from './invite.ts';
+export * from './launchpad.ts';
 export * from './markets.ts';
 export * from './por.ts';
 export * from './spot.ts';

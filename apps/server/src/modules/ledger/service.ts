@@ -9,7 +9,7 @@ import * as repo from './repository.ts';
 export const ACCOUNT_KINDS = ['available', 'frozen', 'locked', 'trial', 'trial_frozen', 'margin'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 /** Kinds whose user balances must equal the open reservations registered for them. */
-export type ReservedKind = 'frozen' | 'trial' | 'trial_frozen';
+export type ReservedKind = 'frozen' | 'locked' | 'trial' | 'trial_frozen';
 
 /** The platform's own accounts: where money comes from and goes to outside the users. */
 export const SYSTEM_ACCOUNTS = [
@@ -24,7 +24,12 @@ export const SYSTEM_ACCOUNTS = [
   'adjustments',
   'trial',
 ] as const;
-export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
+/**
+ * A launchpad project's own accounts (`<name>:<project id>`): the issuer who supplies the tokens
+ * and receives the proceeds, the inventory of tokens for sale, and the escrow of money paid.
+ */
+export type ProjectAccount = `${'lp_issuer' | 'lp_inventory' | 'lp_escrow'}:${string}`;
+export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number] | ProjectAccount;
 
 export type Owner = { userId: bigint } | { system: SystemAccount };
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ContentService } from '../content/service.ts';
 import type { DeliveryBackOffice } from '../delivery/back-office.ts';
+import type { LaunchpadService } from '../launchpad/service.ts';
 import type { MarketMakerService } from '../mm/service.ts';
 import type { ReservesService } from '../reserves/service.ts';
 import type { SpotBackOffice } from '../spot/back-office.ts';
@@ -9,6 +10,7 @@ import { type AccountBackOfficeDeps, accountStaffRoutes } from './account-routes
 import { contentStaffRoutes } from './content-routes.ts';
 import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
+import { launchpadStaffRoutes } from './launchpad-routes.ts';
 import { MakerBackOffice } from './maker-settings.ts';
 import { type BackOfficeDeps, BackOfficeService } from './operations.ts';
 import { reservesStaffRoutes } from './reserves-routes.ts';
@@ -35,6 +37,8 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   support?: () => SupportService | undefined;
   /** Announcements, help, pages and claims; their routes answer NOT_FOUND until registered. */
   content?: () => ContentService | undefined;
+  /** The launchpad, referral rewards and agents; their routes answer NOT_FOUND until registered. */
+  launchpad?: () => LaunchpadService | undefined;
 }
 
 /**
@@ -68,6 +72,7 @@ export async function registerStaffModule(
       });
       await scope.register(supportStaffRoutes, { support: () => deps.support?.() });
       await scope.register(contentStaffRoutes, { content: () => deps.content?.() });
+      await scope.register(launchpadStaffRoutes, { launchpad: () => deps.launchpad?.() });
     },
     { prefix: '/admin-api' },
   );

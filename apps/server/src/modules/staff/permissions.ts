@@ -29,6 +29,10 @@ export const PERMISSIONS = [
   'support.chat',
   'content.read',
   'content.manage',
+  'launchpad.read',
+  'launchpad.manage',
+  'launchpad.referral',
+  'agents.review',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -40,7 +44,10 @@ export type Permission = (typeof PERMISSIONS)[number];
  * attaches proof-of-reserves entries and publishes snapshots, compliance reads them; compliance
  * reviews identities (their images only through an audited call); content staff send broadcast
  * notices and write announcements, help and pages; support reads the mail outbox (a user asking
- * where their code went) and the published content it points customers to.
+ * where their code went) and the published content it points customers to. Content and finance
+ * staff run launchpad projects (terms, inventory, publication; no role sets progress, sold amounts
+ * or allocations); compliance reviews agents; only the owner changes the referral programme, whose
+ * generations 2–3 need their recorded acknowledgement of the legal warning.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -56,6 +63,8 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'spot.read',
     'reserves.read',
     'reserves.manage',
+    'launchpad.read',
+    'launchpad.manage',
   ],
   compliance: [
     'dashboard.read',
@@ -70,9 +79,18 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'reserves.read',
     'identity.read',
     'identity.review',
+    'launchpad.read',
+    'agents.review',
   ],
   support: ['dashboard.read', 'users.read', 'mail.read', 'support.chat', 'content.read'],
-  content: ['dashboard.read', 'notices.broadcast', 'content.read', 'content.manage'],
+  content: [
+    'dashboard.read',
+    'notices.broadcast',
+    'content.read',
+    'content.manage',
+    'launchpad.read',
+    'launchpad.manage',
+  ],
 };
 
 export function canRole(role: StaffRole, permission: Permission): boolean {

@@ -330,9 +330,12 @@ export class UsersService {
     return rows.map(toUserSummary);
   }
 
-  /** One account as the back office sees it (no password hashes); undefined when unknown. */
-  async getAccount(userId: bigint): Promise<UserAccount | undefined> {
-    const user = await repo.findUserById(this.#deps.db, userId);
+  /**
+   * One account as the back office sees it (no password hashes); undefined when unknown. Read on
+   * `db`: the caller's transaction when it is inside one (SQLite has a single writer connection).
+   */
+  async getAccount(userId: bigint, db: Db = this.#deps.db): Promise<UserAccount | undefined> {
+    const user = await repo.findUserById(db, userId);
     if (!user) return undefined;
     return {
       ...toUserSummary(user),
