@@ -410,7 +410,7 @@ describe.each(DIALECTS)('launchpad and referral rewards on $name', ({ name, skip
         amount: '30.00000000',
         generation: 1,
         status: 'paid',
-        buyer: `r1***`,
+        buyer: `r1***${d!.username.slice(-1)}`,
       });
     });
 

@@ -403,17 +403,7 @@ export class LaunchpadService {
       const records = await repo.listProjectRecords(trx, project.id, ['committed', 'locked']);
       const allocations =
         project.mode === 'pro_rata'
-          ? allocateProRata(
-              records.map((r) => ({
-                recordId: r.id,
-                userId: r.user_id,
-                committed: r.committed,
-                createdAt: fromMillis(r.created_at),
-              })),
-              project.total_issue,
-              project.price,
-              project.individual_limit,
-            )
+          ? allocateByUser(records, project)
           : records.map((r) => ({ recordId: r.id, quantity: r.quantity, paid: r.paid, refunded: 0n }));
       const raise = allocations.reduce((sum, a) => sum + a.paid, 0n);
       if (raise < project.soft_cap) {
@@ -1263,6 +1253,51 @@ export class LaunchpadService {
   }
 }
 
+/**
+ * Pro-rata allocation per user (the individual limit is a user's, however many purchases they
+ * made): each user's commitments are summed, allocated by water-filling, and the user's tokens
+ * are spread over their records in order, each record taking at most what its own commitment buys.
+ */
+function allocateByUser(
+  records: readonly repo.RecordRow[],
+  project: { total_issue: bigint; price: bigint; individual_limit: bigint },
+): { recordId: bigint; quantity: bigint; paid: bigint; refunded: bigint }[] {
+  const users = new Map<bigint, { committed: bigint; createdAt: number; records: repo.RecordRow[] }>();
+  for (const record of records) {
+    const user = users.get(record.user_id) ?? {
+      committed: 0n,
+      createdAt: fromMillis(record.created_at),
+      records: [],
+    };
+    user.committed += record.committed;
+    user.records.push(record);
+    users.set(record.user_id, user);
+  }
+  const perUser = allocateProRata(
+    [...users].map(([userId, u]) => ({
+      recordId: userId,
+      userId,
+      committed: u.committed,
+      createdAt: u.createdAt,
+    })),
+    project.total_issue,
+    project.price,
+    project.individual_limit,
+  );
+  const out: { recordId: bigint; quantity: bigint; paid: bigint; refunded: bigint }[] = [];
+  for (const allocation of perUser) {
+    let left = allocation.quantity;
+    for (const record of users.get(allocation.recordId)?.records ?? []) {
+      const buys = demandOf(record.committed, project.price);
+      const quantity = left < buys ? left : buys;
+      left -= quantity;
+      const paid = costOf(quantity, project.price);
+      out.push({ recordId: record.id, quantity, paid, refunded: record.committed - paid });
+    }
+  }
+  return out;
+}
+
 function pick(project: ProjectRow) {
   return {
     name: project.name,
@@ -1302,7 +1337,7 @@ function toRewardView(
   mask: boolean,
 ): RewardView {
   // why: a beneficiary sees who earned them a reward only as a masked name (never contacts).
-  const buyer = mask ? `${[...row.buyer_name].slice(0, 2).join('')}***` : row.buyer_name;
+  const buyer = mask ? maskName(row.buyer_name) : row.buyer_name;
   return {
     id: String(row.id),
     project: row.project_name,
