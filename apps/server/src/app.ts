@@ -72,7 +72,7 @@ import {
 } from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness } from './readiness.ts';
-import { seedDemoData } from './seed.ts';
+import { DEMO_USERS, seedDemoData } from './seed.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -484,6 +484,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await reserves.service.takeDemoSnapshot(now - (now % 1000));
   }
   if (config.demo) await content.seedDemo();
+  if (config.demo) {
+    const accounts = await Promise.all(DEMO_USERS.map((u) => users.findLoginCandidate(u.username)));
+    await launchpad.service.seedDemo(accounts.flatMap((a) => (a ? [a.id] : [])));
+  }
 
   await registerStaffModule(app, {
     db,

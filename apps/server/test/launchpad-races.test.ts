@@ -6,7 +6,6 @@ import {
   atoms,
   fundUsdt,
   join,
-  launchpadOf,
   type Member,
   openProject,
   runJobsAt,

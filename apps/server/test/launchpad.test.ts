@@ -81,6 +81,17 @@ describe.each(DIALECTS)('launchpad and referral rewards on $name', ({ name, skip
         budgetBp: 500,
         blockedCountries: [],
       };
+      // demo mode turned generations 2-3 on (acknowledged as the demo); back to one generation first
+      expect(
+        (await callAdmin(server, 'GET', '/launchpad/referral', undefined, staff.finance)).data,
+      ).toMatchObject({
+        generations: 3,
+        acknowledgedBy: 'system:demo',
+      });
+      expect(
+        (await callAdmin(server, 'PUT', '/launchpad/referral', { ...config, generations: 1 }, staff.owner))
+          .code,
+      ).toBe(1000);
       expect((await callAdmin(server, 'PUT', '/launchpad/referral', config, staff.finance)).code).toBe(6002);
       const unacknowledged = await callAdmin(server, 'PUT', '/launchpad/referral', config, staff.owner);
       expect([unacknowledged.code, unacknowledged.msg]).toEqual([
@@ -100,6 +111,35 @@ describe.each(DIALECTS)('launchpad and referral rewards on $name', ({ name, skip
     afterAll(async () => {
       await expectLedgerInvariants(server);
       await server?.close();
+    });
+
+    it('demo mode shows every state at once: closed with allocations released, open pro-rata, upcoming', async () => {
+      const login = await server.call('POST', '/Login/loginsubmit', { email: 'demo', lpwd: 'demo1234' });
+      const token = login.data.token as string;
+      const list = (await server.call('GET', '/Issue/index', {}, { token, lang: 'en-us' })).data.list as {
+        coin: string;
+        state: string;
+        mode: string;
+        progress: string;
+        description: string;
+      }[];
+      const demo = Object.fromEntries(
+        list.filter((p) => ['NOVA', 'ORBT', 'LUMA'].includes(p.coin)).map((p) => [p.coin, p]),
+      );
+      expect(demo.NOVA).toMatchObject({ state: 'closed', mode: 'pro_rata', progress: '100.00' });
+      expect(demo.ORBT).toMatchObject({ state: 'open', mode: 'pro_rata', progress: '20.00' });
+      expect(demo.LUMA).toMatchObject({ state: 'not_started', mode: 'fcfs', progress: '0.00' });
+      expect(demo.LUMA?.description).toMatch(/^Lumen Pay is a first-come/);
+      // two demo users asked 7,500 NOVA each (1,500 USDT at 0.2) of 10,000: 5,000 each, 500 USDT back
+      const log = (await server.call('GET', '/Issue/issuelog', {}, { token })).data.list;
+      expect(log[0]).toMatchObject({
+        name: 'Nova Network',
+        status: 'thawed',
+        committed: '1500.00000000',
+        quantity: '5000.00000000',
+        paid: '1000.00000000',
+        refunded: '500.00000000',
+      });
     });
 
     it('opens a project only when its inventory holds the total issue, and no staff write sets progress', async () => {

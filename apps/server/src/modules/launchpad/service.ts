@@ -16,6 +16,79 @@ const DAY_MS = 86_400_000;
 /** A pending reward not claimed by verification within this many days is void (products §2 rule 6). */
 export const PENDING_DAYS = 30;
 const REFERRAL_SETTING = 'launchpad.referral';
+const DEMO_SEEDED = 'launchpad.demo_seeded';
+const text = (
+  ja: string,
+  en: string,
+  zhCN: string,
+  zhTW: string,
+  ko: string,
+  fr: string,
+  de: string,
+  it: string,
+  tr: string,
+) => ({
+  'ja-JP': ja,
+  'en-US': en,
+  'zh-CN': zhCN,
+  'zh-TW': zhTW,
+  'ko-KR': ko,
+  'fr-FR': fr,
+  'de-DE': de,
+  'it-IT': it,
+  'tr-TR': tr,
+});
+/** The demo's three projects: names, coins and descriptions in the nine languages. */
+const DEMO_PROJECTS = {
+  closed: {
+    name: 'Nova Network',
+    coin: 'NOVA',
+    coinName: 'Nova Network',
+    descriptions: text(
+      'Nova Network は決済向けのレイヤー2です。申込は終了し、配分とロック解除が完了しています。',
+      'Nova Network is a payments layer 2. The sale has ended; allocations are distributed and released.',
+      'Nova Network 是面向支付的二层网络。申购已结束，配售已发放并解锁。',
+      'Nova Network 是面向支付的二層網路。申購已結束，配售已發放並解鎖。',
+      'Nova Network는 결제용 레이어 2입니다. 청약이 끝났고 배정과 잠금 해제가 완료되었습니다.',
+      'Nova Network est une couche 2 de paiement. La vente est terminée ; les allocations sont distribuées et débloquées.',
+      'Nova Network ist ein Layer 2 für Zahlungen. Der Verkauf ist beendet; Zuteilungen sind verteilt und freigegeben.',
+      'Nova Network è un layer 2 per i pagamenti. La vendita è chiusa; le assegnazioni sono distribuite e sbloccate.',
+      'Nova Network, ödemeler için bir katman 2 ağıdır. Satış bitti; tahsisler dağıtıldı ve kilitleri açıldı.',
+    ),
+  },
+  open: {
+    name: 'Orbit Storage',
+    coin: 'ORBT',
+    coinName: 'Orbit Storage',
+    descriptions: text(
+      'Orbit Storage は分散型ストレージです。期間中の申込額は凍結され、終了時に按分で配分、残りは返金されます。',
+      'Orbit Storage is decentralised storage. Commitments are frozen during the window, allocated pro rata at the end, and the rest refunded.',
+      'Orbit Storage 是去中心化存储。申购期间金额冻结，结束时按比例配售，其余退还。',
+      'Orbit Storage 是去中心化儲存。申購期間金額凍結，結束時按比例配售，其餘退還。',
+      'Orbit Storage는 탈중앙화 스토리지입니다. 기간 중 청약금은 동결되고 종료 시 비례 배정되며 나머지는 환불됩니다.',
+      'Orbit Storage est un stockage décentralisé. Les engagements sont gelés pendant la période, alloués au prorata à la fin, le reste remboursé.',
+      'Orbit Storage ist dezentraler Speicher. Zusagen werden im Zeitraum eingefroren, am Ende anteilig zugeteilt, der Rest erstattet.',
+      'Orbit Storage è uno storage decentralizzato. Gli impegni sono congelati nel periodo, assegnati pro rata alla fine, il resto rimborsato.',
+      'Orbit Storage merkeziyetsiz depolamadır. Taahhütler süre boyunca dondurulur, sonunda orantılı dağıtılır, kalanı iade edilir.',
+    ),
+  },
+  upcoming: {
+    name: 'Lumen Pay',
+    coin: 'LUMA',
+    coinName: 'Lumen Pay',
+    descriptions: text(
+      'Lumen Pay は先着順の販売です。開始後、売り切れまで即時に配分されます。',
+      'Lumen Pay is a first-come, first-served sale: from the start, tokens are allocated at once until sold out.',
+      'Lumen Pay 为先到先得销售：开始后即时配售，售完为止。',
+      'Lumen Pay 為先到先得銷售：開始後即時配售，售完為止。',
+      'Lumen Pay는 선착순 판매입니다. 시작 후 매진될 때까지 즉시 배정됩니다.',
+      'Lumen Pay est une vente premier arrivé, premier servi : dès l’ouverture, attribution immédiate jusqu’à épuisement.',
+      'Lumen Pay ist ein Verkauf nach Eingang: ab Start sofortige Zuteilung bis ausverkauft.',
+      'Lumen Pay è una vendita in ordine di arrivo: dall’apertura, assegnazione immediata fino a esaurimento.',
+      'Lumen Pay ilk gelen alır satışıdır: başlangıçtan itibaren tükenene kadar anında tahsis edilir.',
+    ),
+  },
+} as const;
 const REALNAME_VERIFIED = 2n;
 /** Most records (or rewards) one run of the job handles per step; the next run goes on. */
 const BATCH = 500;
@@ -259,7 +332,7 @@ export class LaunchpadService {
     auth: AuthContext,
     input: { projectId: bigint; quantity: bigint; idempotencyKey: string },
   ): Promise<RecordView> {
-    const { db, clock, ledger } = this.#deps;
+    const { db, clock } = this.#deps;
     const userId = auth.userId;
     const previous = await repo.findRecordByKey(db, userId, input.idempotencyKey);
     if (previous) return this.#recordById(previous.id);
@@ -282,9 +355,7 @@ export class LaunchpadService {
         if (input.quantity > project.per_max) throw new AppError('LP_ABOVE_MAX');
         const mine = await repo.userTotals(trx, project.id, userId);
         if (mine.records >= project.max_purchases) throw new AppError('LP_REPEAT');
-        const cost = costOf(input.quantity, project.price);
-        const fcfs = project.mode === 'fcfs';
-        if (fcfs) {
+        if (project.mode === 'fcfs') {
           if (mine.quantity + input.quantity > project.individual_limit)
             throw new AppError('LP_INDIVIDUAL_LIMIT');
           const sold = (await repo.projectTotals(trx, [project.id])).get(project.id)?.quantity ?? 0n;
@@ -294,48 +365,7 @@ export class LaunchpadService {
         } else if (input.quantity > project.total_issue) {
           throw new AppError('LP_TOTAL_ISSUE', { remaining: fromAtoms(project.total_issue) });
         }
-        const id = await repo.insertRecord(trx, {
-          project_id: project.id,
-          user_id: userId,
-          requested: input.quantity,
-          committed: cost,
-          quantity: fcfs ? input.quantity : 0n,
-          paid: fcfs ? cost : 0n,
-          refunded: 0n,
-          status: fcfs ? 'locked' : 'committed',
-          idempotency_key: input.idempotencyKey,
-          created_at: toMillis(now),
-          release_at: project.release_at,
-        });
-        const user: Owner = { userId };
-        await ledger.post(trx, {
-          type: 'lp.subscribe',
-          ref: `lp-record:${id}`,
-          memo: project.name,
-          by: `user:${userId}`,
-          postings: fcfs
-            ? [
-                { owner: user, asset: project.quote, kind: 'available', amount: -cost },
-                {
-                  owner: system('lp_escrow', project.id),
-                  asset: project.quote,
-                  kind: 'available',
-                  amount: cost,
-                },
-                {
-                  owner: system('lp_inventory', project.id),
-                  asset: project.coin,
-                  kind: 'available',
-                  amount: -input.quantity,
-                },
-                { owner: user, asset: project.coin, kind: 'locked', amount: input.quantity },
-              ]
-            : [
-                { owner: user, asset: project.quote, kind: 'available', amount: -cost },
-                { owner: user, asset: project.quote, kind: 'frozen', amount: cost },
-              ],
-        });
-        return id;
+        return this.#place(trx, project, userId, input.quantity, input.idempotencyKey, now);
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -345,6 +375,56 @@ export class LaunchpadService {
       throw error;
     }
     return this.#recordById(recordId);
+  }
+
+  /** Writes a subscription the checks allowed: the record and its entry (paid and locked, or frozen). */
+  async #place(
+    trx: Db,
+    project: ProjectRow,
+    userId: bigint,
+    quantity: bigint,
+    idempotencyKey: string,
+    now: number,
+  ): Promise<bigint> {
+    const cost = costOf(quantity, project.price);
+    const fcfs = project.mode === 'fcfs';
+    const id = await repo.insertRecord(trx, {
+      project_id: project.id,
+      user_id: userId,
+      requested: quantity,
+      committed: cost,
+      quantity: fcfs ? quantity : 0n,
+      paid: fcfs ? cost : 0n,
+      refunded: 0n,
+      status: fcfs ? 'locked' : 'committed',
+      idempotency_key: idempotencyKey,
+      created_at: toMillis(now),
+      release_at: project.release_at,
+    });
+    const user: Owner = { userId };
+    await this.#deps.ledger.post(trx, {
+      type: 'lp.subscribe',
+      ref: `lp-record:${id}`,
+      memo: project.name,
+      by: `user:${userId}`,
+      postings: fcfs
+        ? [
+            { owner: user, asset: project.quote, kind: 'available', amount: -cost },
+            { owner: system('lp_escrow', project.id), asset: project.quote, kind: 'available', amount: cost },
+            {
+              owner: system('lp_inventory', project.id),
+              asset: project.coin,
+              kind: 'available',
+              amount: -quantity,
+            },
+            { owner: user, asset: project.coin, kind: 'locked', amount: quantity },
+          ]
+        : [
+            { owner: user, asset: project.quote, kind: 'available', amount: -cost },
+            { owner: user, asset: project.quote, kind: 'frozen', amount: cost },
+          ],
+    });
+    return id;
   }
 
   /** The user's subscription records, newest first (the spec's record fields). */
@@ -394,9 +474,9 @@ export class LaunchpadService {
    * proceeds to the issuer; the referral budget to the rewards account, rewards paid or pending,
    * the unused budget back to the issuer. A project already ended is left alone.
    */
-  async distribute(projectId: bigint): Promise<boolean> {
+  async distribute(projectId: bigint, at?: number): Promise<boolean> {
     const { db, clock } = this.#deps;
-    const now = clock.now();
+    const now = at ?? clock.now();
     return db.transaction().execute(async (trx) => {
       const project = await repo.lockProject(trx, projectId);
       if (project?.status !== 'scheduled' || fromMillis(project.end_at) > now) return false;
@@ -680,9 +760,9 @@ export class LaunchpadService {
   }
 
   /** Moves allocations whose lock has ended from `locked` to `available`, once each (`lp-release:<record>`). */
-  async releaseDue(): Promise<number> {
+  async releaseDue(at?: number): Promise<number> {
     const { db, clock, ledger } = this.#deps;
-    const now = clock.now();
+    const now = at ?? clock.now();
     let released = 0;
     for (const due of await repo.listDueReleases(db, toMillis(now), BATCH)) {
       await db.transaction().execute(async (trx) => {
@@ -770,6 +850,100 @@ export class LaunchpadService {
       });
     }
     await repo.setProjectStatus(trx, project.id, 'cancelled', { distributed_at: toMillis(now) });
+  }
+
+  // --- demo -----------------------------------------------------------------------------------------
+
+  /**
+   * Demo mode, once: generations 2–3 on (acknowledged as the demo), and three projects so every
+   * state shows at once: one closed with its allocations released, one open (pro-rata) with a
+   * commitment, one upcoming (first come, first served). Subscriptions go through the same
+   * postings as customers' at the times the projects' windows give them.
+   */
+  async seedDemo(userIds: readonly bigint[]): Promise<boolean> {
+    const { db, clock, settings } = this.#deps;
+    if ((await settings.get(DEMO_SEEDED)) || userIds.length === 0) return false;
+    const demo = { staffId: 0n, actor: 'system:demo', ip: '' };
+    if (!(await settings.get(REFERRAL_SETTING))) {
+      await this.setReferralConfig(demo, { ...DEFAULT_REFERRAL, generations: 3, acknowledge: true });
+    }
+    const now = clock.now();
+    const minute = now - (now % 60_000);
+    const usdt = (units: number) => BigInt(units) * 100_000_000n;
+    const base = {
+      quote: 'USDT',
+      coinDecimals: 4,
+      maxPurchases: 1,
+      softCap: 0n,
+      referralBudgetBp: DEFAULT_REFERRAL.budgetBp,
+    };
+    const closed = await this.createProject(demo, {
+      ...base,
+      ...DEMO_PROJECTS.closed,
+      startAt: minute - 40 * DAY_MS,
+      endAt: minute - 35 * DAY_MS,
+      lockDays: 5,
+      totalIssue: usdt(10_000),
+      price: usdt(1) / 5n,
+      perMin: usdt(100),
+      perMax: usdt(10_000),
+      individualLimit: usdt(6_000),
+      mode: 'pro_rata',
+    });
+    const open = await this.createProject(demo, {
+      ...base,
+      ...DEMO_PROJECTS.open,
+      startAt: minute - DAY_MS,
+      endAt: minute + 7 * DAY_MS,
+      lockDays: 30,
+      totalIssue: usdt(500_000),
+      price: usdt(1) / 20n,
+      perMin: usdt(100),
+      perMax: usdt(200_000),
+      individualLimit: usdt(50_000),
+      mode: 'pro_rata',
+    });
+    const upcoming = await this.createProject(demo, {
+      ...base,
+      ...DEMO_PROJECTS.upcoming,
+      startAt: minute + 3 * DAY_MS,
+      endAt: minute + 10 * DAY_MS,
+      lockDays: 14,
+      totalIssue: usdt(200_000),
+      price: usdt(1) / 10n,
+      perMin: usdt(50),
+      perMax: usdt(20_000),
+      individualLimit: usdt(20_000),
+      mode: 'fcfs',
+    });
+    for (const id of [closed, open, upcoming]) {
+      await this.fundInventory(demo, id);
+      await this.scheduleProject(demo, id);
+    }
+    await db.transaction().execute(async (trx) => {
+      const past = await repo.findProject(trx, closed);
+      const live = await repo.findProject(trx, open);
+      if (!past || !live) return;
+      for (const [i, userId] of userIds.entries()) {
+        await this.#place(
+          trx,
+          past,
+          userId,
+          usdt(7_500),
+          `demo-closed-${i}`,
+          fromMillis(past.start_at) + (i + 1) * 3_600_000,
+        );
+      }
+      const last = userIds.at(-1);
+      if (last !== undefined) await this.#place(trx, live, last, usdt(100_000), 'demo-open', now - 3_600_000);
+      await settings.set(trx, DEMO_SEEDED, String(now));
+    });
+    const past = await repo.findProject(db, closed);
+    if (past) {
+      await this.distribute(closed, fromMillis(past.end_at));
+      await this.releaseDue(fromMillis(past.release_at));
+    }
+    return true;
   }
 
   // --- referral configuration -----------------------------------------------------------------------
