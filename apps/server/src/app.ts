@@ -72,7 +72,7 @@ import {
 } from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness } from './readiness.ts';
-import { DEMO_USERS, seedDemoData } from './seed.ts';
+import { seedDemoCrowd, seedDemoData } from './seed.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -426,9 +426,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         settings,
         users,
         identityGate: identity,
-        coins: {
-          addCoin: (trx, coin) => markets.service.addListings(trx, { coins: [coin], markets: [] }),
-        },
+        coins: markets.service,
         scheduler,
         // why: products rule 6: a per-minute job releases locks (and distributes, settles rewards).
         intervalMs: 60_000,
@@ -476,6 +474,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         marketMaker: marketMaker.service,
       })
     : false;
+  // why: before the demo's first reserves snapshot, so the snapshot covers the launchpad's money too.
+  if (config.demo) await launchpad.service.seedDemo(await seedDemoCrowd({ db, users, wallet }));
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
   ctx.reserves = reserves;
   // why: a demo shows a snapshot and a proof at once, after its money is credited.
@@ -484,10 +484,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await reserves.service.takeDemoSnapshot(now - (now % 1000));
   }
   if (config.demo) await content.seedDemo();
-  if (config.demo) {
-    const accounts = await Promise.all(DEMO_USERS.map((u) => users.findLoginCandidate(u.username)));
-    await launchpad.service.seedDemo(accounts.flatMap((a) => (a ? [a.id] : [])));
-  }
 
   await registerStaffModule(app, {
     db,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { demoDeliveryConfig } from './modules/delivery/config.ts';
 import type { DeliveryService } from './modules/delivery/service.ts';
 import type { Listings, MarketsService } from './modules/markets/service.ts';
@@ -140,4 +141,42 @@ async function seedDemoMoney(deps: {
     }
     await settings.set(trx, MONEY_SEEDED_KEY, String(clock.now()));
   });
+}
+
+/** The demo's launchpad subscribers: accounts of their own, so the demo users' balances stay as seeded. */
+export const DEMO_CROWD = ['lp_demo_a', 'lp_demo_b'] as const;
+
+/**
+ * Creates the demo's launchpad subscribers where missing (platform-owned, demo money, a password
+ * nobody knows) and answers their ids; the launchpad's demo projects take their subscriptions.
+ */
+export async function seedDemoCrowd(deps: {
+  db: Db;
+  users: UsersService;
+  wallet: WalletService;
+}): Promise<bigint[]> {
+  const { db, users, wallet } = deps;
+  const ids: bigint[] = [];
+  for (const username of DEMO_CROWD) {
+    const existing = await users.findLoginCandidate(username);
+    if (existing) {
+      ids.push(existing.id);
+      continue;
+    }
+    const passwordHash = await hashPassword(randomBytes(24).toString('base64url'));
+    ids.push(
+      await db.transaction().execute(async (trx) => {
+        const id = await users.createUser(trx, {
+          account: username,
+          isPhone: false,
+          passwordHash,
+          ip: '127.0.0.1',
+          platformOwned: true,
+        });
+        await wallet.creditDemo(trx, id);
+        return id;
+      }),
+    );
+  }
+  return ids;
 }

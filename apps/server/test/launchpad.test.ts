@@ -130,16 +130,27 @@ describe.each(DIALECTS)('launchpad and referral rewards on $name', ({ name, skip
       expect(demo.ORBT).toMatchObject({ state: 'open', mode: 'pro_rata', progress: '20.00' });
       expect(demo.LUMA).toMatchObject({ state: 'not_started', mode: 'fcfs', progress: '0.00' });
       expect(demo.LUMA?.description).toMatch(/^Lumen Pay is a first-come/);
-      // two demo users asked 7,500 NOVA each (1,500 USDT at 0.2) of 10,000: 5,000 each, 500 USDT back
-      const log = (await server.call('GET', '/Issue/issuelog', {}, { token })).data.list;
-      expect(log[0]).toMatchObject({
-        name: 'Nova Network',
-        status: 'thawed',
-        committed: '1500.00000000',
-        quantity: '5000.00000000',
-        paid: '1000.00000000',
-        refunded: '500.00000000',
-      });
+      // two demo subscribers asked 7,500 NOVA each (1,500 USDT at 0.2) of 10,000: 5,000 each, 500 USDT back
+      const nova = list.find((p) => p.coin === 'NOVA') as unknown as { id: string };
+      const records = await callAdmin(
+        server,
+        'GET',
+        `/launchpad/projects/${nova.id}/records`,
+        undefined,
+        staff.finance,
+      );
+      expect(records.data.list).toHaveLength(2);
+      for (const record of records.data.list)
+        expect(record).toMatchObject({
+          name: 'Nova Network',
+          status: 'thawed',
+          committed: '1500.00000000',
+          quantity: '5000.00000000',
+          paid: '1000.00000000',
+          refunded: '500.00000000',
+        });
+      // the demo users' own money is untouched
+      expect((await server.call('GET', '/Issue/issuelog', {}, { token })).data.list).toEqual([]);
     });
 
     it('opens a project only when its inventory holds the total issue, and no staff write sets progress', async () => {

@@ -86,8 +86,12 @@ describe.each(DIALECTS)('markets and the index feed on $name', ({ name, skip }) 
         'LTC',
         'BNB',
         'TRX',
+        // the launchpad's demo projects list their coins after the others
+        'NOVA',
+        'ORBT',
+        'LUMA',
       ]);
-      expect(coins.every((c) => c.display_decimals === 8n && c.status === 'active')).toBe(true);
+      expect(coins.slice(0, 9).every((c) => c.display_decimals === 8n && c.status === 'active')).toBe(true);
       const markets = await db
         .selectFrom('markets')
         .select(['symbol', 'base', 'quote', 'price_decimals'])

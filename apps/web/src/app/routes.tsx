@@ -48,6 +48,7 @@ const USER = ['user', 'security'];
 const WALLET = ['wallet'];
 const DELIVERY = ['delivery'];
 const SPOT = ['spot'];
+const LAUNCHPAD = ['launchpad'];
 
 /**
  * Every page of the customer app, in one place: the spec's paths (pinyin-flavoured, they are the
@@ -159,8 +160,17 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ]),
   route('/Index/aboutus', () => contentPages().then((m) => ({ default: m.AboutPage })), {}, ['content']),
   route('/Index/msb', () => contentPages().then((m) => ({ default: m.MsbPage })), {}, ['content']),
-  // Declared for its metadata; the page arrives with a later issue.
-  route('/Issue/index', null, { background: 'white' }),
+  // The launchpad (issue 13): the projects (white, spec §2), one project, the user's records, and
+  // the agent centre (no path in the spec: named in its style).
+  route(
+    '/Issue/index',
+    () => import('../features/launchpad/pages/project-list-page.tsx'),
+    { background: 'white' },
+    LAUNCHPAD,
+  ),
+  route('/Issue/details', () => import('../features/launchpad/pages/project-detail-page.tsx'), {}, LAUNCHPAD),
+  route('/Issue/issuelog', () => import('../features/launchpad/pages/record-list-page.tsx'), {}, LAUNCHPAD),
+  route('/Agent/index', () => import('../features/launchpad/pages/agent-page.tsx'), {}, LAUNCHPAD),
 ];
 
 const META_BY_PATH = new Map(APP_ROUTES.map((r) => [r.path.toLowerCase(), r.meta]));

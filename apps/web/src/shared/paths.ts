@@ -45,6 +45,12 @@ export const PATHS = {
   convert: '/User/zhuanhua',
   bills: '/User/mybill',
   billDetail: '/User/billinfo',
+  /** The launchpad (spec §2: Issue/index, Issue/details, Issue/issuelog). */
+  issueList: '/Issue/index',
+  issueDetail: '/Issue/details',
+  issueLog: '/Issue/issuelog',
+  /** The agent centre: no path in the spec; named in its style. */
+  agent: '/Agent/index',
   /** Invitations (spec §2: /Index/tgcode). */
   invite: '/Index/tgcode',
   /** Proof of reserves: the snapshots and "verify my balance" (no path in the spec). */

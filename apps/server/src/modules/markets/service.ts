@@ -137,6 +137,23 @@ export class MarketsService {
     );
   }
 
+  /**
+   * Lists one coin after every coin listed so far (a launchpad project's new coin), inside the
+   * caller's transaction; a coin already listed keeps its values.
+   */
+  async addCoin(trx: Db, coin: { symbol: string; name: string; displayDecimals: number }): Promise<void> {
+    const coins = await repo.listCoins(trx);
+    const last = coins.reduce((max, row) => (row.sort > max ? row.sort : max), 0n);
+    await repo.insertMissingCoins(trx, [
+      {
+        symbol: coin.symbol,
+        name: coin.name,
+        display_decimals: BigInt(coin.displayDecimals),
+        sort: last + 1n,
+      },
+    ]);
+  }
+
   /** The last recorded index price of every symbol that has one. */
   async listRecordedPrices(db: Db = this.#db): Promise<RecordedPrice[]> {
     const rows = await repo.listIndexPrices(db);

@@ -253,3 +253,11 @@ export const IconCertificate = (p: IconProps) => (
     <path d="M10 16v5l2-1.2 2 1.2v-5" />
   </Svg>
 );
+
+export const IconRocket = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 15l-3-3c1.5-4.5 4.5-7.5 10-8-0.5 5.5-3.5 8.5-7 11z" />
+    <path d="M9 12H5l2.5-3.5H11M12 15v4l3.5-2.5V13" />
+    <path d="M6.5 17.5c-1 .5-1.5 2-1.5 2s1.5-.5 2-1.5" />
+  </Svg>
+);

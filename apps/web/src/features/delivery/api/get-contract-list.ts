@@ -1,8 +1,8 @@
 import type { ContractList, ContractRecord } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
+import { serverNow } from '../../../shared/server-clock.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
-import { serverNow } from './server-clock.ts';
 
 export type ContractListStatus = 'open' | 'settled';
 

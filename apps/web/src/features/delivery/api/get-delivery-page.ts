@@ -1,8 +1,8 @@
 import type { DeliveryPage } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
+import { syncServerClock } from '../../../shared/server-clock.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
-import { syncServerClock } from './server-clock.ts';
 
 /** `GET /Contract/index`: the markets with their periods, both balances, trial grants, the server's clock. */
 export async function getDeliveryPage(signal?: AbortSignal): Promise<DeliveryPage> {

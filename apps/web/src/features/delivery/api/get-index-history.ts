@@ -1,7 +1,7 @@
 import type { IndexTick } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
-import { serverNow } from './server-clock.ts';
+import { serverNow } from '../../../shared/server-clock.ts';
 
 /** How far back the tick line reaches. */
 const LINE_WINDOW_MS = 10 * 60_000;

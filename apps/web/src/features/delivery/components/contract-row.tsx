@@ -1,10 +1,10 @@
 import type { ContractRecord } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatCountdown, secondsLeft } from '../../../shared/format/countdown.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { isAwaitingSettlement } from '../api/get-contract-list.ts';
-import { formatCountdown, secondsLeft } from './countdown.ts';
 import { DirectionTag, ResultTag, StatusTag, useFormatPeriod } from './labels.tsx';
 import { pairLabel } from './pair-label.ts';
 

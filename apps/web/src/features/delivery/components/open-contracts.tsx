@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useServerNow } from '../../../shared/server-clock.ts';
 import { deliveryQueryKey } from '../api/delivery-query-key.ts';
 import { useContractList } from '../api/get-contract-list.ts';
-import { useServerNow } from '../api/server-clock.ts';
 import { ContractRow } from './contract-row.tsx';
 
 /**

@@ -5,11 +5,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
+import { useServerNow } from '../../../shared/server-clock.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useContract } from '../api/get-contract.ts';
-import { useServerNow } from '../api/server-clock.ts';
 import { ratioPercent } from '../components/contract-math.ts';
 import { Countdown } from '../components/contract-row.tsx';
 import {

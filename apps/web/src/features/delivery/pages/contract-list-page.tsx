@@ -3,13 +3,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
+import { useServerNow } from '../../../shared/server-clock.ts';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { type ContractListStatus, useContractList } from '../api/get-contract-list.ts';
-import { useServerNow } from '../api/server-clock.ts';
 import { ContractRow } from '../components/contract-row.tsx';
 
 const TABS: readonly { status: ContractListStatus; label: string; empty: string }[] = [

@@ -5,14 +5,18 @@ import Tabs from 'antd-mobile/es/components/tabs';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { copyText } from '../../../shared/copy-text.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
+import { PATHS } from '../../../shared/paths.ts';
+import { Amount } from '../../../shared/ui/amount.tsx';
 import { CopyButton } from '../../../shared/ui/copy-button.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
+import { useRewards } from '../api/rewards.ts';
 import { useTeam } from '../api/team.ts';
 
 const GENERATIONS = [1, 2, 3] as const;
@@ -43,6 +47,50 @@ function Members({ generation }: { generation: number }) {
       ))}
       <LoadMore query={team} />
     </div>
+  );
+}
+
+/** The rewards the team's subscriptions earned: this month's total and each record with its status. */
+function Rewards() {
+  const { t } = useTranslation();
+  const formatTime = useFormatTime();
+  const rewards = useRewards();
+  if (rewards.isPending) return <ListSkeleton rows={2} />;
+  if (rewards.isError)
+    return <ErrorState message={rewards.error.message} onRetry={() => rewards.refetch()} />;
+  const list = rewards.data.pages.flatMap((page) => page.list);
+  const monthTotal = rewards.data.pages[0]?.month_total ?? '0';
+  return (
+    <section className="invite-rewards" data-testid="invite-rewards">
+      <div className="invite-rewards-head">
+        <span>{t('invite.rewards.title')}</span>
+        <span className="invite-member-meta">
+          {t('invite.rewards.month')}{' '}
+          <Amount value={monthTotal} decimals={2} unit="USDT" testId="invite-month-total" />
+        </span>
+      </div>
+      {list.length === 0 ? (
+        <p className="invite-note">{t('invite.rewards.none')}</p>
+      ) : (
+        list.map((reward) => (
+          <div key={reward.id} className="invite-member" data-testid={`invite-reward-${reward.id}`}>
+            <span>
+              {reward.project} · {t(`invite.generations.${reward.generation}`)}
+              <span className="invite-member-meta"> · {reward.buyer}</span>
+            </span>
+            <span className="invite-member-meta">
+              <Amount value={reward.amount} decimals={2} unit={reward.asset} /> ·{' '}
+              {t(`invite.rewards.status.${reward.status}`)} · {formatTime(reward.created_at)}
+            </span>
+          </div>
+        ))
+      )}
+      <LoadMore query={rewards} />
+      <p className="invite-note">{t('invite.rewards.note')}</p>
+      <Link to={PATHS.agent} className="invite-agent-link" data-testid="invite-agent-link">
+        {t('invite.rewards.agent')}
+      </Link>
+    </section>
   );
 }
 
@@ -129,6 +177,7 @@ export default function InvitePage() {
             </Tabs>
             <Members generation={generation} />
             <p className="invite-note">{t('invite.note')}</p>
+            <Rewards />
           </>
         )
       )}

@@ -22,6 +22,7 @@ import {
   IconLogout,
   IconMegaphone,
   IconPalette,
+  IconRocket,
   IconScale,
   IconShield,
   IconUser,
@@ -84,6 +85,12 @@ export default function UserPage() {
           testId="menu-reserves"
         />
         <MenuItem icon={IconUser} label={t('user.menu.invite')} to={PATHS.invite} testId="menu-invite" />
+        <MenuItem
+          icon={IconRocket}
+          label={t('user.menu.launchpad')}
+          to={PATHS.issueList}
+          testId="menu-launchpad"
+        />
       </Menu>
 
       <Menu title={t('user.sections.security')}>

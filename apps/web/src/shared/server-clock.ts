@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { clockOffset } from '../components/countdown.ts';
+import { clockOffset } from './format/countdown.ts';
 
 let offset = 0;
 

@@ -1,0 +1,123 @@
+import type {
+  AgentCentre,
+  AgentStatusInfo,
+  CoinBalance,
+  IssueDetail,
+  IssueProjectList,
+  IssueRecord,
+  IssueRecordList,
+  RewardList,
+} from '@bourse/shared/api';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { get, post } from '../../../api/http.ts';
+import { syncServerClock } from '../../../shared/server-clock.ts';
+
+const KEY = ['launchpad'] as const;
+
+/** `GET /Issue/index`: the projects with state and progress; syncs the countdowns to the server's clock. */
+export function useProjects() {
+  return useQuery({
+    queryKey: [...KEY, 'projects'],
+    queryFn: async ({ signal }) => {
+      const sentAt = Date.now();
+      const data = (await get<IssueProjectList>('/Issue/index', undefined, { signal })).data;
+      syncServerClock(data.server_time, sentAt);
+      return data;
+    },
+    refetchInterval: 30_000,
+  });
+}
+
+/** `GET /Issue/details`: one project, the user's part, and the price of `num` tokens at today's demand. */
+export function useProject(id: string, num: string) {
+  return useQuery({
+    queryKey: [...KEY, 'project', id, num],
+    queryFn: async ({ signal }) => {
+      const sentAt = Date.now();
+      const data = (await get<IssueDetail>('/Issue/details', { id, ...(num ? { num } : {}) }, { signal }))
+        .data;
+      syncServerClock(data.server_time, sentAt);
+      return data;
+    },
+    placeholderData: keepPreviousData,
+    enabled: id !== '',
+  });
+}
+
+/** `POST /Issue/buy`: one submission, one idempotency key. */
+export function useSubscribe() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; num: string; key: string }) =>
+      post<IssueRecord>('/Issue/buy', { id: input.id, num: input.num, idempotency_key: input.key }),
+    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+  });
+}
+
+/** `GET /Finance/getmoney`: the quote coin the user can pay with. */
+export function useAvailable(coin: string) {
+  return useQuery({
+    queryKey: [...KEY, 'balance', coin],
+    queryFn: async ({ signal }) =>
+      (await get<CoinBalance>('/Finance/getmoney', { coin }, { signal, silent: true })).data,
+    enabled: coin !== '',
+  });
+}
+
+/** `GET /Issue/issuelog`: the user's records, 20 a page. */
+export function useRecords() {
+  return useInfiniteQuery({
+    queryKey: [...KEY, 'records'],
+    queryFn: async ({ pageParam, signal }) =>
+      (await get<IssueRecordList>('/Issue/issuelog', { page: pageParam }, { signal })).data,
+    initialPageParam: 1,
+    getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
+  });
+}
+
+/** `GET /Agent/status`. */
+export function useAgentStatus() {
+  return useQuery({
+    queryKey: [...KEY, 'agent'],
+    queryFn: async ({ signal }) => (await get<AgentStatusInfo>('/Agent/status', undefined, { signal })).data,
+  });
+}
+
+export function useApplyAgent() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => post<null>('/Agent/apply'),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...KEY, 'agent'] }),
+  });
+}
+
+/** `GET /Agent/index`: the team (one generation or all), masked, and the daily rewards. */
+export function useAgentCentre(generation: number | undefined, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: [...KEY, 'centre', generation ?? 0],
+    queryFn: async ({ pageParam, signal }) =>
+      (await get<AgentCentre>('/Agent/index', { page: pageParam, generation }, { signal, silent: true }))
+        .data,
+    initialPageParam: 1,
+    getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
+    enabled,
+  });
+}
+
+/** `GET /Agent/rewards`: the agent's reward records. */
+export function useAgentRewards(enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: [...KEY, 'agentRewards'],
+    queryFn: async ({ pageParam, signal }) =>
+      (await get<RewardList>('/Agent/rewards', { page: pageParam }, { signal, silent: true })).data,
+    initialPageParam: 1,
+    getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
+    enabled,
+  });
+}
