@@ -157,6 +157,8 @@ describe('demo accounts in production', () => {
         'demo-trader-1',
         'demo-trader-2',
         'demo2',
+        'lp_demo_a',
+        'lp_demo_b',
         'market-maker',
       ]);
       const notes = server.log.lines().filter((line) => /demo accounts/i.test(line.msg ?? ''));
