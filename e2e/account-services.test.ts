@@ -13,6 +13,7 @@ import {
   openDemoPhone,
   SCREENS,
   serverText,
+  settled,
   waitForHash,
   webText,
 } from './page-helpers.ts';
@@ -56,15 +57,6 @@ function nextCaptcha(page: Page): Promise<{ key: string }> {
   return page
     .waitForResponse((r) => r.url().includes('/apiv/Login/captcha'))
     .then(async (r) => ((await r.json()) as { data: { key: string } }).data);
-}
-
-/** Waits until nothing on the page moves (a drawer opening, a message fading), for a screenshot. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => document.getAnimations().every((animation) => animation.playState !== 'running'),
-    null,
-    { timeout: 10_000 },
-  );
 }
 
 describe('account services at phone size, with the back office', () => {

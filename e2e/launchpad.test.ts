@@ -16,19 +16,10 @@ import {
   verifyUser,
 } from '../apps/server/test/launchpad-harness.ts';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
-import { launchChromium, newPhoneContext } from './harness.ts';
-import { input, SCREENS, waitForHash, webText } from './page-helpers.ts';
+import { launchChromium, newDesktopContext, newPhoneContext } from './harness.ts';
+import { adminText, input, SCREENS, settled, waitForHash, webText } from './page-helpers.ts';
 
 const HOUR_MS = 3_600_000;
-
-/** Waits until nothing on the page moves, for a screenshot. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => document.getAnimations().every((animation) => animation.playState !== 'running'),
-    null,
-    { timeout: 10_000 },
-  );
-}
 
 /**
  * The launchpad end to end at phone size, on a server whose clock the test moves: a funded user
@@ -182,5 +173,21 @@ describe('launchpad at phone size', () => {
     expect(await phone.getByTestId('agent-rewards').textContent()).toContain('75.00 USDT');
     await settled(phone);
     await phone.screenshot({ path: path.join(SCREENS, 'agent-centre.png'), fullPage: true });
+  });
+
+  it('back office: projects with progress from the records, and the referral programme behind its legal warning', async () => {
+    const desk = await newDesktopContext(browser);
+    await desk.addInitScript((token) => sessionStorage.setItem('bourse.admin.token', token), staff.owner);
+    const staffPage = await desk.newPage();
+    await staffPage.goto(`${server.url}/admin/#/launchpad`);
+    const row = staffPage.getByRole('row').filter({ hasText: 'Newton Labs (NEWT)' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(adminText('launchpad.states.closed'));
+    expect(await row.textContent()).toContain('100.00% (10000)');
+    await settled(staffPage);
+    await staffPage.screenshot({ path: path.join(SCREENS, 'back-office-launchpad.png') });
+    await staffPage.getByRole('tab', { name: adminText('launchpad.tabs.referral') }).click();
+    await staffPage.getByText(adminText('launchpad.legalTitle')).waitFor();
+    await desk.close();
   });
 });

@@ -146,3 +146,22 @@ export async function enrolOwnerInBackOffice(page: Page, url: string, username: 
   await page.getByRole('button', { name: adminText('login.verify') }).click();
   await page.waitForFunction(() => location.hash === '#/dashboard', null, { timeout: 15_000 });
 }
+
+/**
+ * Waits until nothing on the page moves (a drawer opening, a message fading), for a screenshot.
+ * Animations that never end (a spinner, a pulsing status dot) are not waited for.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' ||
+            animation.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
+        ),
+    null,
+    { timeout: 10_000 },
+  );
+}

@@ -235,7 +235,7 @@ describe.each(DIALECTS)(
         };
         for (const role of ['owner', 'finance', 'content', 'compliance', 'support'] as const) {
           const token = staff[role];
-          const update = await callAdmin(server, 'PUT', `/launchpad/projects/${id}`, forged, token);
+          const update = await callAdmin(server, 'POST', `/launchpad/projects/${id}`, forged, token);
           expect([7610, 6002]).toContain(update.code);
           expect([1003, 7610, 6002]).toContain(
             (await callAdmin(server, 'POST', `/launchpad/projects/${id}/inventory`, undefined, token)).code,
@@ -262,13 +262,13 @@ describe.each(DIALECTS)(
         expect(writes.map((w) => w.route).sort()).toEqual([
           'POST /admin-api/agents/{id}/decision',
           'POST /admin-api/launchpad/projects',
+          'POST /admin-api/launchpad/projects/{id}',
           'POST /admin-api/launchpad/projects/{id}/cancel',
           'POST /admin-api/launchpad/projects/{id}/disabled',
           'POST /admin-api/launchpad/projects/{id}/inventory',
           'POST /admin-api/launchpad/projects/{id}/schedule',
+          'POST /admin-api/launchpad/referral',
           'POST /admin-api/launchpad/rewards/{id}/void',
-          'PUT /admin-api/launchpad/projects/{id}',
-          'PUT /admin-api/launchpad/referral',
         ]);
         for (const write of writes)
           expect(write.body).not.toMatch(/"(progress|sold|subscribed|quantity|allocation|paid)"/);

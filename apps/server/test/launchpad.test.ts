@@ -89,18 +89,18 @@ describe.each(DIALECTS)('launchpad and referral rewards on $name', ({ name, skip
         acknowledgedBy: 'system:demo',
       });
       expect(
-        (await callAdmin(server, 'PUT', '/launchpad/referral', { ...config, generations: 1 }, staff.owner))
+        (await callAdmin(server, 'POST', '/launchpad/referral', { ...config, generations: 1 }, staff.owner))
           .code,
       ).toBe(1000);
-      expect((await callAdmin(server, 'PUT', '/launchpad/referral', config, staff.finance)).code).toBe(6002);
-      const unacknowledged = await callAdmin(server, 'PUT', '/launchpad/referral', config, staff.owner);
+      expect((await callAdmin(server, 'POST', '/launchpad/referral', config, staff.finance)).code).toBe(6002);
+      const unacknowledged = await callAdmin(server, 'POST', '/launchpad/referral', config, staff.owner);
       expect([unacknowledged.code, unacknowledged.msg]).toEqual([
         7612,
         'Generations 2 and 3 need the owner’s acknowledgement of the legal warning.',
       ]);
       const saved = await callAdmin(
         server,
-        'PUT',
+        'POST',
         '/launchpad/referral',
         { ...config, acknowledge: true },
         staff.owner,

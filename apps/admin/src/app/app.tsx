@@ -10,6 +10,7 @@ import {
   LineChartOutlined,
   MailOutlined,
   NotificationOutlined,
+  RocketOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
   SwapOutlined,
@@ -52,6 +53,9 @@ const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: 
 const ReservesPage = lazy(() => import('../pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })));
 const IdentityPage = lazy(() => import('../pages/identity.tsx').then((m) => ({ default: m.IdentityPage })));
 const ContentPage = lazy(() => import('../pages/content.tsx').then((m) => ({ default: m.ContentPage })));
+const LaunchpadPage = lazy(() =>
+  import('../pages/launchpad.tsx').then((m) => ({ default: m.LaunchpadPage })),
+);
 const BroadcastsPage = lazy(() =>
   import('../pages/broadcasts.tsx').then((m) => ({ default: m.BroadcastsPage })),
 );
@@ -79,6 +83,7 @@ const NAV = [
   { path: '/reserves', key: 'reserves', permission: 'reserves.read', icon: <SafetyCertificateOutlined /> },
   { path: '/identity', key: 'identity', permission: 'identity.read', icon: <IdcardOutlined /> },
   { path: '/content', key: 'content', permission: 'content.read', icon: <FileTextOutlined /> },
+  { path: '/launchpad', key: 'launchpad', permission: 'launchpad.read', icon: <RocketOutlined /> },
   { path: '/broadcasts', key: 'broadcasts', permission: 'notices.broadcast', icon: <NotificationOutlined /> },
   { path: '/support', key: 'support', permission: 'support.chat', icon: <CustomerServiceOutlined /> },
   { path: '/outbox', key: 'outbox', permission: 'mail.read', icon: <MailOutlined /> },
@@ -171,6 +176,7 @@ const router = createHashRouter([
       { path: 'reserves', element: <ReservesPage /> },
       { path: 'identity', element: <IdentityPage /> },
       { path: 'content', element: <ContentPage /> },
+      { path: 'launchpad', element: <LaunchpadPage /> },
       { path: 'broadcasts', element: <BroadcastsPage /> },
       { path: 'outbox', element: <OutboxPage /> },
       { path: 'support', element: <SupportChatPage /> },

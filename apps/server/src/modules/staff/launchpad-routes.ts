@@ -107,7 +107,7 @@ export async function launchpadStaffRoutes(
     },
   });
 
-  api.put('/launchpad/projects/:id', {
+  api.post('/launchpad/projects/:id', {
     config: {
       staff: 'launchpad.manage',
       errors: ['LP_PROJECT_INVALID', 'LP_NOT_EDITABLE', 'RECORD_NOT_FOUND'],
@@ -270,7 +270,7 @@ export async function launchpadStaffRoutes(
     handler: async (request) => ok(request, toConfigWire(await launchpad().referralConfig())),
   });
 
-  api.put('/launchpad/referral', {
+  api.post('/launchpad/referral', {
     config: {
       staff: 'launchpad.referral',
       errors: ['CONFIG_LIMITS_INVALID', 'LP_ACK_REQUIRED', 'COUNTRY_INVALID'],
