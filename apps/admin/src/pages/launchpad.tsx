@@ -1,3 +1,4 @@
+import type { AdminAgent, AdminProject, AdminReward, ReferralConfigInfo } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -36,34 +37,7 @@ const STATE_COLOURS: Record<string, string> = {
   forbidden: 'volcano',
 };
 
-interface Project {
-  id: string;
-  name: string;
-  coin: string;
-  quote: string;
-  mode: 'pro_rata' | 'fcfs';
-  state: string;
-  status: string;
-  start_at: number;
-  end_at: number;
-  release_at: number;
-  lock_days: number;
-  total_issue: string;
-  price: string;
-  per_min: string;
-  per_max: string;
-  individual_limit: string;
-  max_purchases: number;
-  soft_cap: string;
-  subscribed: string;
-  progress: string;
-  raised: string;
-  participants: number;
-  disabled: boolean;
-  referral_budget_bp: number;
-  descriptions: Record<string, string>;
-  inventory: string;
-}
+type Project = AdminProject;
 
 interface Draft {
   id?: string;
@@ -522,22 +496,7 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
   );
 }
 
-interface Reward {
-  id: string;
-  project: string;
-  buyer: string;
-  buyer_id: string;
-  beneficiary_id: string;
-  generation: number;
-  asset: string;
-  base: string;
-  rate_bp: number;
-  amount: string;
-  capped: string;
-  status: 'pending' | 'paid' | 'void' | 'capped';
-  reason: string;
-  created_at: number;
-}
+type Reward = AdminReward;
 
 function RewardsTab({ canManage }: { canManage: boolean }) {
   const { t } = useTranslation();
@@ -621,16 +580,7 @@ function RewardsTab({ canManage }: { canManage: boolean }) {
   );
 }
 
-interface ReferralConfig {
-  ratesBp: [number, number, number];
-  generations: number;
-  capPerProject: string;
-  capPerMonth: string;
-  budgetBp: number;
-  blockedCountries: string[];
-  acknowledgedBy: string | null;
-  acknowledgedAt: number | null;
-}
+type ReferralConfig = ReferralConfigInfo;
 
 function ReferralTab({ canEdit }: { canEdit: boolean }) {
   const { t } = useTranslation();
@@ -765,16 +715,7 @@ function ReferralTab({ canEdit }: { canEdit: boolean }) {
   );
 }
 
-interface Agent {
-  user_id: string;
-  username: string;
-  status: 'pending' | 'approved' | 'rejected' | 'suspended';
-  rates_override: number[] | null;
-  note: string;
-  applied_at: number;
-  decided_at: number | null;
-  decided_by: string | null;
-}
+type Agent = AdminAgent;
 
 const NEXT: Record<Agent['status'], ('approve' | 'reject' | 'suspend' | 'reinstate')[]> = {
   pending: ['approve', 'reject'],

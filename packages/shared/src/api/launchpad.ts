@@ -207,14 +207,14 @@ export const AdminProject = IssueProject.extend({
   /** Token atoms held in the project's inventory account. */
   inventory: amount,
 });
+export type AdminProject = z.infer<typeof AdminProject>;
 export const AdminProjectList = z.object({ list: z.array(AdminProject) });
 
 export const AdminRecordList = z.object({ list: z.array(IssueRecord.extend({ user_id: z.string() })) });
 
-export const AdminRewardList = z.object({
-  list: z.array(RewardRecord.extend({ beneficiary_id: z.string(), buyer_id: z.string() })),
-  has_more: z.boolean(),
-});
+export const AdminReward = RewardRecord.extend({ beneficiary_id: z.string(), buyer_id: z.string() });
+export type AdminReward = z.infer<typeof AdminReward>;
+export const AdminRewardList = z.object({ list: z.array(AdminReward), has_more: z.boolean() });
 
 export const AdminRewardQuery = z.object({
   project: idField.optional(),
@@ -239,6 +239,7 @@ export const ReferralConfigBody = z.object({
   acknowledge: z.boolean().optional().default(false),
 });
 
+export type ReferralConfigInfo = z.infer<typeof ReferralConfigInfo>;
 export const ReferralConfigInfo = z.object({
   ratesBp: z.tuple([z.number(), z.number(), z.number()]),
   generations: z.number().int(),
@@ -256,21 +257,18 @@ export const AgentDecisionBody = z.object({
   ratesBp: z.tuple([bp, bp, bp]).nullable().optional(),
 });
 
-export const AdminAgentList = z.object({
-  list: z.array(
-    z.object({
-      user_id: z.string(),
-      username: z.string(),
-      status: z.string(),
-      rates_override: z.array(z.number()).nullable(),
-      note: z.string(),
-      applied_at: z.number().int(),
-      decided_at: z.number().int().nullable(),
-      decided_by: z.string().nullable(),
-    }),
-  ),
-  has_more: z.boolean(),
+export const AdminAgent = z.object({
+  user_id: z.string(),
+  username: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected', 'suspended']),
+  rates_override: z.array(z.number()).nullable(),
+  note: z.string(),
+  applied_at: z.number().int(),
+  decided_at: z.number().int().nullable(),
+  decided_by: z.string().nullable(),
 });
+export type AdminAgent = z.infer<typeof AdminAgent>;
+export const AdminAgentList = z.object({ list: z.array(AdminAgent), has_more: z.boolean() });
 
 export const AdminAgentQuery = z.object({
   status: z.enum(['pending', 'approved', 'rejected', 'suspended']).optional(),

@@ -5,7 +5,9 @@ import type {
   LpProjectStatus,
   LpProjectsTable,
   LpRecordStatus,
+  LpRecordsTable,
   LpRewardStatus,
+  LpRewardsTable,
   Millis,
 } from '../../platform/schema.ts';
 
@@ -125,19 +127,7 @@ export async function userTotals(db: Db, projectId: bigint, userId: bigint) {
 
 export async function insertRecord(
   db: Db,
-  row: {
-    project_id: bigint;
-    user_id: bigint;
-    requested: bigint;
-    committed: bigint;
-    quantity: bigint;
-    paid: bigint;
-    refunded: bigint;
-    status: LpRecordStatus;
-    idempotency_key: string;
-    created_at: Millis;
-    release_at: Millis;
-  },
+  row: Omit<Insertable<LpRecordsTable>, 'id' | 'released_at'>,
 ): Promise<bigint> {
   const inserted = await db.insertInto('lp_records').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;
@@ -227,26 +217,7 @@ export async function sumByUser(db: Db, status: 'committed' | 'locked') {
 
 // --- rewards ---------------------------------------------------------------------------------------
 
-export async function insertReward(
-  db: Db,
-  row: {
-    project_id: bigint;
-    source_id: bigint;
-    buyer_id: bigint;
-    beneficiary_id: bigint;
-    generation: bigint;
-    asset: string;
-    base: bigint;
-    rate_bp: bigint;
-    amount: bigint;
-    capped: bigint;
-    status: LpRewardStatus;
-    reason: string;
-    month: string;
-    created_at: Millis;
-    settled_at: Millis | null;
-  },
-): Promise<bigint> {
+export async function insertReward(db: Db, row: Omit<Insertable<LpRewardsTable>, 'id'>): Promise<bigint> {
   const inserted = await db.insertInto('lp_rewards').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;
 }
