@@ -46,7 +46,7 @@ describe.each(DIALECTS)(
         await server?.close();
       });
 
-      it('50 buyers at once for the last 1,000 tokens: exactly 10 of 100 fill, never more than the supply', async () => {
+      it('50 buyers of 100 tokens each race for the last 1,000: exactly 10 fill, never more than the supply', async () => {
         const id = await openProject(server, staff, {
           coin: coin(),
           mode: 'fcfs',

@@ -138,7 +138,7 @@ export async function launchpadRoutes(
       response: { 200: envelope(AgentStatusInfo) },
     },
     config,
-    handler: async (request) => ok(request, await launchpad.agentStatus(requireAuth(request).userId)),
+    handler: async (request) => ok(request, await launchpad.agents.status(requireAuth(request).userId)),
   });
 
   api.post('/Agent/apply', {
@@ -151,7 +151,7 @@ export async function launchpadRoutes(
     },
     config: { ...config, errors: ['AGENT_ALREADY'] },
     handler: async (request) => {
-      await launchpad.applyAgent(requireAuth(request).userId);
+      await launchpad.agents.apply(requireAuth(request).userId);
       return ok(request, null, 'AGENT_APPLIED');
     },
   });
@@ -168,7 +168,7 @@ export async function launchpadRoutes(
     handler: async (request) =>
       ok(
         request,
-        await launchpad.agentCentre(requireAuth(request).userId, {
+        await launchpad.agents.centre(requireAuth(request).userId, {
           generation: request.query.generation,
           page: request.query.page,
         }),
@@ -185,7 +185,7 @@ export async function launchpadRoutes(
     },
     config: { ...config, errors: ['AGENT_NOT_AGENT', 'AGENT_PENDING', 'AGENT_SUSPENDED'] },
     handler: async (request) =>
-      ok(request, await launchpad.agentRewards(requireAuth(request).userId, request.query.page)),
+      ok(request, await launchpad.agents.rewards(requireAuth(request).userId, request.query.page)),
   });
 
   api.get('/Agent/export', {
@@ -197,7 +197,7 @@ export async function launchpadRoutes(
     },
     config: { ...config, errors: ['AGENT_NOT_AGENT', 'AGENT_PENDING', 'AGENT_SUSPENDED'] },
     handler: async (request, reply) => {
-      const csv = await launchpad.agentRewardsCsv(requireAuth(request).userId);
+      const csv = await launchpad.agents.rewardsCsv(requireAuth(request).userId);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="rewards.csv"')

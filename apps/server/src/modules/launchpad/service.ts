@@ -7,88 +7,19 @@ import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { LedgerService, Owner, Posting } from '../ledger/service.ts';
 import type { SettingsService } from '../settings/service.ts';
-import { maskName, type UserAccount } from '../users/service.ts';
+import type { UserAccount } from '../users/service.ts';
+import { AgentService } from './agents.ts';
 import { allocateProRata, costOf, demandOf } from './allocation.ts';
+import { DEMO_PROJECTS } from './demo.ts';
 import * as repo from './repository.ts';
 import { applyCaps, budgetOf, DEFAULT_REFERRAL, monthOf, type ReferralConfig, rewardOf } from './rewards.ts';
+import { toRewardView } from './views.ts';
 
 const DAY_MS = 86_400_000;
 /** A pending reward not claimed by verification within this many days is void (products §2 rule 6). */
 export const PENDING_DAYS = 30;
 const REFERRAL_SETTING = 'launchpad.referral';
 const DEMO_SEEDED = 'launchpad.demo_seeded';
-const text = (
-  ja: string,
-  en: string,
-  zhCN: string,
-  zhTW: string,
-  ko: string,
-  fr: string,
-  de: string,
-  it: string,
-  tr: string,
-) => ({
-  'ja-JP': ja,
-  'en-US': en,
-  'zh-CN': zhCN,
-  'zh-TW': zhTW,
-  'ko-KR': ko,
-  'fr-FR': fr,
-  'de-DE': de,
-  'it-IT': it,
-  'tr-TR': tr,
-});
-/** The demo's three projects: names, coins and descriptions in the nine languages. */
-const DEMO_PROJECTS = {
-  closed: {
-    name: 'Nova Network',
-    coin: 'NOVA',
-    coinName: 'Nova Network',
-    descriptions: text(
-      'Nova Network は決済向けのレイヤー2です。申込は終了し、配分とロック解除が完了しています。',
-      'Nova Network is a payments layer 2. The sale has ended; allocations are distributed and released.',
-      'Nova Network 是面向支付的二层网络。申购已结束，配售已发放并解锁。',
-      'Nova Network 是面向支付的二層網路。申購已結束，配售已發放並解鎖。',
-      'Nova Network는 결제용 레이어 2입니다. 청약이 끝났고 배정과 잠금 해제가 완료되었습니다.',
-      'Nova Network est une couche 2 de paiement. La vente est terminée ; les allocations sont distribuées et débloquées.',
-      'Nova Network ist ein Layer 2 für Zahlungen. Der Verkauf ist beendet; Zuteilungen sind verteilt und freigegeben.',
-      'Nova Network è un layer 2 per i pagamenti. La vendita è chiusa; le assegnazioni sono distribuite e sbloccate.',
-      'Nova Network, ödemeler için bir katman 2 ağıdır. Satış bitti; tahsisler dağıtıldı ve kilitleri açıldı.',
-    ),
-  },
-  open: {
-    name: 'Orbit Storage',
-    coin: 'ORBT',
-    coinName: 'Orbit Storage',
-    descriptions: text(
-      'Orbit Storage は分散型ストレージです。期間中の申込額は凍結され、終了時に按分で配分、残りは返金されます。',
-      'Orbit Storage is decentralised storage. Commitments are frozen during the window, allocated pro rata at the end, and the rest refunded.',
-      'Orbit Storage 是去中心化存储。申购期间金额冻结，结束时按比例配售，其余退还。',
-      'Orbit Storage 是去中心化儲存。申購期間金額凍結，結束時按比例配售，其餘退還。',
-      'Orbit Storage는 탈중앙화 스토리지입니다. 기간 중 청약금은 동결되고 종료 시 비례 배정되며 나머지는 환불됩니다.',
-      'Orbit Storage est un stockage décentralisé. Les engagements sont gelés pendant la période, alloués au prorata à la fin, le reste remboursé.',
-      'Orbit Storage ist dezentraler Speicher. Zusagen werden im Zeitraum eingefroren, am Ende anteilig zugeteilt, der Rest erstattet.',
-      'Orbit Storage è uno storage decentralizzato. Gli impegni sono congelati nel periodo, assegnati pro rata alla fine, il resto rimborsato.',
-      'Orbit Storage merkeziyetsiz depolamadır. Taahhütler süre boyunca dondurulur, sonunda orantılı dağıtılır, kalanı iade edilir.',
-    ),
-  },
-  upcoming: {
-    name: 'Lumen Pay',
-    coin: 'LUMA',
-    coinName: 'Lumen Pay',
-    descriptions: text(
-      'Lumen Pay は先着順の販売です。開始後、売り切れまで即時に配分されます。',
-      'Lumen Pay is a first-come, first-served sale: from the start, tokens are allocated at once until sold out.',
-      'Lumen Pay 为先到先得销售：开始后即时配售，售完为止。',
-      'Lumen Pay 為先到先得銷售：開始後即時配售，售完為止。',
-      'Lumen Pay는 선착순 판매입니다. 시작 후 매진될 때까지 즉시 배정됩니다.',
-      'Lumen Pay est une vente premier arrivé, premier servi : dès l’ouverture, attribution immédiate jusqu’à épuisement.',
-      'Lumen Pay ist ein Verkauf nach Eingang: ab Start sofortige Zuteilung bis ausverkauft.',
-      'Lumen Pay è una vendita in ordine di arrivo: dall’apertura, assegnazione immediata fino a esaurimento.',
-      'Lumen Pay ilk gelen alır satışıdır: başlangıçtan itibaren tükenene kadar anında tahsis edilir.',
-    ),
-  },
-} as const;
 const REALNAME_VERIFIED = 2n;
 /** Most records (or rewards) one run of the job handles per step; the next run goes on. */
 const BATCH = 500;
@@ -194,21 +125,6 @@ export interface RecordView {
   stage: LpRecordStatus;
 }
 
-export interface RewardView {
-  id: string;
-  project: string;
-  buyer: string;
-  generation: number;
-  asset: string;
-  base: string;
-  rate_bp: number;
-  amount: string;
-  capped: string;
-  status: LpRewardStatus;
-  reason: string;
-  created_at: number;
-}
-
 type ProjectRow = NonNullable<Awaited<ReturnType<typeof repo.findProject>>>;
 
 const system = (name: `${'lp_issuer' | 'lp_inventory' | 'lp_escrow'}`, id: bigint): Owner => ({
@@ -263,8 +179,12 @@ function parseDescriptions(text: string): Record<string, string> {
 export class LaunchpadService {
   readonly #deps: LaunchpadDeps;
 
+  /** Agents: applications, staff decisions and the agent centre. */
+  readonly agents: AgentService;
+
   constructor(deps: LaunchpadDeps) {
     this.#deps = deps;
+    this.agents = new AgentService({ ...deps, rewards: this });
     deps.ledger.addReservationSource(RESERVATIONS.commitments, (db) => repo.sumByUser(db, 'committed'));
     deps.ledger.addReservationSource(RESERVATIONS.locked, (db) => repo.sumByUser(db, 'locked'), 'locked');
   }
@@ -630,7 +550,7 @@ export class LaunchpadService {
       }
       for (const ancestor of chain) {
         const rate =
-          (await this.#agentRates(trx, ancestor.userId))?.[ancestor.generation - 1] ??
+          (await this.agents.ratesOverride(trx, ancestor.userId))?.[ancestor.generation - 1] ??
           config.ratesBp[ancestor.generation - 1] ??
           0n;
         const due = rewardOf(allocation.paid, rate);
@@ -1219,171 +1139,6 @@ export class LaunchpadService {
     });
   }
 
-  // --- agents ---------------------------------------------------------------------------------------
-
-  async applyAgent(userId: bigint): Promise<void> {
-    const { db, clock } = this.#deps;
-    const agent = await repo.findAgent(db, userId);
-    if (agent && agent.status !== 'rejected') throw new AppError('AGENT_ALREADY');
-    await repo.upsertAgent(db, { user_id: userId, status: 'pending', applied_at: toMillis(clock.now()) });
-  }
-
-  /** The agent's own status; refused with the spec's messages unless approved. */
-  async requireAgent(userId: bigint): Promise<void> {
-    const agent = await repo.findAgent(this.#deps.db, userId);
-    if (!agent || agent.status === 'rejected') throw new AppError('AGENT_NOT_AGENT');
-    if (agent.status === 'pending') throw new AppError('AGENT_PENDING');
-    if (agent.status === 'suspended') throw new AppError('AGENT_SUSPENDED');
-  }
-
-  async agentStatus(
-    userId: bigint,
-  ): Promise<{ status: 'none' | 'pending' | 'approved' | 'rejected' | 'suspended' }> {
-    const agent = await repo.findAgent(this.#deps.db, userId);
-    return { status: agent?.status ?? 'none' };
-  }
-
-  /**
-   * The agent centre: team counts per generation and members (masked name, join date, generation,
-   * verified, total paid), never balances or contacts; reward totals and a 30-day daily series.
-   */
-  async agentCentre(userId: bigint, query: { generation?: number; page: number }) {
-    await this.requireAgent(userId);
-    const { db, clock } = this.#deps;
-    const members = await repo.listTeamMembers(
-      db,
-      userId,
-      query.generation === undefined ? undefined : BigInt(query.generation),
-      PAGE + 1,
-      (query.page - 1) * PAGE,
-    );
-    const counts: [number, number, number] = [0, 0, 0];
-    const everyone = await repo.listTeamMembers(db, userId, undefined, 1_000_000, 0);
-    for (const m of everyone) counts[Number(m.depth) - 1] = (counts[Number(m.depth) - 1] ?? 0) + 1;
-    const now = clock.now();
-    const since = now - 29 * DAY_MS;
-    const fromDay = since - (since % DAY_MS);
-    const daily = new Map<string, bigint>();
-    for (let t = fromDay; t <= now; t += DAY_MS) daily.set(new Date(t).toISOString().slice(0, 10), 0n);
-    for (const row of await repo.dailyRewards(db, userId, toMillis(fromDay))) {
-      const day = new Date(fromMillis(row.created_at)).toISOString().slice(0, 10);
-      daily.set(day, (daily.get(day) ?? 0n) + row.amount);
-    }
-    return {
-      counts,
-      members: members.slice(0, PAGE).map((m) => ({
-        name: maskName(m.username),
-        joined_at: fromMillis(m.created_at),
-        generation: Number(m.depth),
-        verified: m.realname_status === REALNAME_VERIFIED,
-        total_paid: fromAtoms(BigInt(m.total_paid ?? 0)),
-      })),
-      has_more: members.length > PAGE,
-      daily: [...daily].map(([day, amount]) => ({ day, amount: fromAtoms(amount) })),
-    };
-  }
-
-  async agentRewards(userId: bigint, page: number) {
-    await this.requireAgent(userId);
-    return this.listRewards(userId, page);
-  }
-
-  /** The agent's reward records as CSV (RFC 4180), newest first. */
-  async agentRewardsCsv(userId: bigint): Promise<string> {
-    await this.requireAgent(userId);
-    const rows = await repo.listRewards(this.#deps.db, { beneficiaryId: userId }, 10_000, 0);
-    const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-    const lines = ['id,created_at,project,buyer,generation,base,rate_bp,amount,capped,asset,status,reason'];
-    for (const row of rows) {
-      const view = toRewardView(row, true);
-      lines.push(
-        [
-          view.id,
-          new Date(view.created_at).toISOString(),
-          view.project,
-          view.buyer,
-          view.generation,
-          view.base,
-          view.rate_bp,
-          view.amount,
-          view.capped,
-          view.asset,
-          view.status,
-          view.reason,
-        ]
-          .map((v) => quote(String(v)))
-          .join(','),
-      );
-    }
-    return `${lines.join('\r\n')}\r\n`;
-  }
-
-  async listAgents(status: 'pending' | 'approved' | 'rejected' | 'suspended' | undefined, page: number) {
-    const rows = await repo.listAgents(this.#deps.db, status, PAGE + 1, (page - 1) * PAGE);
-    return {
-      list: rows.slice(0, PAGE).map((r) => ({
-        user_id: String(r.user_id),
-        username: r.username,
-        status: r.status,
-        rates_override: r.rates_override ? (JSON.parse(r.rates_override) as number[]) : null,
-        note: r.note,
-        applied_at: fromMillis(r.applied_at),
-        decided_at: r.decided_at === null ? null : fromMillis(r.decided_at),
-        decided_by: r.decided_by,
-      })),
-      has_more: rows.length > PAGE,
-    };
-  }
-
-  /** approve / reject a pending application, suspend an approved agent or reinstate one (audited). */
-  async decideAgent(
-    staff: StaffRef,
-    userId: bigint,
-    decision: 'approve' | 'reject' | 'suspend' | 'reinstate',
-    note: string,
-    ratesOverride?: [number, number, number] | null,
-  ): Promise<void> {
-    const { db, clock, audit } = this.#deps;
-    const allowed: Record<typeof decision, { from: string; to: 'approved' | 'rejected' | 'suspended' }> = {
-      approve: { from: 'pending', to: 'approved' },
-      reject: { from: 'pending', to: 'rejected' },
-      suspend: { from: 'approved', to: 'suspended' },
-      reinstate: { from: 'suspended', to: 'approved' },
-    };
-    const step = allowed[decision];
-    if (ratesOverride && ratesOverride.reduce((s, r) => s + r, 0) > 1_000)
-      throw new AppError('CONFIG_LIMITS_INVALID');
-    await db.transaction().execute(async (trx) => {
-      const agent = await repo.findAgent(trx, userId);
-      if (!agent) throw new AppError('RECORD_NOT_FOUND');
-      if (agent.status !== step.from) throw new AppError('ILLEGAL_OPERATION');
-      await repo.decideAgent(trx, userId, {
-        status: step.to,
-        decided_at: toMillis(clock.now()),
-        decided_by: staff.actor,
-        note,
-        ...(ratesOverride === undefined
-          ? {}
-          : { rates_override: ratesOverride ? JSON.stringify(ratesOverride) : null }),
-      });
-      await audit.record(trx, {
-        actor: staff.actor,
-        action: `agent.${decision}`,
-        target: `user:${userId}`,
-        before: { status: agent.status },
-        after: { status: step.to, ratesOverride },
-        reason: note,
-        ip: staff.ip,
-      });
-    });
-  }
-
-  async #agentRates(db: Db, userId: bigint): Promise<bigint[] | undefined> {
-    const agent = await repo.findAgent(db, userId);
-    if (agent?.status !== 'approved' || !agent.rates_override) return undefined;
-    return (JSON.parse(agent.rates_override) as number[]).map((r) => BigInt(r));
-  }
-
   // --- views ----------------------------------------------------------------------------------------
 
   #view(row: ProjectRow, totals: repo.Totals | undefined, locale: string): ProjectView {
@@ -1503,28 +1258,6 @@ function toRecordView(
     released_at: row.released_at === null ? null : fromMillis(row.released_at),
     status: recordStatus(row.status),
     stage: row.status,
-  };
-}
-
-function toRewardView(
-  row: repo.RewardRow & { project_name: string; buyer_name: string },
-  mask: boolean,
-): RewardView {
-  // why: a beneficiary sees who earned them a reward only as a masked name (never contacts).
-  const buyer = mask ? maskName(row.buyer_name) : row.buyer_name;
-  return {
-    id: String(row.id),
-    project: row.project_name,
-    buyer,
-    generation: Number(row.generation),
-    asset: row.asset,
-    base: fromAtoms(row.base),
-    rate_bp: Number(row.rate_bp),
-    amount: fromAtoms(row.amount),
-    capped: fromAtoms(row.capped),
-    status: row.status,
-    reason: row.reason,
-    created_at: fromMillis(row.created_at),
   };
 }
 

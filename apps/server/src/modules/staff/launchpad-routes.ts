@@ -308,7 +308,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(AdminAgentList) },
     },
     handler: async (request) =>
-      ok(request, await launchpad().listAgents(request.query.status, request.query.page)),
+      ok(request, await launchpad().agents.list(request.query.status, request.query.page)),
   });
 
   api.post('/agents/:id/decision', {
@@ -326,7 +326,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      await launchpad().decideAgent(
+      await launchpad().agents.decide(
         staffRef(request),
         BigInt(request.params.id),
         request.body.decision,
