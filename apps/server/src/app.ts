@@ -26,6 +26,8 @@ import { SmtpMailer } from './modules/mail/smtp.ts';
 import { type MarketsModule, registerMarketsModule, TICKERS_SUBJECT } from './modules/markets/module.ts';
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
 import type { MarketsService } from './modules/markets/service.ts';
+import { type MiningModule, registerMiningModule } from './modules/mining/module.ts';
+import type { MiningService } from './modules/mining/service.ts';
 import { type MarketMakerModule, registerMarketMakerModule } from './modules/mm/module.ts';
 import { type NoticesModule, registerNoticesModule } from './modules/notices/module.ts';
 import { publicationKey } from './modules/reserves/keys.ts';
@@ -111,6 +113,8 @@ export interface AppContext {
   delivery?: DeliveryModule;
   /** The launchpad, referral rewards and agents (tests run its job by hand). */
   launchpad?: LaunchpadService;
+  /** The mining market (tests run its midnight job by hand). */
+  mining?: MiningService;
   /** The markets' service (index, candles, staleness), set once the API is registered. */
   markets?: MarketsService;
   /** Spot trading (sequencers, orders, market data), set once the API is registered. */
@@ -239,6 +243,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let support!: SupportModule;
   let content!: ContentService;
   let launchpad!: LaunchpadModule;
+  let mining!: MiningModule;
   // why: chat pictures are private to their conversation; nothing serves this folder.
   const chatFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'chat') });
   const mail = new MailService({
@@ -431,6 +436,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         // why: products rule 6: a per-minute job releases locks (and distributes, settles rewards).
         intervalMs: 60_000,
       });
+      mining = registerMiningModule(api, {
+        db,
+        clock,
+        ledger,
+        audit,
+        index: markets.service,
+        users,
+        scheduler,
+        // why: the day ends at 00:00 UTC; a minute's check accrues it soon after, and catches up after downtime.
+        intervalMs: 60_000,
+      });
       content = registerContentModule(api, {
         db,
         clock,
@@ -444,6 +460,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   ctx.wallet = wallet;
   ctx.delivery = delivery;
   ctx.launchpad = launchpad.service;
+  ctx.mining = mining.service;
   ctx.markets = markets.service;
   ctx.spot = spot;
   const spotBackOffice = new SpotBackOffice({ db, clock, audit, markets: markets.service }, spot);
@@ -519,6 +536,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     support: () => support.service,
     content: () => content,
     launchpad: () => launchpad.service,
+    mining: () => mining.service,
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
     ledgerCheck: {
@@ -547,6 +565,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     delivery.start();
     reserves.start();
     launchpad.start();
+    mining.start();
   }
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
     marketMaker.start({ demoTraders: config.demo });

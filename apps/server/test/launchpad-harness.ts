@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import { expect } from 'vitest';
 import type { LaunchpadService } from '../src/modules/launchpad/service.ts';
-import type { Owner } from '../src/modules/ledger/service.ts';
+import type { AccountKind, Owner } from '../src/modules/ledger/service.ts';
 import { enrolStaff, signInStaffRoles } from './delivery-harness.ts';
 import { type ApiAnswer, callAdmin, type DialectName, startServer, type TestServer } from './harness.ts';
 import { fund, pngImage } from './wallet-harness.ts';
@@ -183,12 +183,7 @@ export function fundUsdt(server: TestServer, user: { token: string }, amount: st
 }
 
 /** A ledger balance in atoms (users by id, or a system account). */
-export function atoms(
-  server: TestServer,
-  owner: Owner,
-  asset: string,
-  kind: 'available' | 'frozen' | 'locked' = 'available',
-) {
+export function atoms(server: TestServer, owner: Owner, asset: string, kind: AccountKind = 'available') {
   const { ledger, store } = server.app.ctx;
   return ledger.balance(store.db, owner, asset, kind);
 }

@@ -130,6 +130,16 @@ export const RESULT_CODES = {
   AGENT_PENDING: { code: 7702, status: 200 },
   AGENT_SUSPENDED: { code: 7703, status: 200 },
   AGENT_ALREADY: { code: 7704, status: 200 },
+  // 78xx mining market
+  MINE_PAUSED: { code: 7801, status: 200 },
+  MINE_SOLD_OUT: { code: 7802, status: 200 },
+  MINE_NOT_SHARED: { code: 7803, status: 200 },
+  MINE_SHARE_INVALID: { code: 7804, status: 200 },
+  MINE_PLATFORM_COIN: { code: 7805, status: 200 },
+  MINE_REFERRALS: { code: 7806, status: 200 },
+  MINE_REPEAT: { code: 7807, status: 200 },
+  MINE_PRODUCT_INVALID: { code: 7808, status: 200 },
+  MINE_NOT_EDITABLE: { code: 7809, status: 200 },
   // 89xx proof of reserves
   POR_NO_SNAPSHOT: { code: 8901, status: 200 },
   POR_NOT_INCLUDED: { code: 8902, status: 200 },
@@ -176,6 +186,7 @@ export const SUCCESS_MESSAGES = [
   'MOBILE_BOUND',
   'LP_SUBSCRIBED',
   'AGENT_APPLIED',
+  'MINE_BOUGHT',
 ] as const;
 export type SuccessKey = (typeof SUCCESS_MESSAGES)[number];
 

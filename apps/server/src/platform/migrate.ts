@@ -17,6 +17,7 @@ import * as accountSecurity from './migrations/2026_11_24_0020_account_security.
 import * as content from './migrations/2026_11_24_0021_content.ts';
 import * as supportChat from './migrations/2026_11_24_0022_support_chat.ts';
 import * as launchpad from './migrations/2026_11_25_0023_launchpad.ts';
+import * as mining from './migrations/2026_11_25_0024_mining.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_0021_content': content,
   '2026_11_24_0022_support_chat': supportChat,
   '2026_11_25_0023_launchpad': launchpad,
+  '2026_11_25_0024_mining': mining,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

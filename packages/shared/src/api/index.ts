@@ -12,6 +12,7 @@ export * from './fields.ts';
 export * from './invite.ts';
 export * from './launchpad.ts';
 export * from './markets.ts';
+export * from './mining.ts';
 export * from './por.ts';
 export * from './spot.ts';
 export * from './support.ts';

@@ -6,10 +6,19 @@ import * as repo from './repository.ts';
 
 // why: `trial` is trial money (delivery contracts only, never withdrawable); `trial_frozen` holds
 // it while a trial contract is open.
-export const ACCOUNT_KINDS = ['available', 'frozen', 'locked', 'trial', 'trial_frozen', 'margin'] as const;
+// why: `mining` holds a day's mining output until its release delay has passed.
+export const ACCOUNT_KINDS = [
+  'available',
+  'frozen',
+  'locked',
+  'trial',
+  'trial_frozen',
+  'margin',
+  'mining',
+] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 /** Kinds whose user balances must equal the open reservations registered for them. */
-export type ReservedKind = 'frozen' | 'locked' | 'trial' | 'trial_frozen';
+export type ReservedKind = 'frozen' | 'locked' | 'mining' | 'trial' | 'trial_frozen';
 
 /** The platform's own accounts: where money comes from and goes to outside the users. */
 export const SYSTEM_ACCOUNTS = [
@@ -23,13 +32,17 @@ export const SYSTEM_ACCOUNTS = [
   'conversion',
   'adjustments',
   'trial',
+  'treasury',
+  'mining_sales',
 ] as const;
 /**
  * A launchpad project's own accounts (`<name>:<project id>`): the issuer who supplies the tokens
  * and receives the proceeds, the inventory of tokens for sale, and the escrow of money paid.
  */
 export type ProjectAccount = `${'lp_issuer' | 'lp_inventory' | 'lp_escrow'}:${string}`;
-export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number] | ProjectAccount;
+/** A mining output coin's pool (`mining_pool:<COIN>`): the operator funds it; daily output is paid from it. */
+export type PoolAccount = `mining_pool:${string}`;
+export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number] | ProjectAccount | PoolAccount;
 
 export type Owner = { userId: bigint } | { system: SystemAccount };
 

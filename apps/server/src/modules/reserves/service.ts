@@ -34,7 +34,7 @@ import type { PublicationKey } from './keys.ts';
 import * as repo from './repository.ts';
 
 /** The user balances a snapshot counts, per asset (the design's section 2). */
-export const COUNTED_KINDS: readonly AccountKind[] = ['available', 'frozen', 'locked', 'margin'];
+export const COUNTED_KINDS: readonly AccountKind[] = ['available', 'frozen', 'locked', 'margin', 'mining'];
 /** Trial money: never withdrawable, so not a liability; published on its own line. */
 export const TRIAL_KINDS: readonly AccountKind[] = ['trial', 'trial_frozen'];
 /** Daily snapshots keep their proofs this long; the monthly ones (the 1st, 00:00 UTC) forever. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ContentService } from '../content/service.ts';
 import type { DeliveryBackOffice } from '../delivery/back-office.ts';
 import type { LaunchpadService } from '../launchpad/service.ts';
+import type { MiningService } from '../mining/service.ts';
 import type { MarketMakerService } from '../mm/service.ts';
 import type { ReservesService } from '../reserves/service.ts';
 import type { SpotBackOffice } from '../spot/back-office.ts';
@@ -12,6 +13,7 @@ import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
 import { launchpadStaffRoutes } from './launchpad-routes.ts';
 import { MakerBackOffice } from './maker-settings.ts';
+import { miningStaffRoutes } from './mining-routes.ts';
 import { type BackOfficeDeps, BackOfficeService } from './operations.ts';
 import { reservesStaffRoutes } from './reserves-routes.ts';
 import { staffRoutes } from './routes.ts';
@@ -39,6 +41,8 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   content?: () => ContentService | undefined;
   /** The launchpad, referral rewards and agents; their routes answer NOT_FOUND until registered. */
   launchpad?: () => LaunchpadService | undefined;
+  /** The mining market; its routes answer NOT_FOUND until it is registered. */
+  mining?: () => MiningService | undefined;
 }
 
 /**
@@ -73,6 +77,7 @@ export async function registerStaffModule(
       await scope.register(supportStaffRoutes, { support: () => deps.support?.() });
       await scope.register(contentStaffRoutes, { content: () => deps.content?.() });
       await scope.register(launchpadStaffRoutes, { launchpad: () => deps.launchpad?.() });
+      await scope.register(miningStaffRoutes, { mining: () => deps.mining?.() });
     },
     { prefix: '/admin-api' },
   );

@@ -33,6 +33,9 @@ export const PERMISSIONS = [
   'launchpad.manage',
   'launchpad.referral',
   'agents.review',
+  'mining.read',
+  'mining.manage',
+  'mining.fund',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -47,7 +50,8 @@ export type Permission = (typeof PERMISSIONS)[number];
  * where their code went) and the published content it points customers to. Content and finance
  * staff run launchpad projects (terms, inventory, publication; no role sets progress, sold amounts
  * or allocations); compliance reviews agents; only the owner changes the referral programme, whose
- * generations 2–3 need their recorded acknowledgement of the legal warning.
+ * generations 2–3 need their recorded acknowledgement of the legal warning. The owner sets up
+ * mining machines; finance funds their output pools from the treasury.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
@@ -65,6 +69,8 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'reserves.manage',
     'launchpad.read',
     'launchpad.manage',
+    'mining.read',
+    'mining.fund',
   ],
   compliance: [
     'dashboard.read',
@@ -90,6 +96,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'content.manage',
     'launchpad.read',
     'launchpad.manage',
+    'mining.read',
   ],
 };
 
