@@ -443,6 +443,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         audit,
         index: markets.service,
         users,
+        settings,
         scheduler,
         // why: the day ends at 00:00 UTC; a minute's check accrues it soon after, and catches up after downtime.
         intervalMs: 60_000,
@@ -492,7 +493,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       })
     : false;
   // why: before the demo's first reserves snapshot, so the snapshot covers the launchpad's money too.
-  if (config.demo) await launchpad.service.seedDemo(await seedDemoCrowd({ db, users, wallet }));
+  if (config.demo) {
+    await launchpad.service.seedDemo(await seedDemoCrowd({ db, users, wallet }));
+    await mining.service.seedDemo();
+  }
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
   ctx.reserves = reserves;
   // why: a demo shows a snapshot and a proof at once, after its money is credited.

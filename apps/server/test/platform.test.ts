@@ -119,6 +119,7 @@ describe('platform', () => {
         '/apiv/Orepool/buy',
         '/apiv/Orepool/index',
         '/apiv/Orepool/kjinfo',
+        '/apiv/Orepool/profitline',
         '/apiv/Agent/apply',
         '/apiv/Agent/export',
         '/apiv/Agent/index',

@@ -49,6 +49,7 @@ const WALLET = ['wallet'];
 const DELIVERY = ['delivery'];
 const SPOT = ['spot'];
 const LAUNCHPAD = ['launchpad'];
+const MINING = ['mining'];
 
 /**
  * Every page of the customer app, in one place: the spec's paths (pinyin-flavoured, they are the
@@ -171,6 +172,11 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/Issue/details', () => import('../features/launchpad/pages/project-detail-page.tsx'), {}, LAUNCHPAD),
   route('/Issue/issuelog', () => import('../features/launchpad/pages/record-list-page.tsx'), {}, LAUNCHPAD),
   route('/Agent/index', () => import('../features/launchpad/pages/agent-page.tsx'), {}, LAUNCHPAD),
+  // The mining market (issue 14).
+  route('/Orepool/index', () => import('../features/mining/pages/market-page.tsx'), {}, MINING),
+  route('/Orepool/kjinfo', () => import('../features/mining/pages/machine-page.tsx'), {}, MINING),
+  route('/Orepool/Profitlist', () => import('../features/mining/pages/profit-list-page.tsx'), {}, MINING),
+  route('/Orepool/profitline', () => import('../features/mining/pages/profit-line-page.tsx'), {}, MINING),
 ];
 
 const META_BY_PATH = new Map(APP_ROUTES.map((r) => [r.path.toLowerCase(), r.meta]));

@@ -51,6 +51,11 @@ export const PATHS = {
   issueLog: '/Issue/issuelog',
   /** The agent centre: no path in the spec; named in its style. */
   agent: '/Agent/index',
+  /** The mining market (spec §2: Orepool/index, kjinfo, Profitlist, profitline). */
+  mining: '/Orepool/index',
+  miningDetail: '/Orepool/kjinfo',
+  miningProfits: '/Orepool/Profitlist',
+  miningCurve: '/Orepool/profitline',
   /** Invitations (spec §2: /Index/tgcode). */
   invite: '/Index/tgcode',
   /** Proof of reserves: the snapshots and "verify my balance" (no path in the spec). */

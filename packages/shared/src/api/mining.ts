@@ -155,3 +155,16 @@ export const AdminPoolList = z.object({
     }),
   ),
 });
+
+export const MiningProfitLine = z.object({
+  series: z.array(
+    z.object({
+      coin: z.string(),
+      points: z.array(z.object({ day: z.number().int(), amount, total: amount })),
+    }),
+  ),
+});
+export type MiningProfitLine = z.infer<typeof MiningProfitLine>;
+export type MiningRevenueList = z.infer<typeof MiningRevenueList>;
+export type MiningMarket = z.infer<typeof MiningMarket>;
+export type MiningProductDetail = z.infer<typeof MiningProductDetail>;

@@ -264,3 +264,14 @@ export async function verifiedDirectReferrals(db: Db, userId: bigint): Promise<b
     .executeTakeFirstOrThrow();
   return BigInt(row.n);
 }
+
+/** The user's output per coin and day, oldest first. */
+export function dailyOutput(db: Db, userId: bigint) {
+  return db
+    .selectFrom('mining_revenues')
+    .select(['coin', 'day', sql<string>`sum(amount)`.as('amount')])
+    .where('user_id', '=', userId)
+    .groupBy(['coin', 'day'])
+    .orderBy('day')
+    .execute();
+}

@@ -5,6 +5,7 @@ import {
   MiningPageQuery,
   MiningProductDetail,
   MiningProductQuery,
+  MiningProfitLine,
   MiningRevenueList,
   MiningTokenQuery,
 } from '@bourse/shared/api';
@@ -82,6 +83,18 @@ export async function miningRoutes(app: FastifyInstance, options: { mining: Mini
       });
       return ok(request, order, 'MINE_BOUGHT');
     },
+  });
+
+  api.get('/Orepool/profitline', {
+    schema: {
+      tags,
+      operationId: 'getMiningProfitLine',
+      summary: 'The user’s output per coin and day with its running total (the profit curve)',
+      querystring: MiningTokenQuery,
+      response: { 200: envelope(MiningProfitLine) },
+    },
+    config,
+    handler: async (request) => ok(request, await mining.profitLine(requireAuth(request).userId)),
   });
 
   api.get('/Orepool/Profitlist', {

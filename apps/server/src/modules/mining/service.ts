@@ -36,7 +36,13 @@ export interface MiningDeps {
   users: {
     getAccount(userId: bigint, db?: Db): Promise<{ tradeBanned: boolean; status: string } | undefined>;
   };
+  settings: {
+    get(key: string, db?: Db): Promise<string | undefined>;
+    set(trx: Db, key: string, value: string): Promise<void>;
+  };
 }
+
+const DEMO_SEEDED = 'mining.demo_seeded';
 
 export interface StaffRef {
   staffId: bigint;
@@ -448,6 +454,83 @@ export class MiningService {
       })),
       has_more: rows.length > 20,
     };
+  }
+
+  /** The user's output per coin and day with the running total: the profit curve. */
+  async profitLine(userId: bigint) {
+    const rows = await repo.dailyOutput(this.#deps.db, userId);
+    const byCoin = new Map<string, { day: number; amount: string; total: string }[]>();
+    const totals = new Map<string, bigint>();
+    for (const row of rows) {
+      const total = (totals.get(row.coin) ?? 0n) + BigInt(row.amount);
+      totals.set(row.coin, total);
+      const points = byCoin.get(row.coin) ?? [];
+      points.push({
+        day: fromMillis(row.day),
+        amount: fromAtoms(BigInt(row.amount)),
+        total: fromAtoms(total),
+      });
+      byCoin.set(row.coin, points);
+    }
+    return { series: [...byCoin].map(([coin, points]) => ({ coin, points })) };
+  }
+
+  // --- demo ---------------------------------------------------------------------------------------------
+
+  /**
+   * Demo mode, once: a sole machine with constant output (BTC), a shared machine paid by output
+   * value (LTC), and each output coin's pool funded from the treasury for months of output.
+   */
+  async seedDemo(): Promise<boolean> {
+    const { settings, db, clock } = this.#deps;
+    if (await settings.get(DEMO_SEEDED)) return false;
+    const demo = { staffId: 0n, actor: 'system:demo', ip: '' };
+    const usdt = (cents: number) => BigInt(cents) * 1_000_000n;
+    const sole = await this.createProduct(demo, {
+      name: 'Antminer S19 XP',
+      type: 'sole',
+      feeHashrate: usdt(32_000),
+      feeElectricityDay: usdt(540),
+      feeManagement: usdt(1_800),
+      coin: 'BTC',
+      incomeType: 'constant',
+      dailyQ: 20_000n,
+      dailyValue: 0n,
+      days: 30,
+      capacity: 50,
+      minShareBp: 10_000,
+      stepBp: 10_000,
+      holdCoin: 'USDT',
+      minHold: 0n,
+      minReferrals: 0,
+      maxOrders: 1,
+      releaseDelayDays: 1,
+    });
+    const shared = await this.createProduct(demo, {
+      name: 'Antminer L7 shared',
+      type: 'shared',
+      feeHashrate: usdt(600_000),
+      feeElectricityDay: usdt(6_000),
+      feeManagement: usdt(40_000),
+      coin: 'LTC',
+      incomeType: 'value',
+      dailyQ: 0n,
+      dailyValue: usdt(16_000),
+      days: 60,
+      capacity: 20,
+      minShareBp: 1000,
+      stepBp: 500,
+      holdCoin: 'USDT',
+      minHold: 0n,
+      minReferrals: 0,
+      maxOrders: 1,
+      releaseDelayDays: 1,
+    });
+    for (const id of [sole, shared]) await this.setStatus(demo, id, 'normal');
+    await this.fundPool(demo, 'BTC', 50_000_000n, 'demo-btc');
+    await this.fundPool(demo, 'LTC', 2_000n * 100_000_000n, 'demo-ltc');
+    await db.transaction().execute((trx) => settings.set(trx, DEMO_SEEDED, String(clock.now())));
+    return true;
   }
 
   // --- the midnight job --------------------------------------------------------------------------------

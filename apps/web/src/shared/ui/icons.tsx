@@ -261,3 +261,10 @@ export const IconRocket = (p: IconProps) => (
     <path d="M6.5 17.5c-1 .5-1.5 2-1.5 2s1.5-.5 2-1.5" />
   </Svg>
 );
+
+export const IconCpu = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="6" y="6" width="12" height="12" rx="2" />
+    <path d="M10 10h4v4h-4zM9 3v3M15 3v3M9 18v3M15 18v3M3 9h3M3 15h3M18 9h3M18 15h3" />
+  </Svg>
+);

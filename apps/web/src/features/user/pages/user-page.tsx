@@ -12,6 +12,7 @@ import { setUpDownMode, type UpDownMode, useUpDownMode } from '../../../shared/p
 import {
   IconBell,
   IconCertificate,
+  IconCpu,
   IconGlobe,
   IconHeadset,
   IconHelp,
@@ -91,6 +92,7 @@ export default function UserPage() {
           to={PATHS.issueList}
           testId="menu-launchpad"
         />
+        <MenuItem icon={IconCpu} label={t('user.menu.mining')} to={PATHS.mining} testId="menu-mining" />
       </Menu>
 
       <Menu title={t('user.sections.security')}>

@@ -1,0 +1,64 @@
+import type {
+  MiningMarket,
+  MiningOrder,
+  MiningProductDetail,
+  MiningProfitLine,
+  MiningRevenueList,
+} from '@bourse/shared/api';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { get, post } from '../../../api/http.ts';
+
+const KEY = ['mining'] as const;
+
+/** `GET /Orepool/index`: the machines on sale and the user's own. */
+export function useMarket() {
+  return useQuery({
+    queryKey: [...KEY, 'market'],
+    queryFn: async ({ signal }) => (await get<MiningMarket>('/Orepool/index', undefined, { signal })).data,
+  });
+}
+
+/** `GET /Orepool/kjinfo`: one machine; with a share code, what its shared machine has left. */
+export function useMachine(id: string, share: string) {
+  return useQuery({
+    queryKey: [...KEY, 'machine', id, share],
+    queryFn: async ({ signal }) =>
+      (await get<MiningProductDetail>('/Orepool/kjinfo', { id, ...(share ? { share } : {}) }, { signal }))
+        .data,
+    enabled: id !== '',
+  });
+}
+
+export function useBuy() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; shareBp: number; share: string; key: string }) =>
+      post<MiningOrder>('/Orepool/buy', {
+        id: input.id,
+        share_bp: input.shareBp,
+        ...(input.share ? { share: input.share } : {}),
+        idempotency_key: input.key,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
+  });
+}
+
+/** `GET /Orepool/Profitlist`: daily output, newest first, 20 a page. */
+export function useRevenues() {
+  return useInfiniteQuery({
+    queryKey: [...KEY, 'revenues'],
+    queryFn: async ({ pageParam, signal }) =>
+      (await get<MiningRevenueList>('/Orepool/Profitlist', { page: pageParam }, { signal })).data,
+    initialPageParam: 1,
+    getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
+  });
+}
+
+/** `GET /Orepool/profitline`: output per coin and day with the running total. */
+export function useProfitLine() {
+  return useQuery({
+    queryKey: [...KEY, 'line'],
+    queryFn: async ({ signal }) =>
+      (await get<MiningProfitLine>('/Orepool/profitline', undefined, { signal })).data,
+  });
+}
