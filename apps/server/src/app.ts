@@ -445,8 +445,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         users,
         settings,
         scheduler,
-        // why: the day ends at 00:00 UTC; a minute's check accrues it soon after, and catches up after downtime.
-        intervalMs: 60_000,
+        intervalMs: config.miningJobMs,
       });
       content = registerContentModule(api, {
         db,

@@ -131,6 +131,7 @@ const ConfigSchema = z.object({
   INDEX_STALE_MS: z.coerce.number().int().min(1).default(5000),
   INDEX_TICK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   DELIVERY_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  MINING_JOB_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   MARKET_MAKER: flag(true),
   NATS_URL: z
     .string()
@@ -226,6 +227,8 @@ export interface Config {
   marketMaker: boolean;
   /** A delivery contract whose expiry finds no index tick for this long is closed and refunded. */
   deliveryGraceSeconds: number;
+  /** How often the mining job looks for whole UTC days to pay and output to release. */
+  miningJobMs: number;
   /** `nats://…` switches the bus to NATS JetStream; unset means the in-process bus. */
   natsUrl: string | undefined;
   /** Subject prefix and JetStream stream of this installation's events. */
@@ -306,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     indexStaleMs: parsed.INDEX_STALE_MS,
     indexTickRetentionMs: parsed.INDEX_TICK_RETENTION_DAYS * 24 * 60 * 60_000,
     deliveryGraceSeconds: parsed.DELIVERY_GRACE_SECONDS,
+    miningJobMs: parsed.MINING_JOB_SECONDS * 1000,
     marketMaker: parsed.MARKET_MAKER,
     natsUrl: parsed.NATS_URL || undefined,
     natsPrefix: parsed.NATS_PREFIX,

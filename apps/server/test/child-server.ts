@@ -20,7 +20,13 @@ export function freePort(): Promise<number> {
  * The real server in a process of its own, as `npm start` runs it (demo data, the feed and its
  * jobs on), on a SQLite store in `dataDir`; resolves once `/readyz` reports a fresh feed.
  */
-export async function spawnServer(dataDir: string, port: number): Promise<ChildProcess> {
+export async function spawnServer(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+  /** Told of the process as soon as it is spawned (to kill it before it is ready). */
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, [SERVER], {
     env: {
       ...process.env,
@@ -35,9 +41,11 @@ export async function spawnServer(dataDir: string, port: number): Promise<ChildP
       FEED_INTERVAL_MS: '200',
       RATE_LIMIT_STORE: 'memory',
       NODE_ENV: 'test',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  onSpawn?.(child);
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

@@ -111,6 +111,7 @@ describe('platform', () => {
         '/admin-api/launchpad/referral',
         '/admin-api/launchpad/rewards',
         '/admin-api/launchpad/rewards/{id}/void',
+        '/admin-api/mining/orders',
         '/admin-api/mining/pools',
         '/admin-api/mining/pools/{coin}/fund',
         '/admin-api/mining/products',

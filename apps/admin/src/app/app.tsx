@@ -15,6 +15,7 @@ import {
   SettingOutlined,
   SwapOutlined,
   TeamOutlined,
+  ThunderboltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -53,6 +54,7 @@ const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: 
 const ReservesPage = lazy(() => import('../pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })));
 const IdentityPage = lazy(() => import('../pages/identity.tsx').then((m) => ({ default: m.IdentityPage })));
 const ContentPage = lazy(() => import('../pages/content.tsx').then((m) => ({ default: m.ContentPage })));
+const MiningPage = lazy(() => import('../pages/mining.tsx').then((m) => ({ default: m.MiningPage })));
 const LaunchpadPage = lazy(() =>
   import('../pages/launchpad.tsx').then((m) => ({ default: m.LaunchpadPage })),
 );
@@ -84,6 +86,7 @@ const NAV = [
   { path: '/identity', key: 'identity', permission: 'identity.read', icon: <IdcardOutlined /> },
   { path: '/content', key: 'content', permission: 'content.read', icon: <FileTextOutlined /> },
   { path: '/launchpad', key: 'launchpad', permission: 'launchpad.read', icon: <RocketOutlined /> },
+  { path: '/mining', key: 'mining', permission: 'mining.read', icon: <ThunderboltOutlined /> },
   { path: '/broadcasts', key: 'broadcasts', permission: 'notices.broadcast', icon: <NotificationOutlined /> },
   { path: '/support', key: 'support', permission: 'support.chat', icon: <CustomerServiceOutlined /> },
   { path: '/outbox', key: 'outbox', permission: 'mail.read', icon: <MailOutlined /> },
@@ -177,6 +180,7 @@ const router = createHashRouter([
       { path: 'identity', element: <IdentityPage /> },
       { path: 'content', element: <ContentPage /> },
       { path: 'launchpad', element: <LaunchpadPage /> },
+      { path: 'mining', element: <MiningPage /> },
       { path: 'broadcasts', element: <BroadcastsPage /> },
       { path: 'outbox', element: <OutboxPage /> },
       { path: 'support', element: <SupportChatPage /> },

@@ -168,3 +168,24 @@ export type MiningProfitLine = z.infer<typeof MiningProfitLine>;
 export type MiningRevenueList = z.infer<typeof MiningRevenueList>;
 export type MiningMarket = z.infer<typeof MiningMarket>;
 export type MiningProductDetail = z.infer<typeof MiningProductDetail>;
+
+export const AdminMiningOrderList = z.object({
+  list: z.array(
+    z.object({
+      id: z.string(),
+      user_id: z.string(),
+      username: z.string(),
+      product: z.string(),
+      coin: z.string(),
+      share_bp: z.number().int(),
+      price: amount,
+      start_at: z.number().int(),
+      expire_at: z.number().int(),
+      stopped_days: z.number().int(),
+      earned: amount,
+      frozen: amount,
+    }),
+  ),
+});
+export type AdminMiningOrderList = z.infer<typeof AdminMiningOrderList>;
+export type AdminPoolList = z.infer<typeof AdminPoolList>;

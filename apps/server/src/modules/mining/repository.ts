@@ -275,3 +275,26 @@ export function dailyOutput(db: Db, userId: bigint) {
     .orderBy('day')
     .execute();
 }
+
+/** Orders for the back office, newest first, with what each has earned and what is still frozen. */
+export function listOrdersForStaff(db: Db, limit: number) {
+  return db
+    .selectFrom('mining_orders')
+    .innerJoin('mining_products', 'mining_products.id', 'mining_orders.product_id')
+    .innerJoin('users', 'users.id', 'mining_orders.user_id')
+    .selectAll('mining_orders')
+    .select([
+      'mining_products.name',
+      'mining_products.coin',
+      'users.username',
+      sql<string>`(select coalesce(sum(r.amount), 0) from mining_revenues r where r.order_id = mining_orders.id)`.as(
+        'earned',
+      ),
+      sql<string>`(select coalesce(sum(r.amount), 0) from mining_revenues r where r.order_id = mining_orders.id and r.released_at is null)`.as(
+        'frozen',
+      ),
+    ])
+    .orderBy('mining_orders.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -219,6 +219,25 @@ export class MiningService {
     return out;
   }
 
+  /** The latest orders with what each has earned (released and frozen), for the back office. */
+  async listOrdersForStaff() {
+    const rows = await repo.listOrdersForStaff(this.#deps.db, 200);
+    return rows.map((r) => ({
+      id: String(r.id),
+      user_id: String(r.user_id),
+      username: r.username,
+      product: r.name,
+      coin: r.coin,
+      share_bp: Number(r.share_bp),
+      price: fromAtoms(r.price),
+      start_at: fromMillis(r.start_at),
+      expire_at: fromMillis(r.expire_at),
+      stopped_days: Number(r.stopped_days),
+      earned: fromAtoms(BigInt(r.earned ?? 0)),
+      frozen: fromAtoms(BigInt(r.frozen ?? 0)),
+    }));
+  }
+
   // --- customer ---------------------------------------------------------------------------------------
 
   /** Products on sale or sold (not drafts): price, daily output, days, capacity left, status. */

@@ -1,5 +1,6 @@
 import { AppError, parseAmount } from '@bourse/shared';
 import {
+  AdminMiningOrderList,
   AdminMiningProductBody,
   AdminMiningStatusBody,
   AdminPoolFundBody,
@@ -94,6 +95,18 @@ export async function miningStaffRoutes(
       await mining().setStatus(staffRef(request), BigInt(request.params.id), request.body.status);
       return ok(request, null);
     },
+  });
+
+  api.get('/mining/orders', {
+    config: { staff: 'mining.read' },
+    schema: {
+      tags,
+      operationId: 'adminListMiningOrders',
+      summary: 'The latest orders with what each has earned, released and frozen',
+      querystring: TokenQuery,
+      response: { 200: envelope(AdminMiningOrderList) },
+    },
+    handler: async (request) => ok(request, { list: await mining().listOrdersForStaff() }),
   });
 
   api.get('/mining/pools', {
