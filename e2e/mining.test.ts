@@ -104,7 +104,7 @@ describe('mining market at phone size', () => {
   it('sells the rest of a shared machine through its first buyer’s link', async () => {
     await phone.goto(`${server.url}/#/Orepool/kjinfo?id=${sharedId}`);
     await phone.getByTestId('share-1000').click();
-    expect(await phone.getByTestId('buy-price').textContent()).toBe('1000.00 USDT');
+    expect(await phone.getByTestId('buy-price').textContent()).toBe('1,000.00 USDT');
     await phone.getByTestId('buy-submit').click();
     await phone.getByTestId('share-link').waitFor();
     const orders = (await server.call('GET', '/Orepool/index', {}, { token: first.token })).data.orders as {

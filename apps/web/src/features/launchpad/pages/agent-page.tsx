@@ -1,3 +1,4 @@
+import { fromAtoms, toAtoms } from '@bourse/shared';
 import '../components/launchpad.css';
 import Button from 'antd-mobile/es/components/button';
 import Tabs from 'antd-mobile/es/components/tabs';
@@ -23,7 +24,7 @@ function DailyChart({ daily }: { daily: { day: string; amount: string }[] }) {
   const format = useFormatDecimal();
   const values = daily.map((d) => Number(d.amount));
   const max = Math.max(...values, 0);
-  const total = daily.reduce((s, d) => s + Number(d.amount), 0);
+  const total = fromAtoms(daily.reduce((s, d) => s + toAtoms(d.amount), 0n));
   return (
     <figure className="lp-section" data-testid="agent-chart" aria-label={t('launchpad.agent.chart')}>
       <h2>{t('launchpad.agent.chart')}</h2>
@@ -38,7 +39,7 @@ function DailyChart({ daily }: { daily: { day: string; amount: string }[] }) {
       </div>
       <div className="lp-chart-axis">
         <span>{daily[0]?.day.slice(5)}</span>
-        <span>{t('launchpad.agent.total', { amount: format(String(total), 2) })}</span>
+        <span>{t('launchpad.agent.total', { amount: format(total, 2) })}</span>
         <span>{daily.at(-1)?.day.slice(5)}</span>
       </div>
     </figure>

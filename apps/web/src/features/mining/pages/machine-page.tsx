@@ -1,3 +1,4 @@
+import { fromAtoms, toAtoms } from '@bourse/shared';
 import '../components/mining.css';
 import type { MiningOrder, MiningProductDetail } from '@bourse/shared/api';
 import Button from 'antd-mobile/es/components/button';
@@ -43,7 +44,8 @@ export default function MachinePage() {
   const m = machine.data;
   const choices = m && m.type === 'shared' ? shareChoices(m) : [];
   const chosen = m?.type === 'sole' ? 10_000 : (shareBp ?? choices[0] ?? 0);
-  const price = m ? ((Number(m.price) * chosen) / 10_000).toFixed(2) : '0';
+  // why: money stays exact: the share's price in atoms, rounded up as the server charges it.
+  const price = m ? fromAtoms((toAtoms(m.price) * BigInt(chosen) + 9_999n) / 10_000n) : '0';
 
   function submit() {
     if (!m) return;
@@ -181,7 +183,9 @@ export default function MachinePage() {
             <dl className="mn-rows">
               <div>
                 <dt>{t('mining.pay')}</dt>
-                <dd data-testid="buy-price">{price} USDT</dd>
+                <dd data-testid="buy-price">
+                  <Amount value={price} decimals={2} unit="USDT" />
+                </dd>
               </div>
             </dl>
             <Button
