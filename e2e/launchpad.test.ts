@@ -15,9 +15,8 @@ import {
   subscribe,
   verifyUser,
 } from '../apps/server/test/launchpad-harness.ts';
-import { seedSession } from '../scripts/lib/main-pages.mjs';
-import { launchChromium, newDesktopContext, newPhoneContext } from './harness.ts';
-import { adminText, input, SCREENS, settled, waitForHash, webText } from './page-helpers.ts';
+import { launchChromium, newDesktopContext } from './harness.ts';
+import { adminText, input, phoneSignedIn, SCREENS, settled, waitForHash, webText } from './page-helpers.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -39,9 +38,7 @@ describe('launchpad at phone size', () => {
 
   async function signIn(member: Member) {
     await context?.close();
-    context = await newPhoneContext(browser);
-    await context.addInitScript(seedSession, { token: member.token, uid: member.uid });
-    phone = await context.newPage();
+    ({ context, page: phone } = await phoneSignedIn(browser, member));
   }
 
   beforeAll(async () => {

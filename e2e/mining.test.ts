@@ -10,9 +10,8 @@ import {
   type Member,
   startLaunchpadServer,
 } from '../apps/server/test/launchpad-harness.ts';
-import { seedSession } from '../scripts/lib/main-pages.mjs';
-import { launchChromium, newPhoneContext } from './harness.ts';
-import { SCREENS, settled, waitForHash, webText } from './page-helpers.ts';
+import { launchChromium } from './harness.ts';
+import { phoneSignedIn, SCREENS, settled, waitForHash, webText } from './page-helpers.ts';
 
 /**
  * The mining market end to end at phone size, on a server whose clock the test moves: a funded
@@ -31,9 +30,7 @@ describe('mining market at phone size', () => {
 
   async function signIn(member: Member) {
     await context?.close();
-    context = await newPhoneContext(browser);
-    await context.addInitScript(seedSession, { token: member.token, uid: member.uid });
-    phone = await context.newPage();
+    ({ context, page: phone } = await phoneSignedIn(browser, member));
   }
 
   beforeAll(async () => {

@@ -165,3 +165,13 @@ export async function settled(page: Page): Promise<void> {
     { timeout: 10_000 },
   );
 }
+
+/** A phone signed in as `member` (a session token seeded before the app loads), in a new context. */
+export async function phoneSignedIn(
+  browser: Browser,
+  member: { token: string; uid: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newPhoneContext(browser);
+  await context.addInitScript(seedSession, { token: member.token, uid: member.uid });
+  return { context, page: await context.newPage() };
+}

@@ -24,7 +24,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
+import { Field } from '../app/field.tsx';
+import { formatTime, trimDecimal } from '../app/format.ts';
 import { useSession } from '../app/session.tsx';
 
 const LOCALES = ['ja-JP', 'en-US', 'zh-CN', 'zh-TW', 'ko-KR', 'fr-FR', 'de-DE', 'it-IT', 'tr-TR'] as const;
@@ -60,19 +61,6 @@ interface Draft {
   descriptions: Record<string, string>;
 }
 
-const trim = (value: string) => (value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value);
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <fieldset style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
-      <legend style={{ padding: 0 }}>
-        <Typography.Text type="secondary">{label}</Typography.Text>
-      </legend>
-      <div style={{ marginTop: 4 }}>{children}</div>
-    </fieldset>
-  );
-}
-
 function toDraft(p?: Project): Draft {
   if (!p)
     return {
@@ -102,14 +90,14 @@ function toDraft(p?: Project): Draft {
     coinDecimals: 4,
     quote: p.quote,
     window: [dayjs(p.start_at), dayjs(p.end_at)],
-    totalIssue: trim(p.total_issue),
-    price: trim(p.price),
+    totalIssue: trimDecimal(p.total_issue),
+    price: trimDecimal(p.price),
     lockDays: p.lock_days,
-    perMin: trim(p.per_min),
-    perMax: trim(p.per_max),
-    individualLimit: trim(p.individual_limit),
+    perMin: trimDecimal(p.per_min),
+    perMax: trimDecimal(p.per_max),
+    individualLimit: trimDecimal(p.individual_limit),
     maxPurchases: p.max_purchases,
-    softCap: trim(p.soft_cap),
+    softCap: trimDecimal(p.soft_cap),
     mode: p.mode,
     referralBudgetBp: p.referral_budget_bp,
     descriptions: p.descriptions,
@@ -318,11 +306,11 @@ function RecordsModal({ project, onClose }: { project: Project; onClose(): void 
         columns={[
           { title: 'ID', dataIndex: 'id' },
           { title: t('launchpad.user'), dataIndex: 'user_id' },
-          { title: t('launchpad.requested'), dataIndex: 'requested', render: trim },
-          { title: t('launchpad.committed'), dataIndex: 'committed', render: trim },
-          { title: t('launchpad.quantity'), dataIndex: 'quantity', render: trim },
-          { title: t('launchpad.paid'), dataIndex: 'paid', render: trim },
-          { title: t('launchpad.refunded'), dataIndex: 'refunded', render: trim },
+          { title: t('launchpad.requested'), dataIndex: 'requested', render: trimDecimal },
+          { title: t('launchpad.committed'), dataIndex: 'committed', render: trimDecimal },
+          { title: t('launchpad.quantity'), dataIndex: 'quantity', render: trimDecimal },
+          { title: t('launchpad.paid'), dataIndex: 'paid', render: trimDecimal },
+          { title: t('launchpad.refunded'), dataIndex: 'refunded', render: trimDecimal },
           {
             title: t('launchpad.stage'),
             dataIndex: 'stage',
@@ -393,18 +381,18 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
         expandable={{
           expandedRowRender: (p) => (
             <Descriptions size="small" column={3}>
-              <Descriptions.Item label={t('launchpad.perMin')}>{trim(p.per_min)}</Descriptions.Item>
-              <Descriptions.Item label={t('launchpad.perMax')}>{trim(p.per_max)}</Descriptions.Item>
+              <Descriptions.Item label={t('launchpad.perMin')}>{trimDecimal(p.per_min)}</Descriptions.Item>
+              <Descriptions.Item label={t('launchpad.perMax')}>{trimDecimal(p.per_max)}</Descriptions.Item>
               <Descriptions.Item label={t('launchpad.individualLimit')}>
-                {trim(p.individual_limit)}
+                {trimDecimal(p.individual_limit)}
               </Descriptions.Item>
-              <Descriptions.Item label={t('launchpad.softCap')}>{trim(p.soft_cap)}</Descriptions.Item>
+              <Descriptions.Item label={t('launchpad.softCap')}>{trimDecimal(p.soft_cap)}</Descriptions.Item>
               <Descriptions.Item label={t('launchpad.maxPurchases')}>{p.max_purchases}</Descriptions.Item>
               <Descriptions.Item label={t('launchpad.budget')}>{p.referral_budget_bp} bp</Descriptions.Item>
               <Descriptions.Item label={t('launchpad.release')}>{formatTime(p.release_at)}</Descriptions.Item>
               <Descriptions.Item
                 label={t('launchpad.raised')}
-              >{`${trim(p.raised)} ${p.quote}`}</Descriptions.Item>
+              >{`${trimDecimal(p.raised)} ${p.quote}`}</Descriptions.Item>
               <Descriptions.Item label={t('launchpad.participants')}>{p.participants}</Descriptions.Item>
             </Descriptions>
           ),
@@ -417,10 +405,13 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
             title: t('launchpad.state'),
             render: (_, p) => <Tag color={STATE_COLOURS[p.state]}>{t(`launchpad.states.${p.state}`)}</Tag>,
           },
-          { title: t('launchpad.price'), render: (_, p) => `${trim(p.price)} ${p.quote}` },
-          { title: t('launchpad.totalIssue'), render: (_, p) => trim(p.total_issue) },
-          { title: t('launchpad.progress'), render: (_, p) => `${p.progress}% (${trim(p.subscribed)})` },
-          { title: t('launchpad.inventory'), render: (_, p) => trim(p.inventory) },
+          { title: t('launchpad.price'), render: (_, p) => `${trimDecimal(p.price)} ${p.quote}` },
+          { title: t('launchpad.totalIssue'), render: (_, p) => trimDecimal(p.total_issue) },
+          {
+            title: t('launchpad.progress'),
+            render: (_, p) => `${p.progress}% (${trimDecimal(p.subscribed)})`,
+          },
+          { title: t('launchpad.inventory'), render: (_, p) => trimDecimal(p.inventory) },
           {
             title: t('launchpad.window'),
             render: (_, p) => `${formatTime(p.start_at)} – ${formatTime(p.end_at)}`,
@@ -440,7 +431,7 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
                       {t('launchpad.edit')}
                     </Button>
                     <Popconfirm
-                      title={t('launchpad.fundConfirm', { amount: trim(p.total_issue), coin: p.coin })}
+                      title={t('launchpad.fundConfirm', { amount: trimDecimal(p.total_issue), coin: p.coin })}
                       onConfirm={() => act.mutate({ path: `/launchpad/projects/${p.id}/inventory` })}
                     >
                       <Button size="small" data-testid={`lp-fund-${p.id}`}>
@@ -541,9 +532,9 @@ function RewardsTab({ canManage }: { canManage: boolean }) {
           { title: t('launchpad.buyer'), render: (_, r) => `${r.buyer} (${r.buyer_id})` },
           { title: t('launchpad.beneficiary'), dataIndex: 'beneficiary_id' },
           { title: t('launchpad.generation'), dataIndex: 'generation' },
-          { title: t('launchpad.base'), render: (_, r) => `${trim(r.base)} × ${r.rate_bp} bp` },
-          { title: t('launchpad.amount'), render: (_, r) => `${trim(r.amount)} ${r.asset}` },
-          { title: t('launchpad.cappedAmount'), render: (_, r) => trim(r.capped) },
+          { title: t('launchpad.base'), render: (_, r) => `${trimDecimal(r.base)} × ${r.rate_bp} bp` },
+          { title: t('launchpad.amount'), render: (_, r) => `${trimDecimal(r.amount)} ${r.asset}` },
+          { title: t('launchpad.cappedAmount'), render: (_, r) => trimDecimal(r.capped) },
           {
             title: t('launchpad.status'),
             render: (_, r) => <Tag>{t(`launchpad.rewardStates.${r.status}`)}</Tag>,
@@ -596,8 +587,8 @@ function ReferralTab({ canEdit }: { canEdit: boolean }) {
       api<ReferralConfig>('POST', '/launchpad/referral', {
         ratesBp: c.ratesBp,
         generations: c.generations,
-        capPerProject: trim(c.capPerProject),
-        capPerMonth: trim(c.capPerMonth),
+        capPerProject: trimDecimal(c.capPerProject),
+        capPerMonth: trimDecimal(c.capPerMonth),
         budgetBp: c.budgetBp,
         blockedCountries: c.blockedCountries,
         acknowledge: c.acknowledge,
@@ -654,14 +645,14 @@ function ReferralTab({ canEdit }: { canEdit: boolean }) {
         <Field label={t('launchpad.capPerProject')}>
           <Input
             disabled={!canEdit}
-            value={trim(v.capPerProject)}
+            value={trimDecimal(v.capPerProject)}
             onChange={(e) => set('capPerProject', e.target.value)}
           />
         </Field>
         <Field label={t('launchpad.capPerMonth')}>
           <Input
             disabled={!canEdit}
-            value={trim(v.capPerMonth)}
+            value={trimDecimal(v.capPerMonth)}
             onChange={(e) => set('capPerMonth', e.target.value)}
           />
         </Field>

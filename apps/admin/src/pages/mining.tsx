@@ -18,21 +18,9 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
+import { Field } from '../app/field.tsx';
+import { formatTime, trimDecimal } from '../app/format.ts';
 import { useSession } from '../app/session.tsx';
-
-const trim = (value: string) => (value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value);
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <fieldset style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
-      <legend style={{ padding: 0 }}>
-        <Typography.Text type="secondary">{label}</Typography.Text>
-      </legend>
-      <div style={{ marginTop: 4 }}>{children}</div>
-    </fieldset>
-  );
-}
 
 interface Draft {
   name: string;
@@ -262,13 +250,17 @@ function ProductsTab({ canManage }: { canManage: boolean }) {
         columns={[
           { title: 'ID', dataIndex: 'id', width: 60 },
           { title: t('mining.name'), render: (_, p) => `${p.name} · ${t(`mining.types.${p.type}`)}` },
-          { title: t('mining.price'), render: (_, p) => `${trim(p.price)} USDT` },
+          { title: t('mining.price'), render: (_, p) => `${trimDecimal(p.price)} USDT` },
           {
             title: t('mining.output'),
-            render: (_, p) => `${trim(p.daily_output)} ${p.coin} · ${t(`mining.incomes.${p.income_type}`)}`,
+            render: (_, p) =>
+              `${trimDecimal(p.daily_output)} ${p.coin} · ${t(`mining.incomes.${p.income_type}`)}`,
           },
           { title: t('mining.days'), dataIndex: 'days' },
-          { title: t('mining.capacityLeft'), render: (_, p) => `${trim(p.capacity_left)} / ${p.capacity}` },
+          {
+            title: t('mining.capacityLeft'),
+            render: (_, p) => `${trimDecimal(p.capacity_left)} / ${p.capacity}`,
+          },
           { title: t('mining.status'), render: (_, p) => <Tag>{t(`mining.statuses.${p.status}`)}</Tag> },
           {
             title: t('mining.actions'),
@@ -331,8 +323,8 @@ function PoolsTab({ canFund }: { canFund: boolean }) {
         locale={{ emptyText: t('common.empty') }}
         columns={[
           { title: t('mining.coin'), dataIndex: 'coin' },
-          { title: t('mining.balance'), render: (_, p) => trim(p.balance) },
-          { title: t('mining.dailyNeed'), render: (_, p) => trim(p.daily) },
+          { title: t('mining.balance'), render: (_, p) => trimDecimal(p.balance) },
+          { title: t('mining.dailyNeed'), render: (_, p) => trimDecimal(p.daily) },
           {
             title: t('mining.daysCovered'),
             render: (_, p) =>
@@ -381,14 +373,14 @@ function OrdersTab() {
         { title: t('mining.user'), render: (_, o) => `${o.username} (${o.user_id})` },
         { title: t('mining.name'), dataIndex: 'product' },
         { title: t('mining.share'), render: (_, o) => `${o.share_bp / 100}%` },
-        { title: t('mining.price'), render: (_, o) => `${trim(o.price)} USDT` },
+        { title: t('mining.price'), render: (_, o) => `${trimDecimal(o.price)} USDT` },
         {
           title: t('mining.period'),
           render: (_, o) => `${formatTime(o.start_at)} – ${formatTime(o.expire_at)}`,
         },
         { title: t('mining.stoppedDays'), dataIndex: 'stopped_days' },
-        { title: t('mining.earned'), render: (_, o) => `${trim(o.earned)} ${o.coin}` },
-        { title: t('mining.frozen'), render: (_, o) => `${trim(o.frozen)} ${o.coin}` },
+        { title: t('mining.earned'), render: (_, o) => `${trimDecimal(o.earned)} ${o.coin}` },
+        { title: t('mining.frozen'), render: (_, o) => `${trimDecimal(o.frozen)} ${o.coin}` },
       ]}
     />
   );

@@ -202,9 +202,9 @@ export class MiningService {
     const out = [];
     for (const coin of coins) {
       const balance = await ledger.balance(db, pool(coin), coin, 'available');
+      const tick = await this.#deps.index.firstTickAtOrAfter(db, `${coin}USDT`, today);
       let daily = 0n;
       for (const order of await repo.listRunningOrders(db, coin, toMillis(today))) {
-        const tick = await this.#deps.index.firstTickAtOrAfter(db, `${coin}USDT`, today);
         daily += dailyOutput(order, order.share_bp, tick?.price);
       }
       const covered = daily > 0n ? Number(balance / daily) : null;

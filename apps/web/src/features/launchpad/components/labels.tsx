@@ -48,8 +48,3 @@ export function Progress({ project }: { project: IssueProject }) {
     </div>
   );
 }
-
-/** `"100.50000000"` → `"100.5"`: an amount for a sentence, without trailing zeros. */
-export function trimZeros(value: string): string {
-  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
-}

@@ -5,7 +5,7 @@ import Popup from 'antd-mobile/es/components/popup';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
+import { trimDecimal, useFormatDecimal } from '../../../shared/format/format-decimal.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
@@ -16,7 +16,7 @@ import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useAvailable, useProject, useSubscribe } from '../api/launchpad.ts';
-import { Countdown, Progress, StateTag, trimZeros } from '../components/labels.tsx';
+import { Countdown, Progress, StateTag } from '../components/labels.tsx';
 
 const QTY_DECIMALS = 8;
 
@@ -165,8 +165,8 @@ function SubscribeForm({
           decimals={QTY_DECIMALS}
           testId="subscribe-quantity"
           hint={t('launchpad.bounds', {
-            min: trimZeros(p.per_min),
-            max: trimZeros(p.per_max),
+            min: trimDecimal(p.per_min),
+            max: trimDecimal(p.per_max),
             coin: p.coin,
           })}
         />
@@ -286,8 +286,8 @@ export default function ProjectDetailPage() {
               <h2>{t('launchpad.mine')}</h2>
               <p>
                 {t('launchpad.mineText', {
-                  requested: trimZeros(detail.mine.requested),
-                  quantity: trimZeros(detail.mine.quantity),
+                  requested: trimDecimal(detail.mine.requested),
+                  quantity: trimDecimal(detail.mine.quantity),
                   coin: detail.project.coin,
                 })}
               </p>

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { copyText } from '../../../shared/copy-text.ts';
+import { trimDecimal } from '../../../shared/format/format-decimal.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
@@ -96,7 +97,7 @@ export default function MachinePage() {
                 <dt>
                   {t('mining.feeElectricity', {
                     days: m.days,
-                    perDay: m.fees.electricity_day.replace(/0+$/, '').replace(/\.$/, ''),
+                    perDay: trimDecimal(m.fees.electricity_day),
                   })}
                 </dt>
                 <dd>
@@ -150,7 +151,7 @@ export default function MachinePage() {
             <p className="mn-sub">
               {m.income_type === 'value'
                 ? t('mining.valueRule', {
-                    value: m.daily_value.replace(/0+$/, '').replace(/\.$/, ''),
+                    value: trimDecimal(m.daily_value),
                     coin: m.coin,
                   })
                 : t('mining.constantRule', { coin: m.coin })}

@@ -1,5 +1,6 @@
 import '../components/mining.css';
 import { useTranslation } from 'react-i18next';
+import { trimDecimal } from '../../../shared/format/format-decimal.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
@@ -43,7 +44,7 @@ export default function ProfitListPage() {
                 {r.price_used && (
                   <>
                     <br />
-                    {t('mining.priceUsed', { price: r.price_used.replace(/0+$/, '').replace(/\.$/, '') })}
+                    {t('mining.priceUsed', { price: trimDecimal(r.price_used) })}
                   </>
                 )}
               </span>
