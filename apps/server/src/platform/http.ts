@@ -59,6 +59,12 @@ export function registerHttpPlatform(app: FastifyInstance): void {
       return sendError(request, reply, 'SERVICE_UNAVAILABLE');
     }
   });
+  // why: a request accepted before the stop is answered, and its keep-alive connection must then
+  // end; the server closes only the connections idle when it stops, and waits for the others
+  // (the keep-alive timeout is 72 s), so without this the stop hangs on them.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) return sendError(request, reply, error.key, undefined, error.params);

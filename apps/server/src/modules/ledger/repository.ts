@@ -27,12 +27,17 @@ export async function findAccounts(
   const found = new Map<string, { id: bigint; balance: bigint }>();
   const wanted = new Set(accounts.map(accountKeyOf));
   const owners = [...new Set(accounts.map((a) => a.owner))];
+  // why: narrowed by asset and kind too, so a user's other coins are not read and thrown away.
+  const assets = [...new Set(accounts.map((a) => a.asset))];
+  const kinds = [...new Set(accounts.map((a) => a.kind))];
   // why: chunks keep every statement under SQLite's bound-parameter limit.
-  for (let i = 0; i < owners.length; i += 500) {
+  for (let i = 0; i < owners.length; i += 400) {
     let query = db
       .selectFrom('ledger_accounts')
       .select(['id', 'owner', 'asset', 'kind', 'balance'])
-      .where('owner', 'in', owners.slice(i, i + 500))
+      .where('owner', 'in', owners.slice(i, i + 400))
+      .where('asset', 'in', assets)
+      .where('kind', 'in', kinds)
       .orderBy('id');
     if (lock) query = query.forUpdate();
     for (const row of await query.execute()) {

@@ -105,11 +105,15 @@ export async function findUsedKeys(
   const used = new Set<string>();
   for (let i = 0; i < pairs.length; i += 400) {
     const chunk = pairs.slice(i, i + 400);
+    // why: one probe of the unique index per pair; two IN lists would try every user with every key.
     const rows = await db
       .selectFrom('spot_orders')
       .select(['user_id', 'idempotency_key'])
-      .where('user_id', 'in', [...new Set(chunk.map((p) => p.userId))])
-      .where('idempotency_key', 'in', [...new Set(chunk.map((p) => p.key))])
+      .where(
+        sql<boolean>`(user_id, idempotency_key) in (values ${sql.join(
+          chunk.map((p) => sql`(cast(${p.userId} as bigint), cast(${p.key} as text))`),
+        )})`,
+      )
       .execute();
     for (const row of rows) {
       const key = `${row.user_id}|${row.idempotency_key}`;

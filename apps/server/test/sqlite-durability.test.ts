@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DbHandle, openDb } from '../src/platform/db.ts';
+import { migrateToLatest } from '../src/platform/migrate.ts';
+
+/**
+ * SQLite runs with synchronous=NORMAL and syncs its WAL itself, off the event loop, before a
+ * write is answered; checkpoints move to a thread of their own once the store is busy.
+ */
+describe('SQLite durability', () => {
+  let handle: DbHandle | undefined;
+  let dataDir: string | undefined;
+  afterEach(async () => {
+    await handle?.close();
+    handle = undefined;
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const open = async (): Promise<DbHandle & { durability: NonNullable<DbHandle['durability']> }> => {
+    dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-durability-'));
+    handle = openDb({ dataDir });
+    await migrateToLatest(handle.db);
+    const { durability } = handle;
+    if (!durability) throw new Error('a SQLite store has its durability');
+    return { ...handle, durability };
+  };
+
+  const insertKey = (db: DbHandle['db'], name: string) =>
+    db.insertInto('job_leases').values({ name, holder: 'test', expires_at: 0n }).execute();
+
+  it('answers a write only after the WAL holding it was synced, and a read without a sync', async () => {
+    const { db, durability } = await open();
+    const { wal } = durability;
+    const mode = await sql<{ synchronous: bigint }>`pragma synchronous`.execute(db);
+    // why: 1 = NORMAL: the commit itself does not sync; the connection does.
+    expect(mode.rows[0]?.synchronous).toBe(1n);
+
+    const before = wal.syncs;
+    await insertKey(db, 'one');
+    // the sync was counted before the write's promise resolved
+    expect(wal.syncs).toBe(before + 1);
+
+    await db.transaction().execute(async (trx) => {
+      await insertKey(trx, 'two');
+      await insertKey(trx, 'three');
+      // nothing is synced inside the transaction …
+      expect(wal.syncs).toBe(before + 1);
+    });
+    // … and the commit is, once
+    expect(wal.syncs).toBe(before + 2);
+
+    await db.selectFrom('job_leases').selectAll().execute();
+    await db.transaction().execute((trx) => trx.selectFrom('job_leases').selectAll().execute());
+    expect(wal.syncs).toBe(before + 2);
+  });
+
+  it('keeps every acknowledged write across a close and a reopen', async () => {
+    const first = await open();
+    for (let i = 0; i < 25; i++) await insertKey(first.db, `lease-${i}`);
+    await first.close();
+    handle = undefined;
+
+    const again = await open();
+    const rows = await again.db.selectFrom('job_leases').select('name').orderBy('name').execute();
+    expect(rows.map((r) => r.name)).toEqual(Array.from({ length: 25 }, (_, i) => `lease-${i}`).sort());
+  });
+
+  it('moves checkpoints to their own thread after 1,000 syncs; the thread copies the WAL into the database', async () => {
+    const { db, durability } = await open();
+    const { wal, checkpoints } = durability;
+    let inserted = 0;
+    while (wal.syncs < 999) {
+      await insertKey(db, `k${wal.syncs}`);
+      inserted++;
+    }
+    expect(checkpoints.running).toBe(false);
+    const inline = await sql<{ wal_autocheckpoint: bigint }>`pragma wal_autocheckpoint`.execute(db);
+    expect(inline.rows[0]?.wal_autocheckpoint).toBe(1000n);
+
+    await insertKey(db, 'the thousandth');
+    inserted++;
+    expect(wal.syncs).toBe(1000);
+    expect(checkpoints.running).toBe(true);
+    const fallback = await sql<{ wal_autocheckpoint: bigint }>`pragma wal_autocheckpoint`.execute(db);
+    expect(fallback.rows[0]?.wal_autocheckpoint).toBe(20000n);
+
+    // why: with the writer's own threshold at 20,000 pages, only the thread copies pages into the
+    // database file: it grows as the table does, while the writer only appends to the WAL.
+    const dbFile = path.join(dataDir as string, 'bourse.sqlite');
+    const sizeBefore = fs.statSync(dbFile).size;
+    for (let i = 0; i < 200; i++) await insertKey(db, `after-${i}-${'x'.repeat(1500)}`);
+    inserted += 200;
+    let grown = false;
+    for (let i = 0; i < 100 && !grown; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      grown = fs.statSync(dbFile).size >= sizeBefore + 200 * 1500;
+    }
+    expect(grown).toBe(true);
+
+    const count = await db.selectFrom('job_leases').select(sql<bigint>`count(*)`.as('n')).executeTakeFirst();
+    expect(count?.n).toBe(BigInt(inserted));
+  });
+
+  it('stops the thread when the store closes', async () => {
+    const { db, durability, close } = await open();
+    while (durability.wal.syncs < 1000) await insertKey(db, `k${durability.wal.syncs}`);
+    expect(durability.checkpoints.running).toBe(true);
+    await close();
+    handle = undefined;
+    expect(durability.checkpoints.running).toBe(false);
+  });
+});
