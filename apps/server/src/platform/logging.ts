@@ -116,6 +116,9 @@ export function createLoggerOptions(settings: LoggerSettings): FastifyLoggerOpti
  * (`incoming request`, `request completed`); start Fastify with `disableRequestLogging`. WebSocket
  * upgrades get their line when they arrive.
  */
+/** Levels at which the per-request line is not written. */
+const QUIET_LEVELS = new Set(['warn', 'error', 'fatal', 'silent']);
+
 export function registerRequestLog(app: FastifyInstance): void {
   // why: a WebSocket upgrade is never "answered" through Fastify's reply, so it is logged as it arrives.
   app.addHook('onRequest', async (request) => {
@@ -127,6 +130,8 @@ export function registerRequestLog(app: FastifyInstance): void {
     );
   });
   app.addHook('onResponse', async (request, reply) => {
+    // why: above `info` the line is dropped anyway; skip building it (every request pays for it).
+    if (QUIET_LEVELS.has(request.log.level)) return;
     const path = redactSecrets(request.url);
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     request.log.info(

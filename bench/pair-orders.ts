@@ -1,0 +1,189 @@
+// Order entry, two builds measured in pairs: on a machine whose speed drifts (a shared virtual
+// machine), single runs of `bench:http-orders` cannot show a 10 % change. This runs the server
+// of this checkout and of another one (`BENCH_BASE`, e.g. a `git worktree` of an older commit) at
+// the same time, each on a fresh SQLite store, and alternates the load between them round by
+// round, so both see the same machine: orders as fast as they come, `/healthz`, and (with
+// `BENCH_PACED_SECONDS`) a paced 2,000/s. The server's CPU time per order is read from /proc.
+//
+//   git worktree add ../base <commit> && (cd ../base && npm ci)
+//   BENCH_BASE=../base npm run bench:pair-orders
+//
+// Settings: BENCH_ROUNDS (8), BENCH_SECONDS (orders per round, 2), BENCH_CONNECTIONS (40),
+// BENCH_PACED_SECONDS (0: no paced phase), BENCH_ENV_BASE / BENCH_ENV_HERE (JSON objects of
+// extra server settings, to compare one setting on the same build: BENCH_BASE=. then).
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { type PacedFlow, paced, quantile } from './lib/paced.ts';
+
+const base = process.env.BENCH_BASE;
+if (!base) throw new Error('BENCH_BASE names the other checkout (see the comment at the top)');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 40);
+const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 0);
+const SYMBOL = 'BTCUSDT';
+const HEADERS = { 'content-type': 'application/x-www-form-urlencoded', Lang: 'en-us' };
+
+interface Side {
+  name: string;
+  server: ChildProcess;
+  port: number;
+  tokens: string[];
+  price: string;
+  dataDir: string;
+  orders: number;
+  health: number;
+  cpuMs: number;
+  latencies: number[];
+}
+
+type ServerLib = typeof import('./lib/server.ts');
+
+async function startSide(name: string, root: string, extra: Record<string, string>): Promise<Side> {
+  // why: each checkout's own helpers, so each side runs its own build of the server.
+  const lib = (await import(path.resolve(root, 'bench/lib/server.ts'))) as ServerLib;
+  const env = { ...lib.BENCH_ENV, DATABASE_URL: '', MARKET_MAKER: 'off', ...extra };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bourse-pair-${name}-`));
+  const tokens = await lib.prepareUsers(env, dataDir, 'bench', CONNECTIONS);
+  const port = await lib.freePort();
+  const server = await lib.startServer(env, dataDir, port);
+  const tickers = (await (await fetch(`http://127.0.0.1:${port}/apiv/Market/tickers`)).json()) as {
+    data: { symbol: string; price: string }[];
+  };
+  const index = tickers.data.find((t) => t.symbol === SYMBOL)?.price;
+  if (!index) throw new Error(`no index for ${SYMBOL}`);
+  const price = (Math.floor(Number(index) * 0.97 * 100) / 100).toFixed(2);
+  return { name, server, port, tokens, price, dataDir, orders: 0, health: 0, cpuMs: 0, latencies: [] };
+}
+
+/** User and system CPU time of a process, milliseconds (Linux). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  // why: /proc counts clock ticks, 100 a second on Linux (USER_HZ).
+  return ticks * 10;
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+function placeBody(side: Side, token: string): string {
+  return new URLSearchParams({
+    symbol: SYMBOL,
+    side: 'buy',
+    type: 'limit',
+    price: side.price,
+    qty: '0.0001',
+    idempotency_key: randomUUID(),
+    token,
+  }).toString();
+}
+
+function orderRequests(side: Side): autocannon.Request[] {
+  let next = 0;
+  type Context = { token?: string; orderId?: string };
+  return [
+    {
+      method: 'POST',
+      path: '/apiv/Trade/place',
+      headers: HEADERS,
+      setupRequest: (request: autocannon.Request, context: Context) => {
+        context.token ??= side.tokens[next++ % side.tokens.length];
+        request.body = placeBody(side, context.token as string);
+        return request;
+      },
+      onResponse: (_status: number, body: string, context: Context) => {
+        context.orderId = (JSON.parse(body) as { data: { id: string } | null }).data?.id;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/apiv/Trade/cancel',
+      headers: HEADERS,
+      setupRequest: (request: autocannon.Request, context: Context) => {
+        request.body = new URLSearchParams({
+          id: context.orderId ?? '0',
+          token: context.token as string,
+        }).toString();
+        return request;
+      },
+    },
+  ];
+}
+
+function flow(side: Side, token: string): PacedFlow {
+  let orderId: string | undefined;
+  return {
+    next: () =>
+      orderId === undefined
+        ? { path: '/apiv/Trade/place', body: placeBody(side, token) }
+        : { path: '/apiv/Trade/cancel', body: new URLSearchParams({ id: orderId, token }).toString() },
+    answer: (_status, body) => {
+      if (orderId !== undefined) orderId = undefined;
+      else orderId = (JSON.parse(body) as { data: { id: string } | null }).data?.id;
+    },
+  };
+}
+
+const parse = (text: string | undefined): Record<string, string> => (text ? JSON.parse(text) : {});
+const sides = [
+  await startSide('base', base, parse(process.env.BENCH_ENV_BASE)),
+  await startSide('here', '.', parse(process.env.BENCH_ENV_HERE)),
+];
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    // why: alternate which side goes first, so neither always follows the other's load.
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const url = `http://127.0.0.1:${side.port}`;
+      const before = cpuMs(side.server.pid as number);
+      const orders = await run({
+        url,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        requests: orderRequests(side),
+      });
+      side.cpuMs += cpuMs(side.server.pid as number) - before;
+      side.orders += orders.requests.total;
+      side.health += (
+        await run({ url: `${url}/healthz`, connections: CONNECTIONS, duration: 1 })
+      ).requests.total;
+      if (PACED_SECONDS > 0) {
+        const result = await paced({
+          port: side.port,
+          rate: 2000,
+          seconds: PACED_SECONDS,
+          flows: side.tokens.map((token) => flow(side, token)),
+          headers: HEADERS,
+        });
+        side.latencies.push(...result.latencies);
+      }
+    }
+  }
+  for (const side of sides) {
+    const ordersPerSecond = side.orders / (SECONDS * ROUNDS);
+    const healthPerSecond = side.health / ROUNDS;
+    side.latencies.sort((a, b) => a - b);
+    const latency = PACED_SECONDS
+      ? ` paced p50 ${quantile(side.latencies, 0.5).toFixed(1)} ms p99 ${quantile(side.latencies, 0.99).toFixed(1)} ms`
+      : '';
+    console.log(
+      `${side.name.padEnd(4)} orders/s ${ordersPerSecond.toFixed(0)} healthz/s ${healthPerSecond.toFixed(0)} ` +
+        `ratio ${(ordersPerSecond / healthPerSecond).toFixed(3)} cpu µs/order ${((side.cpuMs * 1000) / side.orders).toFixed(1)}${latency}`,
+    );
+  }
+} finally {
+  for (const side of sides) {
+    side.server.kill('SIGTERM');
+    await new Promise((resolve) =>
+      side.server.exitCode === null ? side.server.once('exit', resolve) : resolve(null),
+    );
+    fs.rmSync(side.dataDir, { recursive: true, force: true });
+  }
+}
