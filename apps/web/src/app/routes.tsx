@@ -60,6 +60,8 @@ const MINING = ['mining'];
 // in the first page's table of chunks.
 const contentPages = () => import('../features/content/pages/content-pages.tsx');
 const accountPages = () => import('../features/account/pages/account-pages.ts');
+const launchpadPages = () => import('../features/launchpad/pages/launchpad-pages.ts');
+const miningPages = () => import('../features/mining/pages/mining-pages.ts');
 
 export const APP_ROUTES: readonly AppRoute[] = [
   route('/login', () => import('../features/auth/pages/login-page.tsx'), { public: true }),
@@ -165,17 +167,27 @@ export const APP_ROUTES: readonly AppRoute[] = [
   // the agent centre (no path in the spec: named in its style).
   route(
     '/Issue/index',
-    () => import('../features/launchpad/pages/project-list-page.tsx'),
+    () => launchpadPages().then((m) => ({ default: m.ProjectListPage })),
     { background: 'white' },
     LAUNCHPAD,
   ),
-  route('/Issue/details', () => import('../features/launchpad/pages/project-detail-page.tsx'), {}, LAUNCHPAD),
-  route('/Issue/issuelog', () => import('../features/launchpad/pages/record-list-page.tsx'), {}, LAUNCHPAD),
-  route('/Agent/index', () => import('../features/launchpad/pages/agent-page.tsx'), {}, LAUNCHPAD),
+  route(
+    '/Issue/details',
+    () => launchpadPages().then((m) => ({ default: m.ProjectDetailPage })),
+    {},
+    LAUNCHPAD,
+  ),
+  route(
+    '/Issue/issuelog',
+    () => launchpadPages().then((m) => ({ default: m.RecordListPage })),
+    {},
+    LAUNCHPAD,
+  ),
+  route('/Agent/index', () => launchpadPages().then((m) => ({ default: m.AgentPage })), {}, LAUNCHPAD),
   // The mining market (issue 14).
-  route('/Orepool/index', () => import('../features/mining/pages/market-page.tsx'), {}, MINING),
-  route('/Orepool/kjinfo', () => import('../features/mining/pages/machine-page.tsx'), {}, MINING),
-  route('/Orepool/Profitlist', () => import('../features/mining/pages/profit-list-page.tsx'), {}, MINING),
+  route('/Orepool/index', () => miningPages().then((m) => ({ default: m.MarketPage })), {}, MINING),
+  route('/Orepool/kjinfo', () => miningPages().then((m) => ({ default: m.MachinePage })), {}, MINING),
+  route('/Orepool/Profitlist', () => miningPages().then((m) => ({ default: m.ProfitListPage })), {}, MINING),
   route('/Orepool/profitline', () => import('../features/mining/pages/profit-line-page.tsx'), {}, MINING),
 ];
 
