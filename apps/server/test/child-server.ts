@@ -68,7 +68,6 @@ export async function callApi(
   method: 'GET' | 'POST',
   apiPath: string,
   fields: Record<string, string>,
-  // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field in the tests
 ): Promise<{ code: number; msg: string; data: any }> {
   const body = new URLSearchParams(fields).toString();
   const url = `http://127.0.0.1:${port}/apiv${apiPath}${method === 'GET' ? `?${body}` : ''}`;

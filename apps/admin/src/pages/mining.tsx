@@ -15,7 +15,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.ts';
 import { Field } from '../app/field.tsx';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { marketSymbolField } from './delivery.ts';
-import { textField, tokenField } from './fields.ts';
+import { tokenField } from './fields.ts';
 import { amountField, CoinBalance, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
 
 /**
@@ -37,8 +37,6 @@ export const DEPTH_MAX_LEVELS = 100;
 
 // ---------------------------------------------------------------------------------------------
 // Requests
-
-const decimalField = textField('PARAM_ERROR', { max: 40 });
 
 /**
  * POST `/Trade/place`. Limit: `price` and `qty` (base), `tif` (default gtc). Market sell: `qty`.

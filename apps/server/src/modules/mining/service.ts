@@ -339,7 +339,7 @@ export class MiningService {
     try {
       orderId = await db.transaction().execute(async (trx) => {
         const product = await repo.lockProduct(trx, input.productId);
-        if (!product || product.status !== 'normal') throw new AppError('MINE_PAUSED');
+        if (product?.status !== 'normal') throw new AppError('MINE_PAUSED');
         if ((await repo.countUserOrders(trx, userId, product.id)) >= product.max_orders)
           throw new AppError('MINE_REPEAT');
         if (product.min_hold > 0n) {
