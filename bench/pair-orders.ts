@@ -12,12 +12,11 @@
 // BENCH_PACED_SECONDS (0: no paced phase), BENCH_ENV_BASE / BENCH_ENV_HERE (JSON objects of
 // extra server settings, to compare one setting on the same build: BENCH_BASE=. then).
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { type PacedFlow, paced, quantile } from './lib/paced.ts';
+import { FORM_HEADERS, orderFlow, orderRequests, restingBuyPrice, runAutocannon } from './lib/order-load.ts';
+import { paced, quantile } from './lib/paced.ts';
 
 const base = process.env.BENCH_BASE;
 if (!base) throw new Error('BENCH_BASE names the other checkout (see the comment at the top)');
@@ -25,8 +24,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 40);
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 0);
-const SYMBOL = 'BTCUSDT';
-const HEADERS = { 'content-type': 'application/x-www-form-urlencoded', Lang: 'en-us' };
 
 interface Side {
   name: string;
@@ -51,12 +48,7 @@ async function startSide(name: string, root: string, extra: Record<string, strin
   const tokens = await lib.prepareUsers(env, dataDir, 'bench', CONNECTIONS);
   const port = await lib.freePort();
   const server = await lib.startServer(env, dataDir, port);
-  const tickers = (await (await fetch(`http://127.0.0.1:${port}/apiv/Market/tickers`)).json()) as {
-    data: { symbol: string; price: string }[];
-  };
-  const index = tickers.data.find((t) => t.symbol === SYMBOL)?.price;
-  if (!index) throw new Error(`no index for ${SYMBOL}`);
-  const price = (Math.floor(Number(index) * 0.97 * 100) / 100).toFixed(2);
+  const price = await restingBuyPrice(`http://127.0.0.1:${port}`);
   return { name, server, port, tokens, price, dataDir, orders: 0, health: 0, cpuMs: 0, latencies: [] };
 }
 
@@ -66,70 +58,6 @@ function cpuMs(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   // why: /proc counts clock ticks, 100 a second on Linux (USER_HZ).
   return ticks * 10;
-}
-
-function run(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-function placeBody(side: Side, token: string): string {
-  return new URLSearchParams({
-    symbol: SYMBOL,
-    side: 'buy',
-    type: 'limit',
-    price: side.price,
-    qty: '0.0001',
-    idempotency_key: randomUUID(),
-    token,
-  }).toString();
-}
-
-function orderRequests(side: Side): autocannon.Request[] {
-  let next = 0;
-  type Context = { token?: string; orderId?: string };
-  return [
-    {
-      method: 'POST',
-      path: '/apiv/Trade/place',
-      headers: HEADERS,
-      setupRequest: (request: autocannon.Request, context: Context) => {
-        context.token ??= side.tokens[next++ % side.tokens.length];
-        request.body = placeBody(side, context.token as string);
-        return request;
-      },
-      onResponse: (_status: number, body: string, context: Context) => {
-        context.orderId = (JSON.parse(body) as { data: { id: string } | null }).data?.id;
-      },
-    },
-    {
-      method: 'POST',
-      path: '/apiv/Trade/cancel',
-      headers: HEADERS,
-      setupRequest: (request: autocannon.Request, context: Context) => {
-        request.body = new URLSearchParams({
-          id: context.orderId ?? '0',
-          token: context.token as string,
-        }).toString();
-        return request;
-      },
-    },
-  ];
-}
-
-function flow(side: Side, token: string): PacedFlow {
-  let orderId: string | undefined;
-  return {
-    next: () =>
-      orderId === undefined
-        ? { path: '/apiv/Trade/place', body: placeBody(side, token) }
-        : { path: '/apiv/Trade/cancel', body: new URLSearchParams({ id: orderId, token }).toString() },
-    answer: (_status, body) => {
-      if (orderId !== undefined) orderId = undefined;
-      else orderId = (JSON.parse(body) as { data: { id: string } | null }).data?.id;
-    },
-  };
 }
 
 const parse = (text: string | undefined): Record<string, string> => (text ? JSON.parse(text) : {});
@@ -142,25 +70,25 @@ try {
     // why: alternate which side goes first, so neither always follows the other's load.
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const url = `http://127.0.0.1:${side.port}`;
-      const before = cpuMs(side.server.pid as number);
-      const orders = await run({
+      const pid = side.server.pid as number;
+      const before = cpuMs(pid);
+      const orders = await runAutocannon({
         url,
         connections: CONNECTIONS,
         duration: SECONDS,
-        requests: orderRequests(side),
+        requests: orderRequests(side.tokens, side.price),
       });
-      side.cpuMs += cpuMs(side.server.pid as number) - before;
+      side.cpuMs += cpuMs(pid) - before;
       side.orders += orders.requests.total;
-      side.health += (
-        await run({ url: `${url}/healthz`, connections: CONNECTIONS, duration: 1 })
-      ).requests.total;
+      const health = await runAutocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: 1 });
+      side.health += health.requests.total;
       if (PACED_SECONDS > 0) {
         const result = await paced({
           port: side.port,
           rate: 2000,
           seconds: PACED_SECONDS,
-          flows: side.tokens.map((token) => flow(side, token)),
-          headers: HEADERS,
+          flows: side.tokens.map((token) => orderFlow(token, side.price)),
+          headers: FORM_HEADERS,
         });
         side.latencies.push(...result.latencies);
       }
