@@ -383,11 +383,24 @@ describe('customer app at phone size', () => {
       localStorage.setItem('token', value);
       sessionStorage.setItem('scratch', 'x');
     }, token);
-    // why: a hash change keeps the running app, which read its session before the token was
-    // stored; a reload starts it again with the stored token (sessionStorage survives it).
-    await page.goto(`${platform.url}/#/Index/uoption`);
-    await page.reload();
-    await page.getByText('e2e_frank').first().waitFor({ state: 'visible' });
+    // why: the running app read its session before the token was stored, so the user page must
+    // come from a fresh load (another query string makes the navigation a full one; sessionStorage
+    // survives it). A hash change and then a reload raced: the running app, signed out, could move
+    // the hash back to /login before the reload, and the reload then landed on the market list.
+    await page.goto(`${platform.url}/?signed-in#/Index/uoption`);
+    await page
+      .getByText('e2e_frank')
+      .first()
+      .waitFor({ state: 'visible' })
+      .catch(async (error: Error) => {
+        // why: this step failed now and then in CI only; say where the page was and what it showed.
+        const seen = await page.evaluate(() => ({
+          hash: location.hash,
+          controlled: navigator.serviceWorker?.controller !== null,
+          text: document.body.innerText.slice(0, 400),
+        }));
+        throw new Error(`${error.message}\npage: ${JSON.stringify(seen)}`);
+      });
     await Promise.all([page.waitForEvent('load'), page.getByTestId('logout').click()]);
     await waitForHash(page, '#/login');
     expect(
