@@ -166,16 +166,11 @@ class DurableConnection implements DatabaseConnection {
   readonly #wal: WalSync;
   readonly #checkpoints: BackgroundCheckpoints;
 
-  constructor(
-    inner: DatabaseConnection,
-    sqlite: SQLite.Database,
-    wal: WalSync,
-    checkpoints: BackgroundCheckpoints,
-  ) {
+  constructor(inner: DatabaseConnection, durable: SqliteDurability) {
     this.#inner = inner;
-    this.#sqlite = sqlite;
-    this.#wal = wal;
-    this.#checkpoints = checkpoints;
+    this.#sqlite = durable.sqlite;
+    this.#wal = durable.wal;
+    this.#checkpoints = durable.checkpoints;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -200,21 +195,17 @@ class DurableConnection implements DatabaseConnection {
  * Its connection answers writes once they are durable ({@link WalSync}).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  readonly #sqlite: SQLite.Database;
-  readonly #wal: WalSync;
-  readonly #checkpoints: BackgroundCheckpoints;
+  readonly #durable: SqliteDurability;
   #connection: DurableConnection | undefined;
 
   constructor(config: ConstructorParameters<typeof SqliteDriver>[0], durable: SqliteDurability) {
     super(config);
-    this.#sqlite = durable.sqlite;
-    this.#wal = durable.wal;
-    this.#checkpoints = durable.checkpoints;
+    this.#durable = durable;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const inner = await super.acquireConnection();
-    this.#connection ??= new DurableConnection(inner, this.#sqlite, this.#wal, this.#checkpoints);
+    this.#connection ??= new DurableConnection(inner, this.#durable);
     return this.#connection;
   }
 
@@ -223,9 +214,9 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async destroy(): Promise<void> {
-    await this.#checkpoints.stop();
+    await this.#durable.checkpoints.stop();
     await super.destroy();
-    await this.#wal.close();
+    await this.#durable.wal.close();
   }
 }
 

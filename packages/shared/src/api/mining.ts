@@ -170,18 +170,20 @@ export type MiningMarket = z.infer<typeof MiningMarket>;
 export type MiningProductDetail = z.infer<typeof MiningProductDetail>;
 
 export const AdminMiningOrderList = z.object({
+  // why: an order as its owner sees it, with who bought it and what it has paid out so far.
   list: z.array(
-    z.object({
-      id: z.string(),
+    MiningOrder.pick({
+      id: true,
+      coin: true,
+      share_bp: true,
+      price: true,
+      start_at: true,
+      expire_at: true,
+      stopped_days: true,
+    }).extend({
       user_id: z.string(),
       username: z.string(),
       product: z.string(),
-      coin: z.string(),
-      share_bp: z.number().int(),
-      price: amount,
-      start_at: z.number().int(),
-      expire_at: z.number().int(),
-      stopped_days: z.number().int(),
       earned: amount,
       frozen: amount,
     }),
