@@ -104,6 +104,28 @@ describe('SQLite durability', () => {
     expect(count?.n).toBe(BigInt(inserted));
   });
 
+  it('keeps the WAL short under steady writes: the thread makes the writer start it over', async () => {
+    const { db, durability } = await open();
+    while (durability.wal.syncs < 1000) await insertKey(db, `k${durability.wal.syncs}`);
+    expect(durability.checkpoints.running).toBe(true);
+    // why: 3,000 writes of a page and more each, one right after another. Were the WAL never
+    // started over it would hold every one of their frames (over 12 MB); the thread restarts it
+    // once it passes 1,000 frames (about 4 MB).
+    const wal = path.join(dataDir as string, 'bourse.sqlite-wal');
+    let largest = 0;
+    for (let i = 0; i < 3000; i++) {
+      await insertKey(db, `steady-${i}-${'x'.repeat(4100)}`);
+      largest = Math.max(largest, fs.statSync(wal).size);
+    }
+    expect(largest).toBeLessThan(8 * 1024 * 1024);
+    const count = await db
+      .selectFrom('job_leases')
+      .select(sql<bigint>`count(*)`.as('n'))
+      .where('name', 'like', 'steady-%')
+      .executeTakeFirst();
+    expect(count?.n).toBe(3000n);
+  });
+
   it('stops the thread when the store closes', async () => {
     const { db, durability, close } = await open();
     while (durability.wal.syncs < 1000) await insertKey(db, `k${durability.wal.syncs}`);
