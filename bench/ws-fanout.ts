@@ -7,11 +7,11 @@
 //
 //   npm run bench:ws-fanout            (figures, then one summary line)
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { FORM_HEADERS, placeBody, SYMBOL } from './lib/order-load.ts';
 import { BENCH_ENV, freePort, prepareUsers, startServer } from './lib/server.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
@@ -20,7 +20,6 @@ const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const SYMBOL = 'BTCUSDT';
 const QTY = '0.0002';
 
 const ENV = {
@@ -91,16 +90,8 @@ async function drive(
   const place = async (token: string, side: 'buy' | 'sell') => {
     const response = await fetch(`${url}/apiv/Trade/place`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', Lang: 'en-us' },
-      body: new URLSearchParams({
-        symbol: SYMBOL,
-        side,
-        type: 'limit',
-        price,
-        qty: QTY,
-        idempotency_key: randomUUID(),
-        token,
-      }).toString(),
+      headers: FORM_HEADERS,
+      body: placeBody(price, token, { side, qty: QTY }),
     });
     const answer = (await response.json()) as { code: number };
     if (answer.code === 1000) counts.orders++;

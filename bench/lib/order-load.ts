@@ -7,14 +7,18 @@ import type { PacedFlow } from './paced.ts';
 export const SYMBOL = 'BTCUSDT';
 export const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', Lang: 'en-us' };
 
-/** A place's form: a limit buy of 0.0001 at `price`, with a fresh idempotency key. */
-export function placeBody(price: string, token: string): string {
+/** A place's form: a limit order (a buy of 0.0001 unless told) at `price`, with a fresh idempotency key. */
+export function placeBody(
+  price: string,
+  token: string,
+  order: { side?: 'buy' | 'sell'; qty?: string } = {},
+): string {
   return new URLSearchParams({
     symbol: SYMBOL,
-    side: 'buy',
+    side: order.side ?? 'buy',
     type: 'limit',
     price,
-    qty: '0.0001',
+    qty: order.qty ?? '0.0001',
     idempotency_key: randomUUID(),
     token,
   }).toString();
