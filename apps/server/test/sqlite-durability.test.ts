@@ -109,15 +109,16 @@ describe('SQLite durability', () => {
     while (durability.wal.syncs < 1000) await insertKey(db, `k${durability.wal.syncs}`);
     expect(durability.checkpoints.running).toBe(true);
     // why: 3,000 writes of a page and more each, one right after another. Were the WAL never
-    // started over it would hold every one of their frames (over 12 MB); the thread restarts it
-    // once it passes 1,000 frames (about 4 MB).
+    // started over it would hold every one of their frames, up to the writer's 20,000-page
+    // fallback (82 MB when checked); the thread restarts it once it passes 1,000 frames (4 MB)
+    // and what is written until its next tick, longer on a loaded machine (10 MB seen).
     const wal = path.join(dataDir as string, 'bourse.sqlite-wal');
     let largest = 0;
     for (let i = 0; i < 3000; i++) {
       await insertKey(db, `steady-${i}-${'x'.repeat(4100)}`);
       largest = Math.max(largest, fs.statSync(wal).size);
     }
-    expect(largest).toBeLessThan(8 * 1024 * 1024);
+    expect(largest).toBeLessThan(40 * 1024 * 1024);
     const count = await db
       .selectFrom('job_leases')
       .select(sql<bigint>`count(*)`.as('n'))

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { hash as digest, randomBytes, randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended floor. */
@@ -15,7 +15,9 @@ export async function verifyPassword(stored: string, password: string): Promise<
 }
 
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  // why: the one-shot form; every authenticated request hashes its token (a Hash object each
+  // was a percent of order entry's profile).
+  return digest('sha256', text, 'hex');
 }
 
 /** An opaque session token: 256 random bits, URL-safe. Only its hash is stored. */

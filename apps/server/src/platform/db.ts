@@ -7,6 +7,7 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   type QueryResult,
   SqliteDialect,
@@ -316,6 +317,42 @@ function reusingStatements(
       return cached.statement;
     },
   };
+}
+
+/** `?` placeholders turned into PostgreSQL's `$1, $2, …`, per statement text. */
+const postgresTexts = new Map<string, string>();
+
+/**
+ * Runs a statement written by hand with `?` placeholders, valid on both dialects, without
+ * building or compiling a query. Only for order entry's hottest statements (each batch's order
+ * and posting inserts, its account read), where Kysely building and compiling the query took
+ * as long as SQLite running it; everything else goes through the builder. The statement text
+ * must depend only on the number of values, never on them, so it stays one prepared statement
+ * per shape.
+ */
+export function executeSql<R>(db: Db, text: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  let statement = text;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    let converted = postgresTexts.get(text);
+    if (converted === undefined) {
+      let n = 0;
+      converted = text.replace(/\?/g, () => `$${++n}`);
+      if (postgresTexts.size >= STATEMENT_CACHE_SIZE) postgresTexts.clear();
+      postgresTexts.set(text, converted);
+    }
+    statement = converted;
+  }
+  return db.executeQuery<R>(CompiledQuery.raw(statement, [...parameters]));
+}
+
+/** `row` written `count` times, separated by commas: a VALUES list of `count` rows, an IN list. */
+export function repeated(row: string, count: number): string {
+  return Array.from({ length: count }, () => row).join(', ');
+}
+
+/** `(?, ?, …), (?, ?, …)`: `rows` groups of `columns` placeholders, for multi-row inserts. */
+export function placeholderRows(rows: number, columns: number): string {
+  return repeated(`(${repeated('?', columns)})`, rows);
 }
 
 /** Whether `error` is a unique-constraint violation, told by the driver's code, not its message. */

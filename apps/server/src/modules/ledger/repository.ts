@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db.ts';
+import { type Db, executeSql, placeholderRows, repeated } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
 
 /** Queries of the ledger's tables (this module alone writes them): plain functions of a db or transaction. */
@@ -30,17 +30,25 @@ export async function findAccounts(
   // why: narrowed by asset and kind too, so a user's other coins are not read and thrown away.
   const assets = [...new Set(accounts.map((a) => a.asset))];
   const kinds = [...new Set(accounts.map((a) => a.kind))];
-  // why: chunks keep every statement under SQLite's bound-parameter limit.
+  // why: chunks keep every statement under SQLite's bound-parameter limit. Hand-written SQL
+  // (`executeSql`): every spot batch reads its accounts twice.
   for (let i = 0; i < owners.length; i += 400) {
-    let query = db
-      .selectFrom('ledger_accounts')
-      .select(['id', 'owner', 'asset', 'kind', 'balance'])
-      .where('owner', 'in', owners.slice(i, i + 400))
-      .where('asset', 'in', assets)
-      .where('kind', 'in', kinds)
-      .orderBy('id');
-    if (lock) query = query.forUpdate();
-    for (const row of await query.execute()) {
+    const chunk = owners.slice(i, i + 400);
+    const { rows } = await executeSql<{
+      id: bigint;
+      owner: string;
+      asset: string;
+      kind: string;
+      balance: bigint;
+    }>(
+      db,
+      `select id, owner, asset, kind, balance from ledger_accounts
+        where owner in (${repeated('?', chunk.length)}) and asset in (${repeated('?', assets.length)})
+          and kind in (${repeated('?', kinds.length)})
+        order by id${lock ? ' for update' : ''}`,
+      [...chunk, ...assets, ...kinds],
+    );
+    for (const row of rows) {
       const key = accountKeyOf(row);
       if (wanted.has(key)) found.set(key, { id: row.id, balance: row.balance });
     }
@@ -112,16 +120,19 @@ export async function addToBalances(
   changes: readonly { accountId: bigint; amount: bigint }[],
 ): Promise<Map<bigint, bigint>> {
   const after = new Map<bigint, bigint>();
+  // why: hand-written SQL (`executeSql`): every spot batch moves its balances here.
   for (let i = 0; i < changes.length; i += 400) {
-    const rows = changes
-      .slice(i, i + 400)
-      .map((c) => sql`(cast(${c.accountId} as bigint), cast(${c.amount} as bigint))`);
-    const result = await sql<{ id: bigint; balance: bigint }>`update ledger_accounts
-      set balance = ledger_accounts.balance + v.column2
-      from (values ${sql.join(rows)}) as v
-      where ledger_accounts.id = v.column1
-        and (ledger_accounts.user_id is null or ledger_accounts.balance + v.column2 >= 0)
-      returning ledger_accounts.id as id, ledger_accounts.balance as balance`.execute(db);
+    const chunk = changes.slice(i, i + 400);
+    const result = await executeSql<{ id: bigint; balance: bigint }>(
+      db,
+      `update ledger_accounts
+        set balance = ledger_accounts.balance + v.column2
+        from (values ${repeated('(cast(? as bigint), cast(? as bigint))', chunk.length)}) as v
+        where ledger_accounts.id = v.column1
+          and (ledger_accounts.user_id is null or ledger_accounts.balance + v.column2 >= 0)
+        returning ledger_accounts.id as id, ledger_accounts.balance as balance`,
+      chunk.flatMap((c) => [c.accountId, c.amount]),
+    );
     for (const row of result.rows) after.set(row.id, row.balance);
   }
   return after;
@@ -150,18 +161,15 @@ export async function insertPostings(
   db: Db,
   postings: readonly { entryId: bigint; accountId: bigint; amount: bigint; balanceAfter: bigint }[],
 ): Promise<void> {
+  // why: hand-written SQL (`executeSql`): every spot batch posts, and building the query cost
+  // about as much as running it.
   for (let i = 0; i < postings.length; i += 500) {
-    await db
-      .insertInto('postings')
-      .values(
-        postings.slice(i, i + 500).map((p) => ({
-          entry_id: p.entryId,
-          account_id: p.accountId,
-          amount: p.amount,
-          balance_after: p.balanceAfter,
-        })),
-      )
-      .execute();
+    const chunk = postings.slice(i, i + 500);
+    await executeSql(
+      db,
+      `insert into postings (entry_id, account_id, amount, balance_after) values ${placeholderRows(chunk.length, 4)}`,
+      chunk.flatMap((p) => [p.entryId, p.accountId, p.amount, p.balanceAfter]),
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db.ts';
+import { type Db, executeSql, placeholderRows, repeated } from '../../platform/db.ts';
 import type {
   Millis,
   SpotMarketsTable,
@@ -78,19 +78,52 @@ export async function updateMarketSettings(
 
 // --- orders -----------------------------------------------------------------------------------
 
-/** Inserts orders (one market's) in as few statements as the parameter limit allows; answers their ids by sequence. */
+/** The columns an order is inserted with, in the order of the statement's values. */
+const ORDER_COLUMNS = [
+  'symbol',
+  'user_id',
+  'side',
+  'type',
+  'tif',
+  'price',
+  'qty',
+  'quote_amount',
+  'filled_qty',
+  'filled_quote',
+  'fee',
+  'fee_bps',
+  'hold_asset',
+  'held',
+  'status',
+  'revoke_reason',
+  'seq',
+  'idempotency_key',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof Omit<OrderRow, 'id'>)[];
+// why: a column added to the table without being added above fails to compile here.
+const everyOrderColumn: Exclude<keyof Omit<OrderRow, 'id'>, (typeof ORDER_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void everyOrderColumn;
+
+/**
+ * Inserts orders (one market's) in as few statements as the parameter limit allows; answers their
+ * ids by sequence. Hand-written SQL (`executeSql`): it runs in every batch.
+ */
 export async function insertOrders(
   db: Db,
   orders: readonly Omit<OrderRow, 'id'>[],
 ): Promise<Map<bigint, bigint>> {
   const ids = new Map<bigint, bigint>();
-  // why: about 20 columns a row; chunks keep every statement under SQLite's bound-parameter limit.
+  // why: 20 columns a row; chunks keep every statement under SQLite's bound-parameter limit.
   for (let i = 0; i < orders.length; i += 200) {
-    const rows = await db
-      .insertInto('spot_orders')
-      .values(orders.slice(i, i + 200))
-      .returning(['id', 'seq'])
-      .execute();
+    const chunk = orders.slice(i, i + 200);
+    const { rows } = await executeSql<{ id: bigint; seq: bigint }>(
+      db,
+      `insert into spot_orders (${ORDER_COLUMNS.join(', ')}) values ${placeholderRows(chunk.length, ORDER_COLUMNS.length)} returning id, seq`,
+      chunk.flatMap((order) => ORDER_COLUMNS.map((column) => order[column])),
+    );
     for (const row of rows) ids.set(row.seq, row.id);
   }
   return ids;
@@ -103,18 +136,16 @@ export async function findUsedKeys(
 ): Promise<Set<string>> {
   const wanted = new Set(pairs.map((p) => `${p.userId}|${p.key}`));
   const used = new Set<string>();
+  // why: hand-written SQL (`executeSql`): every batch with places reads its keys.
   for (let i = 0; i < pairs.length; i += 400) {
     const chunk = pairs.slice(i, i + 400);
     // why: one probe of the unique index per pair; two IN lists would try every user with every key.
-    const rows = await db
-      .selectFrom('spot_orders')
-      .select(['user_id', 'idempotency_key'])
-      .where(
-        sql<boolean>`(user_id, idempotency_key) in (values ${sql.join(
-          chunk.map((p) => sql`(cast(${p.userId} as bigint), cast(${p.key} as text))`),
-        )})`,
-      )
-      .execute();
+    const { rows } = await executeSql<{ user_id: bigint; idempotency_key: string }>(
+      db,
+      `select user_id, idempotency_key from spot_orders
+        where (user_id, idempotency_key) in (values ${repeated('(cast(? as bigint), cast(? as text))', chunk.length)})`,
+      chunk.flatMap((p) => [p.userId, p.key]),
+    );
     for (const row of rows) {
       const key = `${row.user_id}|${row.idempotency_key}`;
       if (wanted.has(key)) used.add(key);
@@ -141,16 +172,28 @@ type OrderChange = Pick<
  * which both dialects run; the casts give PostgreSQL the values' types).
  */
 export async function updateOrders(db: Db, changes: readonly OrderChange[]): Promise<void> {
+  const row =
+    '(cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as text), cast(? as text), cast(? as bigint))';
+  // why: hand-written SQL (`executeSql`): it runs in every batch.
   for (let i = 0; i < changes.length; i += 100) {
-    const rows = changes
-      .slice(i, i + 100)
-      .map(
-        (c) =>
-          sql`(cast(${c.id} as bigint), cast(${c.filled_qty} as bigint), cast(${c.filled_quote} as bigint), cast(${c.fee} as bigint), cast(${c.fee_bps} as bigint), cast(${c.held} as bigint), cast(${c.status} as text), cast(${c.revoke_reason} as text), cast(${c.updated_at} as bigint))`,
-      );
-    await sql`update spot_orders set filled_qty = v.column2, filled_quote = v.column3, fee = v.column4,
-      fee_bps = v.column5, held = v.column6, status = v.column7, revoke_reason = v.column8, updated_at = v.column9
-      from (values ${sql.join(rows)}) as v where spot_orders.id = v.column1`.execute(db);
+    const chunk = changes.slice(i, i + 100);
+    await executeSql(
+      db,
+      `update spot_orders set filled_qty = v.column2, filled_quote = v.column3, fee = v.column4,
+        fee_bps = v.column5, held = v.column6, status = v.column7, revoke_reason = v.column8, updated_at = v.column9
+        from (values ${repeated(row, chunk.length)}) as v where spot_orders.id = v.column1`,
+      chunk.flatMap((c) => [
+        c.id,
+        c.filled_qty,
+        c.filled_quote,
+        c.fee,
+        c.fee_bps,
+        c.held,
+        c.status,
+        c.revoke_reason,
+        c.updated_at,
+      ]),
+    );
   }
 }
 

@@ -279,8 +279,9 @@ export class MarketSequencer {
   /** The batch's transaction: holds, engine, rows, trades, postings, the market's sequence. */
   async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
     const { ledger } = this.#deps;
-    const market = await repo.findMarket(trx, this.symbol);
-    let open = market?.status === 'open';
+    // why: the market's status changes only through this sequencer (a configure command, below),
+    // so the row it installed after its last commit is the stored one.
+    let open = this.#market.status === 'open';
     const results: (SequencerResult | AppError | undefined)[] = new Array(batch.length);
     const commands: { index: number; command: Command; row?: repo.OrderRow; halt?: boolean }[] = [];
     const placed: repo.OrderRow[] = [];
