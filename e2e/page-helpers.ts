@@ -175,3 +175,67 @@ export async function phoneSignedIn(
   await context.addInitScript(seedSession, { token: member.token, uid: member.uid });
   return { context, page: await context.newPage() };
 }
+
+/**
+ * Records what a page asked for and what went wrong on it, from now on, so a step that times out
+ * can say why: `report()` lists the requests still unanswered (with how long they have waited),
+ * those that failed or answered with an error status, and the page's errors.
+ */
+export function watchPage(page: Page): { report(): Promise<string> } {
+  const started = new Map<object, { url: string; at: number }>();
+  const problems: string[] = [];
+  const short = (url: string) => url.replace(/^https?:\/\/[^/]+/, '').replace(/token=[^&]+/, 'token=…');
+  page.on('request', (request) => started.set(request, { url: short(request.url()), at: Date.now() }));
+  page.on('requestfinished', async (request) => {
+    started.delete(request);
+    const status = (await request.response())?.status() ?? 0;
+    if (status >= 400) problems.push(`${status} ${short(request.url())}`);
+  });
+  page.on('requestfailed', (request) => {
+    started.delete(request);
+    problems.push(`failed ${short(request.url())}: ${request.failure()?.errorText ?? '?'}`);
+  });
+  page.on('response', async (response) => {
+    if (!response.url().includes('/apiv/')) return;
+    const body = (await response.json().catch(() => null)) as { code?: number; msg?: string } | null;
+    if (body && body.code !== 1000 && body.code !== 200)
+      problems.push(`code ${body.code} (${body.msg}) ${short(response.url())}`);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) problems.push(`navigated to ${short(frame.url())}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text().slice(0, 200)}`);
+  });
+  return {
+    async report() {
+      const now = Date.now();
+      const seen = await page
+        .evaluate(() => ({
+          hash: location.hash,
+          controlled: navigator.serviceWorker?.controller !== null,
+          signedIn: localStorage.getItem('token') !== null,
+          text: document.body.innerText.slice(0, 300),
+        }))
+        .catch((error: Error) => ({ unreadable: error.message }));
+      const pending = [...started.values()].map(({ url, at }) => `${url} (${now - at} ms)`);
+      return JSON.stringify({ page: seen, pending, problems: problems.slice(-20) }, null, 1);
+    },
+  };
+}
+
+/** Waits for `text` to be visible; on a timeout the error carries `watch`'s report. */
+export async function waitForText(
+  page: Page,
+  text: string,
+  watch: { report(): Promise<string> },
+): Promise<void> {
+  await page
+    .getByText(text)
+    .first()
+    .waitFor({ state: 'visible' })
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await watch.report()}`);
+    });
+}

@@ -28,15 +28,16 @@ export interface UserInfo {
 /** Query key of the user info; mutations that change the user invalidate it. */
 export const userInfoQueryKey = ['user', 'info'] as const;
 
-export async function getUserInfo(signal?: AbortSignal): Promise<UserInfo> {
-  const body = await get<{ userInfo: UserInfo }>('/User/getUserInfo', {}, { signal, silent: true });
+/** `token`: a session not stored yet (the login loads the user info before it enters the app). */
+export async function getUserInfo(signal?: AbortSignal, token?: string): Promise<UserInfo> {
+  const body = await get<{ userInfo: UserInfo }>('/User/getUserInfo', { token }, { signal, silent: true });
   return body.data.userInfo;
 }
 
-export function userInfoQueryOptions() {
+export function userInfoQueryOptions(token?: string) {
   return queryOptions({
     queryKey: userInfoQueryKey,
-    queryFn: ({ signal }) => getUserInfo(signal),
+    queryFn: ({ signal }) => getUserInfo(signal, token),
     staleTime: 30_000,
   });
 }

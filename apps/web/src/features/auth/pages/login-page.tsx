@@ -3,7 +3,7 @@ import { RESULT_CODES } from '@bourse/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { userInfoQueryOptions } from '../../../api/get-user-info.ts';
 import { ApiError } from '../../../api/http.ts';
 import { PATHS } from '../../../shared/paths.ts';
@@ -23,7 +23,6 @@ const TOTP_REQUIRED_CODE = RESULT_CODES.TOTP_REQUIRED.code;
 
 export default function LoginPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const config = useLoginConfig();
   // why: the server asks for the graphic code on an account under attack even when the operator
@@ -57,12 +56,16 @@ export default function LoginPage() {
         captcha: captcha.payload,
         totpCode: isTotpAsked ? totpCode.trim() : undefined,
       });
-      startSession(body.data);
       showToast(body.msg, 'success');
-      await wait(NAVIGATE_DELAY_MS);
       // why: the spec loads the user info before entering the app; a failure here is not fatal.
-      await queryClient.fetchQuery(userInfoQueryOptions()).catch(() => undefined);
-      navigate(PATHS.home, { replace: true });
+      await Promise.all([
+        queryClient.fetchQuery(userInfoQueryOptions(body.data.token)).catch(() => undefined),
+        wait(NAVIGATE_DELAY_MS),
+      ]);
+      // why: storing the session is what enters the app: the route guard takes a signed-in
+      // visitor from /login to the home page at once. Navigating here as well, after the wait,
+      // pulled back to the home page a user who had tapped another tab in the meantime.
+      startSession(body.data);
     } catch (error) {
       // The client already showed the server's message.
       if (error instanceof ApiError && error.code === CAPTCHA_REQUIRED_CODE) setIsCaptchaDemanded(true);
