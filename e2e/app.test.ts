@@ -154,8 +154,8 @@ describe('customer app at phone size', () => {
 
     await page.getByTestId('tab-user').click();
     await waitForHash(page, '#/Index/uoption');
-    // why: this step timed out now and then in CI only (as the logout test's did); the error says
-    // where the page was, what it still waited for and what failed.
+    // why: the login page used to navigate home once more a second after login, taking the user
+    // back from this tab; should the step time out, the error says where the page went and why.
     await waitForText(page, 'e2e_alice', watch);
     await page.context().close();
   });

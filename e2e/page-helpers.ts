@@ -177,36 +177,37 @@ export async function phoneSignedIn(
 }
 
 /**
- * Records what a page asked for and what went wrong on it, from now on, so a step that times out
- * can say why: `report()` lists the requests still unanswered (with how long they have waited),
- * those that failed or answered with an error status, and the page's errors.
+ * Records what happens on a page from now on, so a step that times out can say why: `report()`
+ * gives where the page is, the requests still unanswered (with how long they have waited), and in
+ * order the page's navigations, failed requests, error statuses, API answers other than success,
+ * and its errors.
  */
 export function watchPage(page: Page): { report(): Promise<string> } {
   const started = new Map<object, { url: string; at: number }>();
-  const problems: string[] = [];
+  const events: string[] = [];
   const short = (url: string) => url.replace(/^https?:\/\/[^/]+/, '').replace(/token=[^&]+/, 'token=…');
   page.on('request', (request) => started.set(request, { url: short(request.url()), at: Date.now() }));
   page.on('requestfinished', async (request) => {
     started.delete(request);
     const status = (await request.response())?.status() ?? 0;
-    if (status >= 400) problems.push(`${status} ${short(request.url())}`);
+    if (status >= 400) events.push(`${status} ${short(request.url())}`);
   });
   page.on('requestfailed', (request) => {
     started.delete(request);
-    problems.push(`failed ${short(request.url())}: ${request.failure()?.errorText ?? '?'}`);
+    events.push(`failed ${short(request.url())}: ${request.failure()?.errorText ?? '?'}`);
   });
   page.on('response', async (response) => {
     if (!response.url().includes('/apiv/')) return;
     const body = (await response.json().catch(() => null)) as { code?: number; msg?: string } | null;
     if (body && body.code !== 1000 && body.code !== 200)
-      problems.push(`code ${body.code} (${body.msg}) ${short(response.url())}`);
+      events.push(`code ${body.code} (${body.msg}) ${short(response.url())}`);
   });
   page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) problems.push(`navigated to ${short(frame.url())}`);
+    if (frame === page.mainFrame()) events.push(`navigated to ${short(frame.url())}`);
   });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('pageerror', (error) => events.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text().slice(0, 200)}`);
+    if (message.type() === 'error') events.push(`console: ${message.text().slice(0, 200)}`);
   });
   return {
     async report() {
@@ -220,7 +221,7 @@ export function watchPage(page: Page): { report(): Promise<string> } {
         }))
         .catch((error: Error) => ({ unreadable: error.message }));
       const pending = [...started.values()].map(({ url, at }) => `${url} (${now - at} ms)`);
-      return JSON.stringify({ page: seen, pending, problems: problems.slice(-20) }, null, 1);
+      return JSON.stringify({ page: seen, pending, events: events.slice(-20) }, null, 1);
     },
   };
 }

@@ -324,11 +324,11 @@ const postgresTexts = new Map<string, string>();
 
 /**
  * Runs a statement written by hand with `?` placeholders, valid on both dialects, without
- * building or compiling a query. Only for order entry's hottest statements (each batch's order
- * and posting inserts, its account read), where Kysely building and compiling the query took
- * as long as SQLite running it; everything else goes through the builder. The statement text
- * must depend only on the number of values, never on them, so it stays one prepared statement
- * per shape.
+ * building or compiling a query. Only for the statements every spot batch runs (the order and
+ * posting inserts, the account read, the balance and order updates, the idempotency-key probe),
+ * where Kysely building and compiling the query took as long as SQLite running it; everything
+ * else goes through the builder. The statement text must depend only on the number of values,
+ * never on them, so it stays one prepared statement per shape.
  */
 export function executeSql<R>(db: Db, text: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
   let statement = text;

@@ -78,34 +78,31 @@ export async function updateMarketSettings(
 
 // --- orders -----------------------------------------------------------------------------------
 
-/** The columns an order is inserted with, in the order of the statement's values. */
-const ORDER_COLUMNS = [
-  'symbol',
-  'user_id',
-  'side',
-  'type',
-  'tif',
-  'price',
-  'qty',
-  'quote_amount',
-  'filled_qty',
-  'filled_quote',
-  'fee',
-  'fee_bps',
-  'hold_asset',
-  'held',
-  'status',
-  'revoke_reason',
-  'seq',
-  'idempotency_key',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof Omit<OrderRow, 'id'>)[];
-// why: a column added to the table without being added above fails to compile here.
-const everyOrderColumn: Exclude<keyof Omit<OrderRow, 'id'>, (typeof ORDER_COLUMNS)[number]> extends never
-  ? true
-  : never = true;
-void everyOrderColumn;
+// why: a record over the row's keys, so a column added to the table and not here (or named
+// here and not in the table) fails to compile; its keys, in this order, are the insert's columns.
+const ORDER_COLUMN_SET: Record<keyof Omit<OrderRow, 'id'>, true> = {
+  symbol: true,
+  user_id: true,
+  side: true,
+  type: true,
+  tif: true,
+  price: true,
+  qty: true,
+  quote_amount: true,
+  filled_qty: true,
+  filled_quote: true,
+  fee: true,
+  fee_bps: true,
+  hold_asset: true,
+  held: true,
+  status: true,
+  revoke_reason: true,
+  seq: true,
+  idempotency_key: true,
+  created_at: true,
+  updated_at: true,
+};
+const ORDER_COLUMNS = Object.keys(ORDER_COLUMN_SET) as (keyof typeof ORDER_COLUMN_SET)[];
 
 /**
  * Inserts orders (one market's) in as few statements as the parameter limit allows; answers their
