@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DbHandle, openDb } from '../src/platform/db.ts';
+import { BACKGROUND_CHECKPOINTS_AFTER, type DbHandle, openDb } from '../src/platform/db.ts';
 import { migrateToLatest } from '../src/platform/migrate.ts';
 
 /**
@@ -68,11 +70,11 @@ describe('SQLite durability', () => {
     expect(rows.map((r) => r.name)).toEqual(Array.from({ length: 25 }, (_, i) => `lease-${i}`).sort());
   });
 
-  it('moves checkpoints to their own thread after 1,000 syncs; the thread copies the WAL into the database', async () => {
+  it('moves checkpoints to their own thread once the store is busy; the thread copies the WAL into the database', async () => {
     const { db, durability } = await open();
     const { wal, checkpoints } = durability;
     let inserted = 0;
-    while (wal.syncs < 999) {
+    while (wal.syncs < BACKGROUND_CHECKPOINTS_AFTER - 1) {
       await insertKey(db, `k${wal.syncs}`);
       inserted++;
     }
@@ -80,9 +82,9 @@ describe('SQLite durability', () => {
     const inline = await sql<{ wal_autocheckpoint: bigint }>`pragma wal_autocheckpoint`.execute(db);
     expect(inline.rows[0]?.wal_autocheckpoint).toBe(1000n);
 
-    await insertKey(db, 'the thousandth');
+    await insertKey(db, 'the last inline');
     inserted++;
-    expect(wal.syncs).toBe(1000);
+    expect(wal.syncs).toBe(BACKGROUND_CHECKPOINTS_AFTER);
     expect(checkpoints.running).toBe(true);
     const fallback = await sql<{ wal_autocheckpoint: bigint }>`pragma wal_autocheckpoint`.execute(db);
     expect(fallback.rows[0]?.wal_autocheckpoint).toBe(20000n);
@@ -106,7 +108,8 @@ describe('SQLite durability', () => {
 
   it('keeps the WAL short under steady writes: the thread makes the writer start it over', async () => {
     const { db, durability } = await open();
-    while (durability.wal.syncs < 1000) await insertKey(db, `k${durability.wal.syncs}`);
+    while (durability.wal.syncs < BACKGROUND_CHECKPOINTS_AFTER)
+      await insertKey(db, `k${durability.wal.syncs}`);
     expect(durability.checkpoints.running).toBe(true);
     // why: 3,000 writes of a page and more each, one right after another. Were the WAL never
     // started over it would hold every one of their frames, up to the writer's 20,000-page
@@ -129,10 +132,72 @@ describe('SQLite durability', () => {
 
   it('stops the thread when the store closes', async () => {
     const { db, durability, close } = await open();
-    while (durability.wal.syncs < 1000) await insertKey(db, `k${durability.wal.syncs}`);
+    while (durability.wal.syncs < BACKGROUND_CHECKPOINTS_AFTER)
+      await insertKey(db, `k${durability.wal.syncs}`);
     expect(durability.checkpoints.running).toBe(true);
     await close();
     handle = undefined;
     expect(durability.checkpoints.running).toBe(false);
+  });
+  it('undoes a failed statement alone inside a transaction, its journal kept in memory', async () => {
+    const { db } = await open();
+    const mode = await sql<{ temp_store: bigint }>`pragma temp_store`.execute(db);
+    // why: 2 = MEMORY: statement journals and temporary tables never become files.
+    expect(mode.rows[0]?.temp_store).toBe(2n);
+    // why: enough rows that the statement's journal passes the 64 KB at which SQLite would spill it.
+    const rows = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        name: `${prefix}-${i}-${'x'.repeat(900)}`,
+        holder: 'test',
+        expires_at: 0n,
+      }));
+    await db.insertInto('job_leases').values(rows('first', 300)).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('job_leases').values(rows('second', 300)).execute();
+      // the last row repeats a key: the whole statement fails, the transaction goes on
+      await expect(
+        trx
+          .insertInto('job_leases')
+          .values([...rows('third', 300), rows('first', 1)[0]!])
+          .execute(),
+      ).rejects.toThrow(/UNIQUE/);
+      await trx
+        .updateTable('job_leases')
+        .set({ holder: 'updated' })
+        .where('name', 'like', 'second-%')
+        .execute();
+    });
+    const counts = await db
+      .selectFrom('job_leases')
+      .select(['holder', sql<bigint>`count(*)`.as('n')])
+      .groupBy('holder')
+      .orderBy('holder')
+      .execute();
+    expect(counts).toEqual([
+      { holder: 'test', n: 300n },
+      { holder: 'updated', n: 300n },
+    ]);
+  });
+
+  it('stops the thread in a process with nothing else to wait for', async () => {
+    // why: the thread is unref'd so it never keeps a process alive; a tool that closes its store
+    // as its last step once exited in the middle of the stop, its close never settled.
+    dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-durability-'));
+    const script = `
+      import { openDb, BACKGROUND_CHECKPOINTS_AFTER } from ${JSON.stringify(path.resolve(import.meta.dirname, '../src/platform/db.ts'))};
+      import { migrateToLatest } from ${JSON.stringify(path.resolve(import.meta.dirname, '../src/platform/migrate.ts'))};
+      const handle = openDb({ dataDir: ${JSON.stringify(dataDir)} });
+      await migrateToLatest(handle.db);
+      for (let i = 0; handle.durability.wal.syncs < BACKGROUND_CHECKPOINTS_AFTER; i++) {
+        await handle.db.insertInto('job_leases').values({ name: 'k' + i, holder: 'tool', expires_at: 0n }).execute();
+      }
+      console.log('thread running: ' + handle.durability.checkpoints.running);
+      await handle.close();
+      console.log('closed');
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      timeout: 60_000,
+    });
+    expect(stdout.trim().split('\n')).toEqual(['thread running: true', 'closed']);
   });
 });

@@ -106,8 +106,12 @@ export class WalSync {
 const INLINE_CHECKPOINT_PAGES = 1000;
 /** With the checkpointer's thread running, the writer checkpoints itself only past this many. */
 const FALLBACK_CHECKPOINT_PAGES = 20_000;
-/** Syncs after which checkpoints move to their thread (a store this busy gains from it). */
-const BACKGROUND_CHECKPOINTS_AFTER = 1000;
+/**
+ * Syncs after which checkpoints move to their thread (a store this busy gains from it). Until
+ * then the writer checkpoints inline every 1,000 pages: at 1,000 syncs, under `bench:http-orders`
+ * that was the first 4–5 s of load, with a stall of 10–20 ms every tenth batch.
+ */
+export const BACKGROUND_CHECKPOINTS_AFTER = 200;
 
 /**
  * Checkpoints on a thread of their own. A checkpoint copies the WAL's pages back into the
@@ -155,6 +159,9 @@ export class BackgroundCheckpoints {
     if (!worker) return;
     this.#worker = undefined;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // why: unref'd, the thread would not keep the process alive while it stops; a process whose
+    // only remaining work is this wait (a tool closing its store) would exit in the middle of it.
+    worker.ref();
     worker.postMessage('stop');
     await exited;
   }
@@ -269,6 +276,12 @@ export function openDb(options: { databaseUrl?: string; dataDir: string; poolSiz
   // history, and every miss is a read. 64 MB took 11–17 % less CPU per order in
   // `bench:http-orders` (paired runs); pages are allocated only as they are used.
   sqlite.pragma('cache_size = -65536');
+  // why: a statement that changes several rows inside a transaction keeps the pages it changes in
+  // a statement journal, to undo itself alone should it fail. Past 64 KB SQLite spills that
+  // journal to a temporary file, which it creates and deletes each time: a batch of orders did
+  // so in every transaction, 80 system calls of its 190 (`strace` under `bench:http-orders`).
+  // In memory it costs a copy of each page.
+  sqlite.pragma('temp_store = MEMORY');
   const durable: SqliteDurability = {
     sqlite,
     wal: new WalSync(`${file}-wal`),
