@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKGROUND_CHECKPOINTS_AFTER, type DbHandle, openDb } from '../src/platform/db.ts';
@@ -199,5 +200,32 @@ describe('SQLite durability', () => {
       timeout: 60_000,
     });
     expect(stdout.trim().split('\n')).toEqual(['thread running: true', 'closed']);
+  });
+  it("waits for another connection's write lock without blocking the event loop", async () => {
+    const { db } = await open();
+    const other = new SQLite(path.join(dataDir as string, 'bourse.sqlite'));
+    try {
+      other.exec('begin immediate');
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      let released = false;
+      setTimeout(() => {
+        other.exec("insert into job_leases (name, holder, expires_at) values ('other', 'other', 0)");
+        other.exec('commit');
+        released = true;
+      }, 200);
+      // why: SQLite's own busy handler would sleep on this thread, so the timer above could never
+      // release the lock and the transaction would fail with SQLITE_BUSY after the wait.
+      const seen = await db.transaction().execute(async (trx) => {
+        await insertKey(trx, 'after the lock');
+        return trx.selectFrom('job_leases').select('name').orderBy('name').execute();
+      });
+      clearInterval(timer);
+      expect(released).toBe(true);
+      expect(ticks).toBeGreaterThanOrEqual(10);
+      expect(seen.map((r) => r.name)).toEqual(['after the lock', 'other']);
+    } finally {
+      other.close();
+    }
   });
 });
