@@ -114,8 +114,8 @@ describe('SQLite durability', () => {
     expect(durability.checkpoints.running).toBe(true);
     // why: 3,000 writes of a page and more each, one right after another. Were the WAL never
     // started over it would hold every one of their frames, up to the writer's 20,000-page
-    // fallback (82 MB when checked); the thread restarts it once it passes 1,000 frames (4 MB)
-    // and what is written until its next tick, longer on a loaded machine (10 MB seen).
+    // fallback (82 MB when checked); the thread restarts it once it passes 4,000 frames (16 MB)
+    // and what is written until its next tick, more on a loaded machine.
     const wal = path.join(dataDir as string, 'bourse.sqlite-wal');
     let largest = 0;
     for (let i = 0; i < 3000; i++) {
