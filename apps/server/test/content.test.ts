@@ -254,4 +254,22 @@ describe('demo content', () => {
       reserve_btc: '20000',
     });
   });
+
+  it('keeps the reserve claim and the published headers while a newer snapshot waits to be published', async () => {
+    const reserves = server.app.ctx.reserves;
+    if (!reserves) throw new Error('the demo runs the reserves module');
+    const before = (await server.call('GET', '/por/snapshots', {})).data.list;
+    expect(before).toHaveLength(1);
+    // what the daily job does at 00:00 UTC: a snapshot published only later
+    const now = Date.now();
+    await reserves.service.takeSnapshot(now - (now % 1000) + 1000, now + 3_600_000);
+    const staffView = await reserves.service.listForStaff();
+    expect(staffView.map((s) => s.status)).toEqual(['pending', 'published']);
+
+    expect((await server.call('GET', '/por/snapshots', {})).data.list).toEqual(before);
+    expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
+      leverage_max: '5',
+      reserve_btc: '20000',
+    });
+  });
 });

@@ -15,6 +15,17 @@ export function listSnapshots(db: Db, limit: number) {
   return db.selectFrom('por_snapshots').selectAll().orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** The published snapshots' headers, newest first (pending ones have none yet). */
+export function listPublishedHeaders(db: Db, limit: number) {
+  return db
+    .selectFrom('por_snapshots')
+    .select('header_json')
+    .where('status', '=', 'published')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export async function insertSnapshot(
   db: Db,
   row: {

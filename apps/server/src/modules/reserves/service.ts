@@ -391,9 +391,14 @@ export class ReservesService {
     return views;
   }
 
-  /** The published headers, newest first. */
+  /**
+   * The published headers, newest first. A snapshot waiting for its publication time is not among
+   * them and does not take a place: from 00:00 UTC until the day's snapshot was published, reading
+   * the newest rows and keeping the published ones answered one header short, and none for a
+   * limit of 1 (the about page then withdrew its reserve claim for that time).
+   */
   async headers(limit = 100): Promise<SnapshotHeader[]> {
-    const rows = await repo.listSnapshots(this.#deps.db, limit);
+    const rows = await repo.listPublishedHeaders(this.#deps.db, limit);
     return rows.flatMap((row) => (row.header_json ? [JSON.parse(row.header_json) as SnapshotHeader] : []));
   }
 
