@@ -2,12 +2,9 @@
 // server on it in a process of its own, as `npm start` does.
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
-import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags.ts';
-
-const root = path.resolve(import.meta.dirname, '../..');
+import { serverArgs } from '../../apps/server/src/server-command.ts';
 
 /** Settings every benchmark shares: demo markets, no captcha, limits out of the way, quiet logs. */
 export const BENCH_ENV = {
@@ -79,14 +76,10 @@ export async function startServer(
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, ...profile, path.join(root, 'apps/server/src/server.ts')],
-    {
-      env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, serverArgs(profile), {
+    env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;

@@ -6,12 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'otplib';
 import { freePort, launchChromium, ROOT } from '../../../scripts/lib/platform.mjs';
-import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.ts';
+import { serverArgs } from '../../server/src/server-command.ts';
 
 // why: runs the server on its own (not `npm start`), so a customer-app build is not needed here.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-admin-shots-'));
 const port = await freePort();
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'apps/server/src/server.ts')], {
+const server = spawn(process.execPath, serverArgs(), {
   cwd: ROOT,
   env: {
     ...process.env,

@@ -1,9 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../src/node-flags.ts';
-
-const SERVER = path.resolve(import.meta.dirname, '../src/server.ts');
+import { serverArgs } from '../src/server-command.ts';
 
 /** A free loopback port for a server in another process. */
 export function freePort(): Promise<number> {
@@ -28,7 +25,7 @@ export async function spawnServer(
   /** Told of the process as soon as it is spawned (to kill it before it is ready). */
   onSpawn?: (child: ChildProcess) => void,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER], {
+  const child = spawn(process.execPath, serverArgs(), {
     env: {
       ...process.env,
       PORT: String(port),

@@ -170,9 +170,10 @@ export class BackgroundCheckpoints {
 /** How long a statement waits for another connection's write lock before it fails (SQLITE_BUSY). */
 export const BUSY_WAIT_MS = 5000;
 
-const isBusy = (error: unknown): boolean =>
-  typeof (error as { code?: unknown })?.code === 'string' &&
-  (error as { code: string }).code.startsWith('SQLITE_BUSY');
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
 
 /**
  * The one SQLite connection, answering a write only once the WAL holding it is synced, and

@@ -15,11 +15,11 @@ export function listSnapshots(db: Db, limit: number) {
   return db.selectFrom('por_snapshots').selectAll().orderBy('id', 'desc').limit(limit).execute();
 }
 
-/** The published snapshots' headers, newest first (pending ones have none yet). */
-export function listPublishedHeaders(db: Db, limit: number) {
+/** The published snapshots, newest first (pending ones are left out). */
+export function listPublished(db: Db, limit: number) {
   return db
     .selectFrom('por_snapshots')
-    .select('header_json')
+    .selectAll()
     .where('status', '=', 'published')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -81,14 +81,9 @@ export function listPending(db: Db, dueBy?: Millis) {
   return query.orderBy('id').execute();
 }
 
-export function latestPublished(db: Db) {
-  return db
-    .selectFrom('por_snapshots')
-    .selectAll()
-    .where('status', '=', 'published')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+export async function latestPublished(db: Db) {
+  const [latest] = await listPublished(db, 1);
+  return latest;
 }
 
 export function listReserves(db: Db, snapshotId: bigint) {

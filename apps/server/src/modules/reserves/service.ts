@@ -398,7 +398,7 @@ export class ReservesService {
    * limit of 1 (the about page then withdrew its reserve claim for that time).
    */
   async headers(limit = 100): Promise<SnapshotHeader[]> {
-    const rows = await repo.listPublishedHeaders(this.#deps.db, limit);
+    const rows = await repo.listPublished(this.#deps.db, limit);
     return rows.flatMap((row) => (row.header_json ? [JSON.parse(row.header_json) as SnapshotHeader] : []));
   }
 
