@@ -228,4 +228,21 @@ describe('SQLite durability', () => {
       other.close();
     }
   });
+  it("runs a burst of writes queued behind another connection's lock, each once, once it is released", async () => {
+    const { db } = await open();
+    const other = new SQLite(path.join(dataDir as string, 'bourse.sqlite'));
+    try {
+      other.exec('begin immediate');
+      setTimeout(() => other.exec('commit'), 100);
+      const names = Array.from({ length: 20 }, (_, i) => `burst-${String(i).padStart(2, '0')}`);
+      await Promise.all([
+        ...names.slice(0, 10).map((name) => db.transaction().execute((trx) => insertKey(trx, name))),
+        ...names.slice(10).map((name) => insertKey(db, name)),
+      ]);
+      const rows = await db.selectFrom('job_leases').select('name').orderBy('name').execute();
+      expect(rows.map((r) => r.name)).toEqual(names);
+    } finally {
+      other.close();
+    }
+  });
 });
