@@ -331,6 +331,18 @@ describe('spot trading against the market maker at phone size', () => {
     expect(depth.asks.length).toBeGreaterThanOrEqual(2);
     expect(toAtoms(depth.bids[0]![0])).toBeLessThan(toAtoms(depth.asks[0]![0]));
 
+    // every height the ticker head takes, frame by frame: anything it gains or loses moves the
+    // order form below it, under the finger about to tap it
+    await page.addInitScript(() => {
+      const heights = new Set<number>();
+      Object.assign(window, { tickerHeights: heights });
+      const sample = () => {
+        const head = document.querySelector('.spot-ticker');
+        if (head) heights.add(Math.round(head.getBoundingClientRect().height));
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
     await page.goto(`${platform.url}/#/Trade/index?symbol=${SYMBOL}`);
     await page
       .locator(`[data-testid="spot-trade-ready"][data-symbol="${SYMBOL}"]`)
@@ -345,6 +357,10 @@ describe('spot trading against the market maker at phone size', () => {
     expect(await toastAfter(page, () => page.getByTestId('order-submit').click())).toBe(
       serverText('success.ORDER_PLACED'),
     );
+    // the index, the first trades and the live ticker came in meanwhile: the head kept one height
+    expect(
+      await page.evaluate(() => [...(window as unknown as { tickerHeights: Set<number> }).tickerHeights]),
+    ).toHaveLength(1);
     const orders = await api<{ list: SpotOrder[] }>('GET', '/Trade/tradebill', { status: 'completed' });
     expect(orders.list).toHaveLength(1);
     const order = orders.list[0]!;

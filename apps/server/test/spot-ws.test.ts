@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import { newTrader } from './delivery-harness.ts';
+import { indexTick, newTrader } from './delivery-harness.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { connect, on } from './ws-client.ts';
@@ -184,6 +184,22 @@ describe.each(DIALECTS)('spot channels of /ws on $name', ({ name, skip }) => {
       const btc = (await tickers()).find((ticker: { symbol: string }) => ticker.symbol === 'BTCUSDT');
       expect(update).toEqual([btc]);
       expect(btc.last).toBe('50020.00000000');
+    });
+
+    it('spot-ticker: the index the REST tickers show on subscribe, and pushed when it moves without a trade', async () => {
+      const tickers = async () => (await server.call('GET', '/Market/spottickers')).data;
+      const watcher = await client();
+      watcher.send({ op: 'subscribe', channel: 'spot-ticker' });
+      await watcher.next(on('spot-ticker'));
+      // why: a price no earlier step used, so only this tick can explain it.
+      await indexTick(server, 'ETHUSDT', '3210.5');
+      const fresh = await client();
+      fresh.send({ op: 'subscribe', channel: 'spot-ticker' });
+      expect((await fresh.next(on('spot-ticker'))).data).toEqual(await tickers());
+      const eth = (await tickers()).find((ticker: { symbol: string }) => ticker.symbol === 'ETHUSDT');
+      expect(eth.index).toBe('3210.50000000');
+      // the earlier subscriber gets ETHUSDT alone (nothing traded), with its new index
+      expect((await watcher.next(on('spot-ticker'))).data).toEqual([eth]);
     });
 
     it('orders: refused before auth and with a bad token; after auth the caller’s orders only', async () => {

@@ -277,7 +277,7 @@ export type DepthDelta = z.infer<typeof DepthDelta>;
 /** `trades:<symbol>`: the latest trades on subscribe (newest first), then each new batch. */
 export const TradesUpdate = z.object({ symbol: z.string(), trades: z.array(PublicTrade) });
 
-/** `spot-ticker`: every market's ticker on subscribe, then changed ones. */
+/** `spot-ticker`: every market's ticker on subscribe, then those that traded or whose index moved. */
 export const SpotTickerUpdate = z.array(SpotTicker);
 
 /** `spot-kline:<symbol>:<interval>`: the current candle on subscribe, then on every trade. */

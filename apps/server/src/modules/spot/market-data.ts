@@ -23,7 +23,10 @@ export const BALANCES_CHANNEL = 'balances';
 
 /** Trades a `trades:<symbol>` subscriber gets first. */
 const RECENT_TRADES = 50;
-/** Tickers are recomputed from the store at most this often, for the markets that traded. */
+/**
+ * Tickers are recomputed from the store at most this often, for the markets that traded, and
+ * pushed as often for the markets whose index moved.
+ */
 const TICKER_EVERY_MS = 1000;
 
 interface Book {
@@ -56,10 +59,10 @@ export interface SpotMarketData {
 /**
  * The spot channels of `/ws`, fed by `spot.batch.<symbol>` on the bus, so every node pushes what
  * the sequencer's node committed: `depth:<symbol>` (snapshot, then one delta per batch chained
- * by `prev_seq`), `trades:<symbol>`, `spot-kline:<symbol>:<interval>`, `spot-ticker`, and the
- * private `orders` and `balances`. Each node keeps the book, the latest trades and the current
- * candles in memory from the events, so a snapshot is always at the sequence the next delta
- * follows from. Markets are those present at start.
+ * by `prev_seq`), `trades:<symbol>`, `spot-kline:<symbol>:<interval>`, `spot-ticker` (with the
+ * index this node sees), and the private `orders` and `balances`. Each node keeps the book, the
+ * latest trades and the current candles in memory from the events, so a snapshot is always at
+ * the sequence the next delta follows from. Markets are those present at start.
  */
 export async function startSpotMarketData(deps: {
   service: SpotService;
@@ -103,23 +106,48 @@ export async function startSpotMarketData(deps: {
       }),
     );
   }
-  gateway.addChannel(SPOT_TICKER_CHANNEL, { snapshot: () => tickers });
+  // why: a subscriber starts from the index the REST tickers show, not the one of the last push;
+  // the cache keeps the pushed one, so the timer still pushes the move to earlier subscribers.
+  gateway.addChannel(SPOT_TICKER_CHANNEL, {
+    snapshot: () =>
+      tickers.map((ticker) => {
+        const index = service.indexPrice(ticker.symbol);
+        return index === ticker.index ? ticker : { ...ticker, index };
+      }),
+  });
   gateway.addPrivateChannel(ORDERS_CHANNEL, { snapshot: (userId) => service.openOrders(userId) });
   gateway.addPrivateChannel(BALANCES_CHANNEL, { snapshot: (userId) => service.balances(userId) });
 
   const tickerTimer = setInterval(() => {
-    if (tradedSince.size === 0) return;
     const symbols = [...tradedSince];
     tradedSince.clear();
     refreshTickers(symbols).catch((error) => onError(error, SPOT_TICKER_CHANNEL));
   }, TICKER_EVERY_MS);
   tickerTimer.unref();
 
-  async function refreshTickers(symbols: string[]): Promise<void> {
-    const changed = await Promise.all(symbols.map((symbol) => service.ticker(symbol)));
-    const bySymbol = new Map(changed.map((ticker) => [ticker.symbol, ticker]));
+  /**
+   * Sets each cached ticker's index to the one this node sees now and answers the symbols whose
+   * index moved since the last push. In memory only: the index feed, not the store, moves it.
+   */
+  function takeIndexMoves(): Set<string> {
+    const moved = new Set<string>();
+    tickers = tickers.map((ticker) => {
+      const index = service.indexPrice(ticker.symbol);
+      if (index === ticker.index) return ticker;
+      moved.add(ticker.symbol);
+      return { ...ticker, index };
+    });
+    return moved;
+  }
+
+  /** Pushes the markets that traded (read again from the store) and those whose index moved. */
+  async function refreshTickers(traded: string[]): Promise<void> {
+    const fresh = await Promise.all(traded.map((symbol) => service.ticker(symbol)));
+    const bySymbol = new Map(fresh.map((ticker) => [ticker.symbol, ticker]));
     tickers = tickers.map((ticker) => bySymbol.get(ticker.symbol) ?? ticker);
-    gateway.broadcast(SPOT_TICKER_CHANNEL, changed);
+    const moved = takeIndexMoves();
+    const changed = tickers.filter((ticker) => bySymbol.has(ticker.symbol) || moved.has(ticker.symbol));
+    if (changed.length > 0) gateway.broadcast(SPOT_TICKER_CHANNEL, changed);
   }
 
   async function onBatch(state: MarketState, batch: SpotBatchEvent): Promise<void> {

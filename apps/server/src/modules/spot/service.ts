@@ -312,9 +312,15 @@ export class SpotService {
     return tickers;
   }
 
+  /** The index of `symbol` this node last saw, as on a ticker; null before the first tick. */
+  indexPrice(symbol: string): string | null {
+    const latest = this.#deps.index.latestIndex(symbol);
+    return latest ? fromAtoms(latest.price) : null;
+  }
+
   /** One market's 24-hour statistics (see `tickers`). */
   async ticker(symbol: string): Promise<SpotTicker> {
-    const { db, clock, index } = this.#deps;
+    const { db, clock } = this.#deps;
     const now = clock.now();
     const market = await this.#marketRow(symbol);
     const trades = await repo.listTradesSince(db, market.symbol, toMillis(now - DAY_MS));
@@ -330,7 +336,6 @@ export class SpotService {
       turnover += trade.quote;
     }
     const open = trades[0]?.price ?? null;
-    const latest = index.latestIndex(market.symbol);
     return {
       symbol: market.symbol,
       last: last === null ? null : fromAtoms(last),
@@ -340,7 +345,7 @@ export class SpotService {
       change_24h: changePercent(open, last),
       volume_24h: fromAtoms(volume),
       turnover_24h: fromAtoms(turnover),
-      index: latest ? fromAtoms(latest.price) : null,
+      index: this.indexPrice(market.symbol),
       ts: now,
     };
   }

@@ -41,11 +41,12 @@ function TickerHead({ market, ticker }: { market: SpotMarket; ticker: SpotTicker
           </span>
         )}
         <ChangeText change={ticker?.change_24h ?? '0'} testId="spot-change" />
-        {ticker?.index && (
-          <span className="spot-index">
-            {t('spot.ticker.index')} <Amount value={ticker.index} decimals={market.price_decimals} />
-          </span>
-        )}
+        {/* why: the line is there before the index is known, so nothing below it (the order
+            form) moves under a finger when the index arrives. */}
+        <span className="spot-index" data-testid="spot-index">
+          {t('spot.ticker.index')}{' '}
+          {ticker?.index ? <Amount value={ticker.index} decimals={market.price_decimals} /> : '—'}
+        </span>
       </div>
       <dl className="spot-ticker-stats">
         <div>
