@@ -16,8 +16,12 @@ import { BENCH_ENV, freePort, prepareUsers, startServer } from './lib/server.ts'
 const USERS = Number(process.env.BENCH_USERS ?? 40);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 40);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-// why: the paced phase needs a user free whenever a request is due; 40 are plenty at 2,000/s.
 const OFFERED_RATE = Number(process.env.BENCH_RATE ?? 2000);
+// why: each user has one request in flight at most (a cancel needs the place's answer), so the
+// users cap what the paced phase can have outstanding. With 40, any stall over 20 ms at
+// 2,000/s left requests waiting in the client for a free user, and the backlog then drained 40
+// per batch: the client's limit, not the server's, set the tail. 200 users keep it open-loop.
+const PACED_USERS = Number(process.env.BENCH_PACED_USERS ?? 200);
 
 // why: order entry alone; the demo market maker and traders would add orders of their own.
 const ENV = { ...BENCH_ENV, DATABASE_URL: '', MARKET_MAKER: 'off' };
@@ -28,8 +32,10 @@ let failed = 0;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-orders-'));
 let server: ChildProcess | undefined;
 try {
-  console.log(`preparing ${USERS} funded users on a fresh SQLite store …`);
-  const tokens = await prepareUsers(ENV, dataDir, 'bench', USERS);
+  const prepared = Math.max(USERS, PACED_USERS);
+  console.log(`preparing ${prepared} funded users on a fresh SQLite store …`);
+  const allTokens = await prepareUsers(ENV, dataDir, 'bench', prepared);
+  const tokens = allTokens.slice(0, USERS);
   const port = await freePort();
   server = await startServer(ENV, dataDir, port);
   const url = `http://127.0.0.1:${port}`;
@@ -59,12 +65,12 @@ try {
     port,
     rate: OFFERED_RATE,
     seconds: SECONDS,
-    flows: tokens.map((token) => orderFlow(token, price)),
+    flows: allTokens.slice(0, PACED_USERS).map((token) => orderFlow(token, price)),
     headers: FORM_HEADERS,
   });
   const p99 = quantile(offered.latencies, 0.99);
   console.log(
-    `at ${OFFERED_RATE}/s offered (paced): ${offered.completed} answered, ${offered.failed} failed, ` +
+    `at ${OFFERED_RATE}/s offered (paced, ${PACED_USERS} users): ${offered.completed} answered, ${offered.failed} failed, ` +
       `latency from the due time p50 ${quantile(offered.latencies, 0.5).toFixed(1)} ms ` +
       `p90 ${quantile(offered.latencies, 0.9).toFixed(1)} ms p99 ${p99.toFixed(1)} ms ` +
       `max ${quantile(offered.latencies, 1).toFixed(1)} ms`,
