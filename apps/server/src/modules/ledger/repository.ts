@@ -142,18 +142,13 @@ export async function insertEntry(
   db: Db,
   entry: { type: string; ref: string; memo: string; createdBy: string; now: Millis },
 ): Promise<bigint> {
-  const row = await db
-    .insertInto('journal_entries')
-    .values({
-      type: entry.type,
-      ref: entry.ref,
-      memo: entry.memo,
-      created_by: entry.createdBy,
-      created_at: entry.now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  // why: hand-written SQL (`executeSql`): every spot batch writes one entry.
+  const result = await executeSql<{ id: bigint }>(
+    db,
+    'insert into journal_entries (type, ref, memo, created_by, created_at) values (?, ?, ?, ?, ?) returning id',
+    [entry.type, entry.ref, entry.memo, entry.createdBy, entry.now],
+  );
+  return result.rows[0]!.id;
 }
 
 /** An entry's postings, in the order given, in as few statements as the parameter limit allows. */

@@ -40,7 +40,12 @@ export async function insertMissingMarket(db: Db, market: Omit<SpotMarketRow, 's
 }
 
 export async function setMarketSeq(db: Db, symbol: string, seq: bigint, now: Millis): Promise<void> {
-  await db.updateTable('spot_markets').set({ seq, updated_at: now }).where('symbol', '=', symbol).execute();
+  // why: hand-written SQL (`executeSql`): every spot batch moves the sequence.
+  await executeSql(db, 'update spot_markets set seq = ?, updated_at = ? where symbol = ?', [
+    seq,
+    now,
+    symbol,
+  ]);
 }
 
 export async function setMarketStatus(
