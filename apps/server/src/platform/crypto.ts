@@ -15,8 +15,8 @@ export async function verifyPassword(stored: string, password: string): Promise<
 }
 
 export function sha256(text: string): string {
-  // why: the one-shot form; every authenticated request hashes its token (a Hash object each
-  // was a percent of order entry's profile).
+  // why: the one-shot form; every session read from the store hashes its token (a Hash object
+  // each was a percent of order entry's profile).
   return digest('sha256', text, 'hex');
 }
 
