@@ -378,9 +378,9 @@ const postgresTexts = new Map<string, string>();
  * building or compiling a query. Only for the statements every spot batch runs (the order and
  * posting inserts, the account read, the balance and order updates, the idempotency-key probe,
  * the journal entry, the users' trading statuses, the market's sequence), where Kysely building
- * and compiling the query took as long as SQLite running it; everything
- * else goes through the builder. The statement text must depend only on the number of values,
- * never on them, so it stays one prepared statement per shape.
+ * and compiling the query took as long as SQLite running it; everything else goes through the
+ * builder. The statement text must depend only on the number of values, never on them, so it
+ * stays one prepared statement per shape.
  */
 export function executeSql<R>(db: Db, text: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
   let statement = text;
