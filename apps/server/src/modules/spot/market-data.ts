@@ -106,15 +106,14 @@ export async function startSpotMarketData(deps: {
       }),
     );
   }
+  /** `ticker` with the index this node sees now (the same object when it has not moved). */
+  const withCurrentIndex = (ticker: SpotTicker): SpotTicker => {
+    const index = service.indexPrice(ticker.symbol);
+    return index === ticker.index ? ticker : { ...ticker, index };
+  };
   // why: a subscriber starts from the index the REST tickers show, not the one of the last push;
   // the cache keeps the pushed one, so the timer still pushes the move to earlier subscribers.
-  gateway.addChannel(SPOT_TICKER_CHANNEL, {
-    snapshot: () =>
-      tickers.map((ticker) => {
-        const index = service.indexPrice(ticker.symbol);
-        return index === ticker.index ? ticker : { ...ticker, index };
-      }),
-  });
+  gateway.addChannel(SPOT_TICKER_CHANNEL, { snapshot: () => tickers.map(withCurrentIndex) });
   gateway.addPrivateChannel(ORDERS_CHANNEL, { snapshot: (userId) => service.openOrders(userId) });
   gateway.addPrivateChannel(BALANCES_CHANNEL, { snapshot: (userId) => service.balances(userId) });
 
@@ -132,10 +131,9 @@ export async function startSpotMarketData(deps: {
   function takeIndexMoves(): Set<string> {
     const moved = new Set<string>();
     tickers = tickers.map((ticker) => {
-      const index = service.indexPrice(ticker.symbol);
-      if (index === ticker.index) return ticker;
-      moved.add(ticker.symbol);
-      return { ...ticker, index };
+      const current = withCurrentIndex(ticker);
+      if (current !== ticker) moved.add(ticker.symbol);
+      return current;
     });
     return moved;
   }
