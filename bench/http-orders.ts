@@ -73,7 +73,8 @@ try {
     `at ${OFFERED_RATE}/s offered (paced, ${PACED_USERS} users): ${offered.completed} answered, ${offered.failed} failed, ` +
       `latency from the due time p50 ${quantile(offered.latencies, 0.5).toFixed(1)} ms ` +
       `p90 ${quantile(offered.latencies, 0.9).toFixed(1)} ms p99 ${p99.toFixed(1)} ms ` +
-      `max ${quantile(offered.latencies, 1).toFixed(1)} ms`,
+      `max ${quantile(offered.latencies, 1).toFixed(1)} ms; the client's own send delay p99 ` +
+      `${quantile(offered.sendDelays, 0.99).toFixed(1)} ms, its CPU ${((offered.clientCpuMs / (SECONDS * 1000)) * 100).toFixed(0)} % of a core`,
   );
   const ratio = ordersPerSecond / healthPerSecond;
   console.log(
