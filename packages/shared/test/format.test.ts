@@ -44,6 +44,40 @@ describe('atoms', () => {
       }),
     );
   });
+  it('fromAtoms equals truncating the full 8-decimal text, for every precision', () => {
+    expect(fromAtoms(-1n, 2)).toBe('0.00');
+    expect(fromAtoms(-123_456_789n, 0)).toBe('-1');
+    expect(fromAtoms(-12_345_678n, 0)).toBe('0');
+    expect(fromAtoms(5n, 10)).toBe('0.0000000500');
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }),
+        fc.integer({ min: 0, max: 12 }),
+        (atoms, decimals) => {
+          const abs = atoms < 0n ? -atoms : atoms;
+          const full = `${atoms < 0n ? '-' : ''}${abs / 100_000_000n}.${(abs % 100_000_000n).toString().padStart(8, '0')}`;
+          expect(fromAtoms(atoms, decimals)).toBe(truncateDecimal(full, decimals));
+        },
+      ),
+    );
+  });
+  it('toAtoms reads the integer digits and the first 8 decimals of any decimal text', () => {
+    expect(toAtoms('-0.5')).toBe(-50_000_000n);
+    expect(toAtoms(' 007 ')).toBe(700_000_000n);
+    expect(toAtoms('-0')).toBe(0n);
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.stringMatching(/^\d{1,22}$/),
+        fc.option(fc.stringMatching(/^\d{1,12}$/)),
+        (negative, int, frac) => {
+          const text = `${negative ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}`;
+          const expected = BigInt(int) * 100_000_000n + BigInt((frac ?? '').slice(0, 8).padEnd(8, '0'));
+          expect(toAtoms(text)).toBe(negative ? -expected : expected);
+        },
+      ),
+    );
+  });
 });
 
 describe('splitDuration', () => {

@@ -68,9 +68,18 @@ const BIGINT_TAG = '$bigint';
 
 /** Encodes event data as JSON, keeping bigints exact (`{"$bigint":"…"}`). */
 export function encodeBusData(data: unknown): string {
-  const text = JSON.stringify(data, (_key, value) =>
-    typeof value === 'bigint' ? { [BIGINT_TAG]: value.toString() } : value,
-  );
+  let text: string | undefined;
+  try {
+    // why: most events carry no bigint (the spot batch event is all strings), and a replacer
+    // costs a call per value; JSON.stringify throws on the first bigint it meets, and only then
+    // is the event encoded again with the replacer.
+    text = JSON.stringify(data);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    text = JSON.stringify(data, (_key, value) =>
+      typeof value === 'bigint' ? { [BIGINT_TAG]: value.toString() } : value,
+    );
+  }
   if (text === undefined) throw new TypeError('bus data must be a JSON value');
   return text;
 }
