@@ -10,15 +10,8 @@ import path from 'node:path';
  * process's CPU on two cores. Measured with `npm run bench:pair-orders` (same build, the flag on
  * one side): 15 % and 4 % less CPU per order, `/healthz` 17–25 % faster; 32 MB gave 7 % less
  * throughput than 64, and 128 no more than 64.
- *
- * `--single-threaded-gc`: V8 collects on the main thread only, with no helper threads for
- * scavenging, marking or sweeping. On two cores the helpers compete with the load, the thread
- * pool's WAL syncs and the checkpointer's thread, and handing work to them and waiting for them
- * cost more than they saved: in three pairs (`npm run bench:pair-orders`, the flag on one side)
- * +8 %, +13 % and +9 % orders/s and 7–13 % less CPU per order. A machine with cores to spare may
- * gain from the helpers again; measure there before keeping the flag.
  */
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=64', '--single-threaded-gc'];
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 const SERVER_ENTRY = path.join(import.meta.dirname, 'server.ts');
 
