@@ -189,7 +189,10 @@ export function watchPage(page: Page): { report(): Promise<string> } {
   page.on('request', (request) => started.set(request, { url: short(request.url()), at: Date.now() }));
   page.on('requestfinished', async (request) => {
     started.delete(request);
-    const status = (await request.response())?.status() ?? 0;
+    // why: a request can finish as its test closes the page; its response is then unreadable, and
+    // an unhandled rejection here failed a run whose tests had all passed.
+    const response = await request.response().catch(() => null);
+    const status = response?.status() ?? 0;
     if (status >= 400) events.push(`${status} ${short(request.url())}`);
   });
   page.on('requestfailed', (request) => {
