@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { describeServer, scrapeMetrics, serverFigures } from './lib/metrics.ts';
 import { FORM_HEADERS, orderFlow, orderRequests, restingBuyPrice, runAutocannon } from './lib/order-load.ts';
 import { paced, quantile } from './lib/paced.ts';
 import { BENCH_ENV, freePort, prepareUsers, startServer } from './lib/server.ts';
@@ -41,6 +42,8 @@ try {
   const url = `http://127.0.0.1:${port}`;
   const price = await restingBuyPrice(url);
 
+  const ORDER_ROUTES = /\/Trade\/(place|cancel)$/i;
+  const beforeOrders = await scrapeMetrics(url);
   const orders = await runAutocannon({
     url,
     connections: CONNECTIONS,
@@ -57,10 +60,15 @@ try {
       `${ordersPerSecond.toFixed(0)}/s, latency p50 ${orders.latency.p50} ms p99 ${orders.latency.p99} ms`,
   );
 
+  console.log(
+    `  the server's own view: ${describeServer(serverFigures(beforeOrders, await scrapeMetrics(url), ORDER_ROUTES))}`,
+  );
+
   const health = await runAutocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: SECONDS });
   const healthPerSecond = health.requests.total / SECONDS;
   console.log(`/healthz: ${healthPerSecond.toFixed(0)}/s, latency p99 ${health.latency.p99} ms`);
 
+  const beforePaced = await scrapeMetrics(url);
   const offered = await paced({
     port,
     rate: OFFERED_RATE,
@@ -75,6 +83,9 @@ try {
       `p90 ${quantile(offered.latencies, 0.9).toFixed(1)} ms p99 ${p99.toFixed(1)} ms ` +
       `max ${quantile(offered.latencies, 1).toFixed(1)} ms; the client's own send delay p99 ` +
       `${quantile(offered.sendDelays, 0.99).toFixed(1)} ms, its CPU ${((offered.clientCpuMs / (SECONDS * 1000)) * 100).toFixed(0)} % of a core`,
+  );
+  console.log(
+    `  the server's own view: ${describeServer(serverFigures(beforePaced, await scrapeMetrics(url), ORDER_ROUTES))}`,
   );
   const ratio = ordersPerSecond / healthPerSecond;
   console.log(
