@@ -57,11 +57,18 @@ export async function waitForNoToast(page: Page) {
  * brings up. Waiting first matters: a message stays about two seconds, and reading too early
  * would return the previous one.
  */
-export async function toastAfter(page: Page, action: () => Promise<unknown>): Promise<string> {
+export async function toastAfter(
+  page: Page,
+  action: () => Promise<unknown>,
+  watch?: { report(): Promise<string> },
+): Promise<string> {
   await waitForNoToast(page);
   await action();
   const toast = page.locator('.adm-toast-main').last();
-  await toast.waitFor({ state: 'visible', timeout: 10_000 });
+  await toast.waitFor({ state: 'visible', timeout: 10_000 }).catch(async (error: Error) => {
+    // why: with a watch, a message that never came says why (a field refused, a request unanswered).
+    throw watch ? new Error(`${error.message}\n${await watch.report()}`) : error;
+  });
   return ((await toast.textContent()) ?? '').trim();
 }
 
@@ -221,6 +228,7 @@ export function watchPage(page: Page): { report(): Promise<string> } {
           controlled: navigator.serviceWorker?.controller !== null,
           signedIn: localStorage.getItem('token') !== null,
           text: document.body.innerText.slice(0, 300),
+          alerts: Array.from(document.querySelectorAll('[role="alert"]'), (el) => el.textContent),
         }))
         .catch((error: Error) => ({ unreadable: error.message }));
       const pending = [...started.values()].map(({ url, at }) => `${url} (${now - at} ms)`);

@@ -14,6 +14,7 @@ import {
   toastAfter,
   waitForHash,
   waitForNoToast,
+  watchPage,
   webText,
 } from './page-helpers.ts';
 
@@ -343,6 +344,7 @@ describe('spot trading against the market maker at phone size', () => {
       };
       requestAnimationFrame(sample);
     });
+    const watch = watchPage(page);
     await page.goto(`${platform.url}/#/Trade/index?symbol=${SYMBOL}`);
     await page
       .locator(`[data-testid="spot-trade-ready"][data-symbol="${SYMBOL}"]`)
@@ -354,7 +356,7 @@ describe('spot trading against the market maker at phone size', () => {
     await page.screenshot({ path: path.join(SCREENS, 'spot-trade.png'), fullPage: false });
     await page.getByTestId('type-market').click();
     await input(page, 'order-amount').fill('50');
-    expect(await toastAfter(page, () => page.getByTestId('order-submit').click())).toBe(
+    expect(await toastAfter(page, () => page.getByTestId('order-submit').click(), watch)).toBe(
       serverText('success.ORDER_PLACED'),
     );
     // the index, the first trades and the live ticker came in meanwhile: the head kept one height
