@@ -63,6 +63,7 @@ export const ATOMS_PER_UNIT = 100_000_000n;
 
 /** Zeros to pad a fraction to 8 digits. */
 const EIGHT_ZEROS = '00000000';
+const NONZERO_DIGIT = /[1-9]/;
 
 /** Parses a decimal string into bigint atoms, truncating beyond 8 decimals. Throws on non-decimals. */
 export function toAtoms(value: string): bigint {
@@ -95,14 +96,11 @@ export function fromAtoms(atoms: bigint, decimals = DEFAULT_DECIMALS): string {
   // why: built directly from the digits; going through truncateDecimal's string parsing and
   // regular expressions cost a share of every answer that carries amounts.
   if (decimals <= 0) return negative && intPart !== '0' ? `-${intPart}` : intPart;
-  const allFrac = (abs % ATOMS_PER_UNIT).toString().padStart(8, '0');
-  const frac = decimals <= 8 ? allFrac.slice(0, decimals) : allFrac.padEnd(decimals, '0');
+  const frac = (abs % ATOMS_PER_UNIT).toString().padStart(8, '0').slice(0, decimals).padEnd(decimals, '0');
   const body = `${intPart}.${frac}`;
   const zero = intPart === '0' && !NONZERO_DIGIT.test(frac);
   return negative && !zero ? `-${body}` : body;
 }
-
-const NONZERO_DIGIT = /[1-9]/;
 
 export type DurationUnit = 'seconds' | 'hours' | 'days';
 
