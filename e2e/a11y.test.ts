@@ -70,8 +70,9 @@ describe('accessibility of every main page (axe-core, phone size)', () => {
     beforeAll(async () => {
       // why: with the market maker off nothing trades, so every row shows its index's 24h change,
       // which the feed seed fixes: under 20261122 four markets open 0.96–6.82 % up and four
-      // 0.96–2.64 % down, and a minute of the walk moves a price by about 0.1 %. With trades, the
-      // change since the first print is half a spread either way and a row can be up or down by chance.
+      // 0.96–2.64 % down, and a minute of the walk (or of the 24h window sliding on) moves a change
+      // by about 0.2 %. With trades, the change since the first print is half a spread either way
+      // and a row can be up or down by chance.
       still = await startPlatform({ env: { DEMO: 'on', MARKET_MAKER: 'off', FEED_SEED: '20261122' } });
     });
     afterAll(async () => {
