@@ -4,8 +4,15 @@
 // garbage collections. Printed beside the client's figures, it tells a slow server from a late
 // client or a stalled machine without patching the server.
 
+/** One sample of a scrape: its metric name, its labels and its value. */
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
 /** One scrape: every sample, keyed by its metric name and its labels in name order. */
-export type Samples = Map<string, number>;
+export type Samples = Map<string, Sample>;
 
 export async function scrapeMetrics(url: string): Promise<Samples> {
   const response = await fetch(`${url}/metrics`);
@@ -23,21 +30,17 @@ export function parseSamples(text: string): Samples {
     if (line.startsWith('#')) continue;
     const match = SAMPLE_RE.exec(line.trim());
     if (!match) continue;
-    const [, name, labels = '', value] = match;
-    const pairs = [...labels.matchAll(LABEL_RE)].map(([, key, label]) => `${key}=${label}`).sort();
-    samples.set(`${name}{${pairs.join(',')}}`, Number(value));
+    const [, name = '', labelText = '', value] = match;
+    const labels = Object.fromEntries(
+      [...labelText.matchAll(LABEL_RE)].map(([, key, label]) => [key, label]),
+    );
+    const key = Object.keys(labels)
+      .sort()
+      .map((label) => `${label}=${labels[label]}`)
+      .join(',');
+    samples.set(`${name}{${key}}`, { name, labels, value: Number(value) });
   }
   return samples;
-}
-
-function labelsOf(key: string): Record<string, string> {
-  const inner = key.slice(key.indexOf('{') + 1, -1);
-  const labels: Record<string, string> = {};
-  for (const pair of inner ? inner.split(',') : []) {
-    const at = pair.indexOf('=');
-    labels[pair.slice(0, at)] = pair.slice(at + 1);
-  }
-  return labels;
 }
 
 export interface ServerFigures {
@@ -60,12 +63,10 @@ export interface ServerFigures {
  * them at every scrape, so they cover the phase when nothing else scraped in between.
  */
 export function serverFigures(before: Samples, after: Samples, route: RegExp): ServerFigures {
-  const delta = (key: string): number => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+  const delta = (key: string): number => (after.get(key)?.value ?? 0) - (before.get(key)?.value ?? 0);
   const buckets = new Map<number, number>();
-  for (const key of after.keys()) {
-    if (!key.startsWith('http_request_duration_seconds_bucket{')) continue;
-    const labels = labelsOf(key);
-    if (!route.test(labels.route ?? '')) continue;
+  for (const [key, { name, labels }] of after) {
+    if (name !== 'http_request_duration_seconds_bucket' || !route.test(labels.route ?? '')) continue;
     const bound = labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(labels.le);
     buckets.set(bound, (buckets.get(bound) ?? 0) + delta(key));
   }
@@ -74,10 +75,9 @@ export function serverFigures(before: Samples, after: Samples, route: RegExp): S
   const within = (bound: number): number => buckets.get(bound) ?? 0;
   const p99Bound = bounds.find((bound) => within(bound) >= requests * 0.99) ?? Number.POSITIVE_INFINITY;
   const gc: ServerFigures['gc'] = {};
-  for (const key of after.keys()) {
-    if (!key.startsWith('nodejs_gc_duration_seconds_count{')) continue;
-    const kind = labelsOf(key).kind ?? '?';
-    gc[kind] = {
+  for (const [key, { name, labels }] of after) {
+    if (name !== 'nodejs_gc_duration_seconds_count') continue;
+    gc[labels.kind ?? '?'] = {
       count: delta(key),
       ms: delta(key.replace('_count{', '_sum{')) * 1000,
     };
@@ -86,8 +86,8 @@ export function serverFigures(before: Samples, after: Samples, route: RegExp): S
     requests,
     within10ms: requests > 0 ? within(0.01) / requests : 0,
     p99AtMostMs: p99Bound * 1000,
-    loopDelayP99Ms: (after.get('nodejs_eventloop_lag_p99_seconds{}') ?? 0) * 1000,
-    loopDelayMaxMs: (after.get('nodejs_eventloop_lag_max_seconds{}') ?? 0) * 1000,
+    loopDelayP99Ms: (after.get('nodejs_eventloop_lag_p99_seconds{}')?.value ?? 0) * 1000,
+    loopDelayMaxMs: (after.get('nodejs_eventloop_lag_max_seconds{}')?.value ?? 0) * 1000,
     gc,
   };
 }
