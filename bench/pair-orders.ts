@@ -9,8 +9,9 @@
 //   BENCH_BASE=../base npm run bench:pair-orders
 //
 // Settings: BENCH_ROUNDS (8), BENCH_SECONDS (orders per round, 2), BENCH_CONNECTIONS (40),
-// BENCH_PACED_SECONDS (0: no paced phase), BENCH_ENV_BASE / BENCH_ENV_HERE (JSON objects of
-// extra server settings, to compare one setting on the same build: BENCH_BASE=. then).
+// BENCH_PACED_SECONDS (0: no paced phase), BENCH_WARMUP_ROUNDS (1, not counted),
+// BENCH_ENV_BASE / BENCH_ENV_HERE (JSON objects of extra server settings, to compare one setting
+// on the same build: BENCH_BASE=. then).
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 40);
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 0);
+// why: the first round on a fresh server and a fresh client counts compilation, the store's first
+// inline checkpoints and a growing young generation; a warm-up round on each side keeps them out.
+const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP_ROUNDS ?? 1);
 
 interface Side {
   name: string;
@@ -60,39 +64,50 @@ function cpuMs(pid: number): number {
   return ticks * 10;
 }
 
+/**
+ * One round on one side: orders as fast as they come, `/healthz`, and the paced load; added to
+ * the side's figures when `counted` (a warm-up round is not).
+ */
+async function runRound(side: Side, counted: boolean): Promise<void> {
+  const url = `http://127.0.0.1:${side.port}`;
+  const pid = side.server.pid as number;
+  const before = cpuMs(pid);
+  const orders = await runAutocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: orderRequests(side.tokens, side.price),
+  });
+  const cpu = cpuMs(pid) - before;
+  const health = await runAutocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: 1 });
+  const latencies =
+    PACED_SECONDS > 0
+      ? (
+          await paced({
+            port: side.port,
+            rate: 2000,
+            seconds: PACED_SECONDS,
+            flows: side.tokens.map((token) => orderFlow(token, side.price)),
+            headers: FORM_HEADERS,
+          })
+        ).latencies
+      : [];
+  if (!counted) return;
+  side.cpuMs += cpu;
+  side.orders += orders.requests.total;
+  side.health += health.requests.total;
+  side.latencies.push(...latencies);
+}
+
 const parse = (text: string | undefined): Record<string, string> => (text ? JSON.parse(text) : {});
 const sides = [
   await startSide('base', base, parse(process.env.BENCH_ENV_BASE)),
   await startSide('here', '.', parse(process.env.BENCH_ENV_HERE)),
 ];
 try {
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = -WARMUP_ROUNDS; round < ROUNDS; round++) {
     // why: alternate which side goes first, so neither always follows the other's load.
-    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-      const url = `http://127.0.0.1:${side.port}`;
-      const pid = side.server.pid as number;
-      const before = cpuMs(pid);
-      const orders = await runAutocannon({
-        url,
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        requests: orderRequests(side.tokens, side.price),
-      });
-      side.cpuMs += cpuMs(pid) - before;
-      side.orders += orders.requests.total;
-      const health = await runAutocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: 1 });
-      side.health += health.requests.total;
-      if (PACED_SECONDS > 0) {
-        const result = await paced({
-          port: side.port,
-          rate: 2000,
-          seconds: PACED_SECONDS,
-          flows: side.tokens.map((token) => orderFlow(token, side.price)),
-          headers: FORM_HEADERS,
-        });
-        side.latencies.push(...result.latencies);
-      }
-    }
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await runRound(side, round >= 0);
   }
   for (const side of sides) {
     const ordersPerSecond = side.orders / (SECONDS * ROUNDS);
