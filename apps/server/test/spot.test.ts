@@ -460,5 +460,45 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
       expect(cancelled.data).toMatchObject({ status: 'revoked', filled_qty: '0.00500000' });
       expect((await depth(server)).asks).toEqual([]);
     });
+
+    it('answers depth as committed: a read while a batch is being written waits for its commit', async () => {
+      await freshPair();
+      const { ledger } = server.app.ctx;
+      const post = ledger.post;
+      let reached!: () => void;
+      const inTransaction = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // why: holds the batch inside its transaction, after the engine has put the order in the book.
+      ledger.post = async (trx, entry) => {
+        if (entry.type === 'spot.batch') {
+          reached();
+          await gate;
+        }
+        return post.call(ledger, trx, entry);
+      };
+      try {
+        const before = await server.call('GET', '/Market/depth', { symbol: 'BTCUSDT' });
+        const ask = ['50400.00000000', '0.01000000'];
+        expect(before.data.asks).not.toContainEqual(ask);
+        const placing = placed(server, maker, { side: 'sell', type: 'limit', price: '50400', qty: '0.01' });
+        await inTransaction;
+        const reading = server.call('GET', '/Market/depth', { symbol: 'BTCUSDT' });
+        // why: time for the read to come back while the batch is uncommitted, as it did before.
+        await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 300))]);
+        release();
+        const [order, during] = await Promise.all([placing, reading]);
+        expect(order.status).toBe('entrusted');
+        expect(during.data.seq).toBe(before.data.seq + 1);
+        expect(during.data.asks).toContainEqual(ask);
+      } finally {
+        ledger.post = post;
+        release();
+      }
+    });
   });
 });

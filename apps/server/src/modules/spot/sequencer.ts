@@ -150,6 +150,10 @@ export class MarketSequencer {
   #queue: Pending[] = [];
   #running = false;
   #draining: Promise<void> = Promise.resolve();
+  /** A batch is running: the book may hold what its transaction has not committed yet. */
+  #inBatch = false;
+  /** Depth reads waiting for that batch's end, answered before the next batch starts. */
+  #readers: { answer(): void; fail(error: unknown): void }[] = [];
 
   constructor(symbol: string, deps: SequencerDeps) {
     this.symbol = symbol;
@@ -205,8 +209,20 @@ export class MarketSequencer {
     return this.#byId.get(id);
   }
 
-  /** Depth in atoms: price and total quantity per level, best first. */
-  depth(levels: number): { seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] } {
+  /**
+   * Depth in atoms as committed: price and total quantity per level, best first, with the
+   * sequence they are at. The engine applies a batch before its transaction commits, so while a
+   * batch runs the read waits for its end: its commit (or, if it failed, the book rebuilt from the
+   * store), and is answered before the next batch touches the book.
+   */
+  depth(levels: number): Promise<{ seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] }> {
+    if (!this.#inBatch) return Promise.resolve(this.#levels(levels));
+    return new Promise((resolve, reject) => {
+      this.#readers.push({ answer: () => resolve(this.#levels(levels)), fail: reject });
+    });
+  }
+
+  #levels(levels: number): { seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] } {
     const { tick_size: tick, lot_size: lot } = this.#market;
     const depth = this.#book.getDepth(levels);
     const toAtoms = ([price, qty]: [number, number]): [bigint, bigint] => [
@@ -249,6 +265,27 @@ export class MarketSequencer {
   }
 
   async #runBatch(batch: Pending[]): Promise<void> {
+    this.#inBatch = true;
+    let unsafe: { error: unknown } | undefined;
+    try {
+      unsafe = await this.#commitBatch(batch);
+    } catch (error) {
+      unsafe = { error };
+      throw error;
+    } finally {
+      this.#inBatch = false;
+      for (const reader of this.#readers.splice(0)) {
+        if (unsafe) reader.fail(unsafe.error);
+        else reader.answer();
+      }
+    }
+  }
+
+  /**
+   * Runs one batch to its end: committed, answered and published, or refused whole. Answers the
+   * error of a failed rebuild, when the book may still hold what the store refused.
+   */
+  async #commitBatch(batch: Pending[]): Promise<{ error: unknown } | undefined> {
     const { db, clock } = this.#deps;
     const now = toMillis(clock.now());
     const prevSeq = this.#seq;
@@ -257,13 +294,15 @@ export class MarketSequencer {
       work = await db.transaction().execute((trx) => this.#write(trx, batch, now));
     } catch (error) {
       // why: the engine already applied the batch; the store did not. Rebuild from the store.
+      let unsafe: { error: unknown } | undefined;
       try {
         await this.load();
       } catch (reload) {
         this.#report(reload, `rebuild ${this.symbol}`);
+        unsafe = { error: reload };
       }
       for (const pending of batch) pending.reject(error);
-      return;
+      return unsafe;
     }
     this.#seq = work.seq;
     for (const outcome of work.results) if (outcome && 'market' in outcome) this.#install(outcome.market);
@@ -274,6 +313,7 @@ export class MarketSequencer {
       else pending.reject(new Error('command without outcome'));
     }
     if (work.seq !== prevSeq) this.#publish(work, prevSeq, now);
+    return undefined;
   }
 
   /** The batch's transaction: holds, engine, rows, trades, postings, the market's sequence. */

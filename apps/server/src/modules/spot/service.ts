@@ -351,7 +351,7 @@ export class SpotService {
   }
 
   async depth(symbol: string, levels: number): Promise<DepthSnapshot> {
-    const depth = (await this.#sequencer(symbol)).depth(levels);
+    const depth = await (await this.#sequencer(symbol)).depth(levels);
     const level = ([price, qty]: [bigint, bigint]): [string, string] => [fromAtoms(price), fromAtoms(qty)];
     return {
       symbol,
