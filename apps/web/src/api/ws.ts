@@ -1,5 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { getToken } from '../shared/storage.ts';
+import { readFrame } from './ws-frame.ts';
 
 /** `idle` before the first use, `connecting` on the first attempt, `open`, `reconnecting` after a loss. */
 export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
@@ -155,24 +156,15 @@ class RealtimeClient {
   }
 
   private dispatch(raw: unknown): void {
-    if (typeof raw !== 'string') return;
-    let message: { channel?: unknown; data?: unknown; op?: unknown };
-    try {
-      message = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    if (message.op === 'ping') {
+    const frame = readFrame(raw);
+    if (frame.kind === 'ping') {
       this.send({ op: 'pong' });
-      return;
-    }
-    if (message.op === 'error' && (message as { msg?: unknown }).msg === 'session ended') {
+    } else if (frame.kind === 'signed-out') {
       // why: the server signed this socket out; the next `authenticate` with a live session signs it in again.
       this.token = null;
-      return;
+    } else if (frame.kind === 'push') {
+      for (const handler of this.handlers.get(frame.channel) ?? []) handler(frame.data);
     }
-    if (typeof message.channel !== 'string') return;
-    for (const handler of this.handlers.get(message.channel) ?? []) handler(message.data);
   }
 
   private close(): void {
