@@ -87,6 +87,11 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
         status: 'open',
       });
       expect(answer.data).toHaveLength(8);
+      // the order of the market list (the listings' sort), so the trade page opens on its first
+      const listed = await server.call('GET', '/Market/tickers');
+      const symbols = (rows: { symbol: string }[]) => rows.map((row) => row.symbol);
+      expect(symbols(answer.data)).toEqual(symbols(listed.data));
+      expect(symbols(answer.data)[0]).toBe('BTCUSDT');
     });
 
     it('rests a GTC limit order, then fills it exactly with fees to both sides', async () => {

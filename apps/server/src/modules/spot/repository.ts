@@ -21,8 +21,15 @@ export type NewTrade = Omit<SpotTradesTable, 'id'>;
 
 // --- markets ----------------------------------------------------------------------------------
 
+/** The spot markets in the order the operator gave their listings (as the market list shows them). */
 export function listMarkets(db: Db): Promise<SpotMarketRow[]> {
-  return db.selectFrom('spot_markets').selectAll().orderBy('symbol').execute();
+  return db
+    .selectFrom('spot_markets')
+    .innerJoin('markets', 'markets.symbol', 'spot_markets.symbol')
+    .selectAll('spot_markets')
+    .orderBy('markets.sort')
+    .orderBy('spot_markets.symbol')
+    .execute();
 }
 
 export function findMarket(db: Db, symbol: string): Promise<SpotMarketRow | undefined> {
