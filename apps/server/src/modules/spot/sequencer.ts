@@ -93,6 +93,13 @@ export interface SpotBatchEvent {
 
 export const BATCH_SUBJECT_PREFIX = 'spot.batch.';
 
+/** A book's levels in atoms (price, total quantity), best first, at a committed sequence. */
+export interface BookDepth {
+  seq: bigint;
+  bids: [bigint, bigint][];
+  asks: [bigint, bigint][];
+}
+
 interface Pending {
   request: SequencerRequest;
   resolve(result: SequencerResult): void;
@@ -153,7 +160,7 @@ export class MarketSequencer {
   /** A batch is running: the book may hold what its transaction has not committed yet. */
   #inBatch = false;
   /** Depth reads waiting for that batch's end, answered before the next batch starts. */
-  #readers: { answer(): void; fail(error: unknown): void }[] = [];
+  #readers: (() => void)[] = [];
 
   constructor(symbol: string, deps: SequencerDeps) {
     this.symbol = symbol;
@@ -215,14 +222,14 @@ export class MarketSequencer {
    * batch runs the read waits for its end: its commit (or, if it failed, the book rebuilt from the
    * store), and is answered before the next batch touches the book.
    */
-  depth(levels: number): Promise<{ seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] }> {
+  depth(levels: number): Promise<BookDepth> {
     if (!this.#inBatch) return Promise.resolve(this.#levels(levels));
-    return new Promise((resolve, reject) => {
-      this.#readers.push({ answer: () => resolve(this.#levels(levels)), fail: reject });
+    return new Promise((resolve) => {
+      this.#readers.push(() => resolve(this.#levels(levels)));
     });
   }
 
-  #levels(levels: number): { seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] } {
+  #levels(levels: number): BookDepth {
     const { tick_size: tick, lot_size: lot } = this.#market;
     const depth = this.#book.getDepth(levels);
     const toAtoms = ([price, qty]: [number, number]): [bigint, bigint] => [
@@ -266,26 +273,16 @@ export class MarketSequencer {
 
   async #runBatch(batch: Pending[]): Promise<void> {
     this.#inBatch = true;
-    let unsafe: { error: unknown } | undefined;
     try {
-      unsafe = await this.#commitBatch(batch);
-    } catch (error) {
-      unsafe = { error };
-      throw error;
+      await this.#commitBatch(batch);
     } finally {
       this.#inBatch = false;
-      for (const reader of this.#readers.splice(0)) {
-        if (unsafe) reader.fail(unsafe.error);
-        else reader.answer();
-      }
+      for (const answer of this.#readers.splice(0)) answer();
     }
   }
 
-  /**
-   * Runs one batch to its end: committed, answered and published, or refused whole. Answers the
-   * error of a failed rebuild, when the book may still hold what the store refused.
-   */
-  async #commitBatch(batch: Pending[]): Promise<{ error: unknown } | undefined> {
+  /** Runs one batch to its end: committed, answered and published, or refused whole. */
+  async #commitBatch(batch: Pending[]): Promise<void> {
     const { db, clock } = this.#deps;
     const now = toMillis(clock.now());
     const prevSeq = this.#seq;
@@ -294,15 +291,13 @@ export class MarketSequencer {
       work = await db.transaction().execute((trx) => this.#write(trx, batch, now));
     } catch (error) {
       // why: the engine already applied the batch; the store did not. Rebuild from the store.
-      let unsafe: { error: unknown } | undefined;
       try {
         await this.load();
       } catch (reload) {
         this.#report(reload, `rebuild ${this.symbol}`);
-        unsafe = { error: reload };
       }
       for (const pending of batch) pending.reject(error);
-      return unsafe;
+      return;
     }
     this.#seq = work.seq;
     for (const outcome of work.results) if (outcome && 'market' in outcome) this.#install(outcome.market);
@@ -313,7 +308,6 @@ export class MarketSequencer {
       else pending.reject(new Error('command without outcome'));
     }
     if (work.seq !== prevSeq) this.#publish(work, prevSeq, now);
-    return undefined;
   }
 
   /** The batch's transaction: holds, engine, rows, trades, postings, the market's sequence. */

@@ -29,7 +29,13 @@ import {
   toSpotOrder,
 } from './market.ts';
 import * as repo from './repository.ts';
-import { type ConfigureRequest, type EngineOrder, MarketSequencer, type NewOrder } from './sequencer.ts';
+import {
+  type BookDepth,
+  type ConfigureRequest,
+  type EngineOrder,
+  MarketSequencer,
+  type NewOrder,
+} from './sequencer.ts';
 
 /** Name of the module's source of open reservations in the ledger's invariant check. */
 export const RESERVATIONS = 'spot.orders';
@@ -362,9 +368,7 @@ export class SpotService {
   }
 
   /** Every level of the book in atoms, best first, with the sequence it was taken at (`/ws` depth). */
-  async bookLevels(
-    symbol: string,
-  ): Promise<{ seq: bigint; bids: [bigint, bigint][]; asks: [bigint, bigint][] }> {
+  async bookLevels(symbol: string): Promise<BookDepth> {
     return (await this.#sequencer(symbol)).depth(Number.MAX_SAFE_INTEGER);
   }
 
