@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeServer, scrapeMetrics, serverFigures } from './lib/metrics.ts';
+import { describeServer, processCpuMs, scrapeMetrics, serverFigures } from './lib/metrics.ts';
 import { FORM_HEADERS, orderFlow, orderRequests, restingBuyPrice, runAutocannon } from './lib/order-load.ts';
 import { paced, quantile } from './lib/paced.ts';
 import { BENCH_ENV, freePort, prepareUsers, startServer } from './lib/server.ts';
@@ -44,6 +44,8 @@ try {
 
   const ORDER_ROUTES = /\/Trade\/(place|cancel)$/i;
   const beforeOrders = await scrapeMetrics(url);
+  const pid = server.pid as number;
+  const ordersCpuBefore = processCpuMs(pid);
   const orders = await runAutocannon({
     url,
     connections: CONNECTIONS,
@@ -53,6 +55,7 @@ try {
       else failed++;
     }),
   });
+  const ordersCpuMs = processCpuMs(pid) - ordersCpuBefore;
   // why: both halves of each pair are order entry (place, then cancel), all acknowledged after commit.
   const ordersPerSecond = (orders.requests.total - orders.non2xx) / SECONDS;
   console.log(
@@ -64,9 +67,21 @@ try {
     `  the server's own view: ${describeServer(serverFigures(beforeOrders, await scrapeMetrics(url), ORDER_ROUTES))}`,
   );
 
+  const healthCpuBefore = processCpuMs(pid);
   const health = await runAutocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: SECONDS });
+  const healthCpuMs = processCpuMs(pid) - healthCpuBefore;
   const healthPerSecond = health.requests.total / SECONDS;
   console.log(`/healthz: ${healthPerSecond.toFixed(0)}/s, latency p99 ${health.latency.p99} ms`);
+  // why: the throughput ratio also moves with how the two cores are shared between the server and
+  // autocannon; what each request costs the server's process in CPU, all its threads, is the
+  // steadier view of what order entry costs next to /healthz.
+  const cpuPerOrderUs = (ordersCpuMs * 1000) / orders.requests.total;
+  const cpuPerHealthUs = (healthCpuMs * 1000) / health.requests.total;
+  console.log(
+    `the server's CPU: ${cpuPerOrderUs.toFixed(1)} µs an order (${(ordersCpuMs / (SECONDS * 10)).toFixed(0)} % of a core), ` +
+      `${cpuPerHealthUs.toFixed(1)} µs a /healthz request (${(healthCpuMs / (SECONDS * 10)).toFixed(0)} % of a core); ` +
+      `/healthz over order entry ${(cpuPerHealthUs / cpuPerOrderUs).toFixed(2)}`,
+  );
 
   const beforePaced = await scrapeMetrics(url);
   const offered = await paced({

@@ -16,6 +16,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { processCpuMs } from './lib/metrics.ts';
 import { FORM_HEADERS, orderFlow, orderRequests, restingBuyPrice, runAutocannon } from './lib/order-load.ts';
 import { paced, quantile } from './lib/paced.ts';
 
@@ -56,14 +57,6 @@ async function startSide(name: string, root: string, extra: Record<string, strin
   return { name, server, port, tokens, price, dataDir, orders: 0, health: 0, cpuMs: 0, latencies: [] };
 }
 
-/** User and system CPU time of a process, milliseconds (Linux). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  // why: /proc counts clock ticks, 100 a second on Linux (USER_HZ).
-  return ticks * 10;
-}
-
 /**
  * One round on one side: orders as fast as they come, `/healthz`, and the paced load; added to
  * the side's figures when `counted` (a warm-up round is not).
@@ -71,14 +64,14 @@ function cpuMs(pid: number): number {
 async function runRound(side: Side, counted: boolean): Promise<void> {
   const url = `http://127.0.0.1:${side.port}`;
   const pid = side.server.pid as number;
-  const before = cpuMs(pid);
+  const before = processCpuMs(pid);
   const orders = await runAutocannon({
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests: orderRequests(side.tokens, side.price),
   });
-  const cpu = cpuMs(pid) - before;
+  const cpu = processCpuMs(pid) - before;
   const health = await runAutocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: 1 });
   const latencies =
     PACED_SECONDS > 0
