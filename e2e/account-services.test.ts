@@ -47,16 +47,33 @@ function solveCaptcha(platform: Platform, key: string): string {
   throw new Error('captcha not solved');
 }
 
-/** Waits for the page's next graphic code and types its answer into the field. */
-async function fillCaptcha(page: Page, platform: Platform, fetched: Promise<{ key: string }>) {
-  const { key } = await fetched;
-  await input(page, 'captcha-input').fill(solveCaptcha(platform, key));
+/**
+ * Every graphic code sent to the page from now on, key by picture. A page that follows another
+ * with a code (login, then forgot) may show the code already fetched instead of asking for a new
+ * one, and its request can be answered before the new page is seen; so the code is taken from
+ * what the page shows, never from "the next response".
+ */
+function collectCaptchas(page: Page): Map<string, string> {
+  const keysByImage = new Map<string, string>();
+  page.on('response', (response) => {
+    if (!response.url().includes('/apiv/Login/captcha')) return;
+    // why: a body that can no longer be read (the page went on) is a code nobody will type.
+    response
+      .json()
+      .then(({ data }: { data: { key: string; img: string } }) => keysByImage.set(data.img, data.key))
+      .catch(() => undefined);
+  });
+  return keysByImage;
 }
 
-function nextCaptcha(page: Page): Promise<{ key: string }> {
-  return page
-    .waitForResponse((r) => r.url().includes('/apiv/Login/captcha'))
-    .then(async (r) => ((await r.json()) as { data: { key: string } }).data);
+/** Types the answer of the graphic code the page shows into the field. */
+async function fillCaptcha(page: Page, platform: Platform, keysByImage: Map<string, string>) {
+  const image = page.getByTestId('captcha-image').locator('img');
+  await image.waitFor();
+  const src = (await image.getAttribute('src')) ?? '';
+  // why: the page may draw the picture before this side has read the same response's body.
+  await expect.poll(() => keysByImage.has(src)).toBe(true);
+  await input(page, 'captcha-input').fill(solveCaptcha(platform, keysByImage.get(src) ?? ''));
 }
 
 describe('account services at phone size, with the back office', () => {
@@ -170,12 +187,12 @@ describe('account services at phone size, with the back office', () => {
     const email = `reset_${Date.now().toString(36)}@example.com`;
     await registerViaApi(platform.url, email);
     const page = await (await newPhoneContext(browser)).newPage();
+    const captchas = collectCaptchas(page);
     await page.goto(`${platform.url}/#/login`);
     await page.getByTestId('to-forgot').click();
     await waitForHash(page, '#/Login/forgot');
-    const fetched = nextCaptcha(page);
     await input(page, 'forgot-email').fill(email);
-    await fillCaptcha(page, platform, fetched);
+    await fillCaptcha(page, platform, captchas);
     const sent = page.waitForResponse((r) => r.url().includes('/apiv/Login/sendresetcode'));
     await page.getByTestId('forgot-send').click();
     expect((await (await sent).json()).code).toBe(1000);
