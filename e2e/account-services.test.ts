@@ -5,7 +5,15 @@ import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
-import { loginViaApi, newDesktopContext, newPhoneContext, type Platform, registerViaApi } from './harness.ts';
+import {
+  launchChromium,
+  loginViaApi,
+  newDesktopContext,
+  newPhoneContext,
+  type Platform,
+  registerViaApi,
+  startPlatform,
+} from './harness.ts';
 import {
   adminText,
   enrolOwnerInBackOffice,
@@ -305,5 +313,43 @@ describe('account services at phone size, with the back office', () => {
     await phone.screenshot({ path: path.join(SCREENS, 'about-us.png') });
     await phone.getByTestId('claim-reserve').click();
     await waitForHash(phone, '#/User/reserves');
+  });
+});
+
+describe('signing up and in with graphic codes on', () => {
+  let platform: Platform;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [platform, browser] = await Promise.all([startPlatform({ env: { CAPTCHA: 'on' } }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('a new account logs in at once: the login page shows a new graphic code, not the one the registration used', async () => {
+    const email = `fresh_${Date.now().toString(36)}@example.com`;
+    const page = await (await newPhoneContext(browser)).newPage();
+    const captchas = collectCaptchas(page);
+    await page.goto(`${platform.url}/#/login`);
+    await page.getByTestId('to-register').click();
+    await waitForHash(page, '#/register');
+    await input(page, 'register-username').fill(email);
+    await input(page, 'register-password').fill('first-pass-7');
+    await input(page, 'register-password2').fill('first-pass-7');
+    await fillCaptcha(page, platform, captchas);
+    const used = await page.getByTestId('captcha-image').locator('img').getAttribute('src');
+    await page.getByTestId('register-submit').click();
+    await waitForHash(page, '#/login');
+
+    const shown = page.getByTestId('captcha-image').locator('img');
+    await shown.waitFor();
+    expect(await shown.getAttribute('src')).not.toBe(used);
+    await input(page, 'login-username').fill(email);
+    await input(page, 'login-password').fill('first-pass-7');
+    await fillCaptcha(page, platform, captchas);
+    await page.getByTestId('login-submit').click();
+    await waitForHash(page, '#/Trade/tradelist');
   });
 });

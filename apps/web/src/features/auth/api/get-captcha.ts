@@ -20,6 +20,9 @@ export function captchaQueryOptions() {
     // why: each code is single-use; a new one is fetched on demand, never reused from cache.
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
+    // why: a page that replaces another in the same render (register, then login) finds the code
+    // the last page showed still cached, possibly spent by its submit; each page asks for its own.
+    refetchOnMount: 'always',
     retry: false,
   });
 }
