@@ -56,10 +56,9 @@ function solveCaptcha(platform: Platform, key: string): string {
 }
 
 /**
- * Every graphic code sent to the page from now on, key by picture. A page that follows another
- * with a code (login, then forgot) may show the code already fetched instead of asking for a new
- * one, and its request can be answered before the new page is seen; so the code is taken from
- * what the page shows, never from "the next response".
+ * Every graphic code sent to the page from now on, key by picture. A page asks for its code as it
+ * mounts, and the answer can come before a test sees the page's hash change; so the code typed is
+ * the one the page shows, never "the next response" after some step.
  */
 function collectCaptchas(page: Page): Map<string, string> {
   const keysByImage = new Map<string, string>();
