@@ -56,7 +56,7 @@ function solveCaptcha(platform: Platform, key: string): string {
 }
 
 /**
- * Every graphic code sent to the page from now on, key by picture. A page asks for its code as it
+ * Every graphic code sent to the page from now on, keyed by picture. A page asks for its code as it
  * mounts, and the answer can come before a test sees the page's hash change; so the code typed is
  * the one the page shows, never "the next response" after some step.
  */
