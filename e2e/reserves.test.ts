@@ -1,24 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { InclusionProof, SnapshotList } from '@bourse/shared/api';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPhoneContext, type Platform } from './harness.ts';
 import { callApi, openDemoPhone, SCREENS, webText } from './page-helpers.ts';
-
-interface Snapshots {
-  public_key: string;
-  fingerprint: string;
-  list: { snapshot_id: number; assets: string[]; reserves: unknown[] }[];
-}
 
 describe('the proof-of-reserves verifier page at phone size', () => {
   let platform: Platform;
   let browser: Browser;
   let session: { token: string; uid: number };
   let page: Page;
-  let proof: { snapshot_id: number; balances: string[] };
-  let snapshots: Snapshots;
+  let proof: InclusionProof;
+  let snapshots: SnapshotList;
   let demoId: number;
   const saved = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-verify-'));
 
@@ -65,10 +60,7 @@ describe('the proof-of-reserves verifier page at phone size', () => {
       await page.getByTestId('reserves-choose').selectOption(String(demoId));
     }
     // the demo's reserves are simulated: shown with their ratio, and the page says they are simulated
-    const latest = demoHeader() as unknown as {
-      reserve_totals: Record<string, string>;
-      ratios: Record<string, string>;
-    };
+    const latest = demoHeader();
     const cells = await page.getByTestId('reserves-row-USDT').locator('td').allTextContents();
     expect(cells[0]).toBe('USDT');
     expect(cells[3]).toBe(latest?.ratios.USDT);
