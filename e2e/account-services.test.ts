@@ -106,6 +106,7 @@ describe('account services at phone size, with the back office', () => {
     await input(phone, 'identity-realname').fill('Demo Example');
     await phone.getByTestId('identity-country').selectOption('JP');
     await input(phone, 'identity-mobile').fill('+819012345678');
+    await input(phone, 'identity-idno').fill('TR 123-4567');
     for (const side of ['front', 'back'] as const) {
       const uploaded = phone.waitForResponse((r) => r.url().includes('/apiv/user/upauthimg'));
       await phone

@@ -12,6 +12,7 @@ import {
   type Platform,
   registerViaApi,
   startPlatform,
+  submitIdentityViaApi,
 } from './harness.ts';
 import { lookup, SCREENS } from './page-helpers.ts';
 
@@ -41,6 +42,17 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
     const body = (await response.json()) as { code: number; data: T };
     if (body.code !== 1000) throw new Error(`${route}: ${JSON.stringify(body)}`);
     return body.data;
+  }
+
+  /** A POST to the back office's API as the signed-in staff member; answers the whole envelope. */
+  async function adminPost(route: string, payload: Record<string, unknown>) {
+    const token = await staff.evaluate(() => sessionStorage.getItem('bourse.admin.token'));
+    const response = await fetch(`${platform.url}/admin-api${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', Lang: 'en-us' },
+      body: JSON.stringify(payload),
+    });
+    return (await response.json()) as { code: number; msg: string };
   }
 
   const productRow = (symbol: string) =>
@@ -161,6 +173,12 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
   it('a contract placed afterwards carries the new ratio; the contracts tab shows it read only', async () => {
     await registerViaApi(platform.url, trader);
     const session = await loginViaApi(platform.url, trader);
+    // why: trial money waits for a verified identity (docs/trial-money.md): the trader submits
+    // one and staff approve it, which grants the sign-up plan.
+    await submitIdentityViaApi(platform.url, session, `E2E${trader}`);
+    const queue = await adminApi<{ list: { id: string; userId: number }[] }>('/identity');
+    const submission = queue.list.find((row) => row.userId === session.uid);
+    expect((await adminPost(`/identity/${submission?.id}/approve`, {})).code).toBe(1000);
     // why: a contract needs a fresh index price; the demo feed may take a moment to start.
     let placed = false;
     for (let attempt = 0; attempt < 60 && !placed; attempt += 1) {
@@ -230,7 +248,7 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
     expect(await drawer.locator('input, button:not(.ant-drawer-close)').count()).toBe(0);
   });
 
-  it('grants the sign-up plan to the trader once more; the grants filtered by user list both', async () => {
+  it('grants a campaign plan to the trader (the sign-up plan again is refused: one per identity); the grants filtered by user list both', async () => {
     await staff.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await tab('trial').click();
     const plans = staff
@@ -240,16 +258,35 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
     await plan.waitFor({ state: 'visible' });
     expect((await cellTexts(plan)).slice(1, 5)).toEqual(['signup', '1000.00000000', '7', '100%']);
     const { uid } = await loginViaApi(platform.url, trader);
+    // the sign-up plan once more: refused, this identity has had it
+    const signup = (await adminApi<{ id: string; name: string }[]>('/delivery/trial-plans')).find(
+      (p) => p.name === 'signup',
+    );
+    const again = await adminPost('/delivery/trial-grants', { userId: String(uid), planId: signup?.id });
+    expect(again.code).toBe(7030);
+    // a campaign plan is another grant
+    const campaign = {
+      name: 'autumn',
+      amount: '250',
+      validityDays: 3,
+      profitCapPercent: 50,
+      trigger: 'campaign',
+      active: true,
+    };
+    expect((await adminPost('/delivery/trial-plans', campaign)).code).toBe(1000);
+    await staff.reload();
+    await tab('trial').click();
+    await plans.locator('tr.ant-table-row', { hasText: 'autumn' }).waitFor({ state: 'visible' });
 
     await staff.getByRole('button', { name: adminText('delivery.grantToUser') }).click();
     const dialog = staff.getByRole('dialog');
     await dialog.locator('#userId').fill(String(uid));
     await dialog.locator('#planId').click();
-    await staff.locator('.ant-select-item-option', { hasText: 'signup' }).click();
+    await staff.locator('.ant-select-item-option', { hasText: 'autumn' }).click();
     await dialog.getByRole('button', { name: adminText('common.submit') }).click();
     await staff
       .locator('.ant-message-notice', {
-        hasText: adminText('delivery.granted', { amount: '1000.00000000', user: trader }),
+        hasText: adminText('delivery.granted', { amount: '250.00000000', user: trader }),
       })
       .waitFor({ state: 'visible' });
     await dialog.waitFor({ state: 'hidden' });
@@ -266,7 +303,7 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
       { timeout: 10_000 },
     );
     // newest first: the staff grant, then the sign-up grant that paid the 50 USDT contract
-    expect((await cellTexts(grants.nth(0))).slice(3, 5)).toEqual(['1000.00000000', '1000.00000000']);
+    expect((await cellTexts(grants.nth(0))).slice(3, 5)).toEqual(['250.00000000', '250.00000000']);
     expect((await cellTexts(grants.nth(1))).slice(3, 5)).toEqual(['1000.00000000', '950.00000000']);
     expect(await cellTexts(grants.nth(0)).then((cells) => cells[9])).toBe('staff:1');
   });

@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { ContractRecord, DeliveryPage, IndexTick } from '@bourse/shared/api';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startVenues, type VenueFixtures } from '../apps/server/test/venues/venue-server.ts';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
-import { loginViaApi, newPhoneContext, type Platform, registerViaApi } from './harness.ts';
+import { loginViaApi, newPhoneContext, type Platform } from './harness.ts';
 import {
   callApi,
   input,
@@ -22,7 +23,27 @@ const SYMBOL = 'BTCUSDT';
 /** A decimal without trailing zeros (`"0.80000000"` → `"0.8"`), to compare values, not spellings. */
 const plain = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
 
-describe('delivery contracts at phone size (demo markets)', () => {
+/**
+ * Moves the fixture venues' prices a little every 400 ms, as live venues do: binance on a random
+ * walk, okx a hair above it, bybit 5 % above both (an outlier the index leaves out).
+ */
+function movePrices(venues: VenueFixtures['venues']): () => void {
+  let cents = 9_650_000n;
+  const push = () => {
+    cents += BigInt(Math.floor(Math.random() * 21) - 10);
+    const price = (value: bigint) => `${value / 100n}.${String(value % 100n).padStart(2, '0')}`;
+    venues.binance.setPrice('BTC/USDT', price(cents));
+    venues.okx.setPrice('BTC/USDT', price(cents + 3n));
+    venues.bybit.setPrice('BTC/USDT', price((cents * 105n) / 100n));
+  };
+  push();
+  const timer = setInterval(push, 400);
+  return () => clearInterval(timer);
+}
+
+describe('delivery contracts at phone size (demo markets, index from three venues)', () => {
+  let venues: VenueFixtures;
+  let stopPrices: () => void;
   let platform: Platform;
   let browser: Browser;
   let trader: { token: string; uid: number };
@@ -48,6 +69,21 @@ describe('delivery contracts at phone size (demo markets)', () => {
     );
   }
 
+  /**
+   * The user's open contracts once each has its opening price: a contract opens on the first index
+   * tick recorded after it was accepted (the feed ticks every second).
+   */
+  async function openContracts(session: { token: string }): Promise<ContractRecord[]> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { list } = await api<{ list: ContractRecord[] }>(session, 'GET', '/Contract/ctbill', {
+        status: 'open',
+      });
+      if (list.every((c) => c.status !== 'opening') || Date.now() > deadline) return list;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   /** Opens the order sheet for `direction` and picks the shortest period. */
   async function openSheet(on: Page, direction: 'up' | 'down') {
     await on.getByTestId(`contract-${direction}`).click();
@@ -57,7 +93,17 @@ describe('delivery contracts at phone size (demo markets)', () => {
   }
 
   beforeAll(async () => {
-    ({ platform, browser, session: trader, page } = await openDemoPhone());
+    venues = await startVenues();
+    stopPrices = movePrices(venues.venues);
+    ({
+      platform,
+      browser,
+      session: trader,
+      page,
+    } = await openDemoPhone({
+      INDEX_SOURCES: 'binance,okx,bybit',
+      INDEX_SOURCE_URLS: venues.env,
+    }));
     const market = (await api<DeliveryPage>(trader, 'GET', '/Contract/index')).markets.find(
       (m) => m.symbol === SYMBOL,
     )!;
@@ -66,6 +112,8 @@ describe('delivery contracts at phone size (demo markets)', () => {
   afterAll(async () => {
     await browser?.close();
     await platform?.stop();
+    stopPrices?.();
+    await venues?.close();
   });
 
   it('places an up contract for the shortest period with real USDT, and counts it down', async () => {
@@ -83,11 +131,16 @@ describe('delivery contracts at phone size (demo markets)', () => {
       expect(await source.textContent()).toBe(webText('delivery.source.simulated'));
     await page.locator('[data-testid="index-chart"][data-ready="true"]').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('trial-rules').locator('li').allTextContents()).toEqual([
+      webText('delivery.trial.ruleIdentity'),
       webText('delivery.trial.ruleUse'),
       webText('delivery.trial.ruleWin'),
+      // the demo's highest payout ratio, 0.95, makes the multiple in force 2 / (1 − 0.95) = 40
+      webText('delivery.trial.ruleTurnover', { multiple: '40' }),
       webText('delivery.trial.ruleOneSource'),
       webText('delivery.trial.ruleOpposite'),
     ]);
+    // demo is left unverified: no trial money until its identity is (docs/trial-money.md)
+    expect(await page.getByTestId('trial-no-grant').textContent()).toBe(webText('delivery.trial.noGrant'));
 
     await openSheet(page, 'up');
     expect(await page.getByTestId(`period-${shortest.seconds}`).textContent()).toBe(
@@ -135,9 +188,9 @@ describe('delivery contracts at phone size (demo markets)', () => {
     expect(placements).toBe(1);
     await page.getByTestId('order-sheet').waitFor({ state: 'hidden' });
 
-    const open = await api<{ list: ContractRecord[] }>(trader, 'GET', '/Contract/ctbill', { status: 'open' });
-    expect(open.list).toHaveLength(1);
-    placed = open.list[0]!;
+    const open = await openContracts(trader);
+    expect(open).toHaveLength(1);
+    placed = open[0]!;
     expect(placed).toMatchObject({
       symbol: SYMBOL,
       direction: 'up',
@@ -149,7 +202,9 @@ describe('delivery contracts at phone size (demo markets)', () => {
       profit: null,
     });
     expect(plain(placed.ratio)).toBe('0.8');
-    expect(placed.expires_at - placed.open_at).toBe(60_000);
+    expect(placed.expires_at - placed.open_at!).toBe(60_000);
+    // it opened on the first index tick recorded after it was accepted
+    expect(placed.open_at!).toBeGreaterThan(placed.created_at);
     expect((await api<DeliveryPage>(trader, 'GET', '/Contract/index')).balance.usdt).toBe('9900.00000000');
 
     // the countdown ticks on the server's clock
@@ -173,22 +228,27 @@ describe('delivery contracts at phone size (demo markets)', () => {
     await page.screenshot({ path: path.join(SCREENS, 'contract-index.png') });
   });
 
-  it('a second user pays with trial money, and an opposite contract on that market is refused', async () => {
-    const username = `trial${Date.now().toString(36)}`;
-    await registerViaApi(platform.url, username);
-    const second = await loginViaApi(platform.url, username);
+  it('a verified user pays with trial money, and an opposite contract on that market is refused', async () => {
+    // why: trial money is given once per verified identity; the demo seed verified demo2's.
+    const second = await loginViaApi(platform.url, 'demo2', 'demo1234');
     const context = await newPhoneContext(browser);
     await context.addInitScript(seedSession, second);
     const other = await context.newPage();
     const before = await api<DeliveryPage>(second, 'GET', '/Contract/index');
-    // the demo's sign-up grant: 1,000 USDT of trial money, no real USDT
-    expect(before.balance).toEqual({ usdt: '0.00000000', trial: '1000.00000000' });
+    // the welcome grant: 1,000 USDT of trial money, beside the demo credit of real USDT
+    expect(before.balance).toEqual({
+      usdt: '10000.00000000',
+      trial: '1000.00000000',
+      trial_profit: '0.00000000',
+    });
     expect(before.trial_grants).toHaveLength(1);
     expect(before.trial_grants[0]).toMatchObject({ amount: '1000.00000000', profit_cap: '1000.00000000' });
 
     await openTradeTab(other);
     expect(await other.getByTestId('trial-balance').textContent()).toBe(`${shown('1000')} USDT`);
-    await openSheet(other, 'down');
+    // why: up, like demo's open contract: demo2 was invited by demo, so a trial contract against it
+    // would be a hedge between linked accounts and refused.
+    await openSheet(other, 'up');
     await other.getByTestId('funding-trial').click();
     expect(await other.getByTestId('funding-trial').locator('input').isChecked()).toBe(true);
     expect(await other.getByTestId('balance-trial').textContent()).toBe(`${shown('1000')} USDT`);
@@ -202,17 +262,18 @@ describe('delivery contracts at phone size (demo markets)', () => {
       serverText('success.CONTRACT_PLACED'),
     );
     await other.getByTestId('order-sheet').waitFor({ state: 'hidden' });
-    const open = await api<{ list: ContractRecord[] }>(second, 'GET', '/Contract/ctbill', { status: 'open' });
-    expect(open.list).toHaveLength(1);
-    expect(open.list[0]).toMatchObject({ direction: 'down', funding: 'trial', amount: '50.00000000' });
+    const open = await openContracts(second);
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ direction: 'up', funding: 'trial', amount: '50.00000000' });
     expect((await api<DeliveryPage>(second, 'GET', '/Contract/index')).balance).toEqual({
-      usdt: '0.00000000',
+      usdt: '10000.00000000',
       trial: '950.00000000',
+      trial_profit: '0.00000000',
     });
-    await other.getByTestId(`contract-countdown-${open.list[0]!.id}`).waitFor({ state: 'visible' });
+    await other.getByTestId(`contract-countdown-${open[0]!.id}`).waitFor({ state: 'visible' });
 
-    // up with trial money while the down trial contract is open: refused, nothing changes
-    await openSheet(other, 'up');
+    // down with trial money while the up trial contract is open: refused, nothing changes
+    await openSheet(other, 'down');
     await other.getByTestId('funding-trial').click();
     await input(other, 'order-amount').fill('20');
     expect(await toastAfter(other, () => other.getByTestId('order-submit').click())).toBe(
@@ -231,14 +292,30 @@ describe('delivery contracts at phone size (demo markets)', () => {
     const record = await api<ContractRecord>(trader, 'GET', '/Contract/cbillinfo', { id: placed.id });
     expect(record.status).toBe('settled');
 
-    // opening price: the last index tick recorded at or before the opening
-    const opening = await api<IndexTick[]>(trader, 'GET', '/Market/index', {
+    // opening price: the first index tick recorded after the contract was accepted
+    const [opening] = await api<IndexTick[]>(trader, 'GET', '/Market/index', {
       symbol: SYMBOL,
-      from: String(record.open_at - 30_000),
-      to: String(record.open_at),
+      from: String(record.created_at + 1),
+      limit: '1',
     });
-    expect(opening.at(-1)!.price).toBe(record.open_price);
-    expect(opening.at(-1)!.source).toBe(record.open_source);
+    expect(opening).toMatchObject({
+      price: record.open_price,
+      at: record.open_at,
+      source: record.open_source,
+    });
+    // made of the venues' prices: binance and okx used, bybit 5 % away left out; the median of two
+    // is their mean, rounded down to the atom
+    for (const constituents of [record.open_constituents!, record.close_constituents!]) {
+      expect(constituents.map((c) => [c.source, c.used, c.reason])).toEqual([
+        ['binance', true, null],
+        ['bybit', false, 'outlier'],
+        ['okx', true, null],
+      ]);
+    }
+    const atoms = (text: string) => BigInt(text.replace('.', ''));
+    const [binance, , okx] = record.open_constituents!;
+    expect(atoms(record.open_price!)).toBe((atoms(binance!.price!) + atoms(okx!.price!)) / 2n);
+    expect(record.open_source).toBe('median(binance,okx)');
     // closing price: the first index tick recorded at or after the expiry
     const [closing] = await api<IndexTick[]>(trader, 'GET', '/Market/index', {
       symbol: SYMBOL,
@@ -251,7 +328,7 @@ describe('delivery contracts at phone size (demo markets)', () => {
       source: record.close_source,
     });
 
-    const open = BigInt(record.open_price.replace('.', ''));
+    const open = BigInt(record.open_price!.replace('.', ''));
     const close = BigInt(closing!.price.replace('.', ''));
     const expected = close > open ? 'win' : close < open ? 'loss' : 'draw';
     expect(record.result).toBe(expected);
@@ -272,7 +349,7 @@ describe('delivery contracts at phone size (demo markets)', () => {
     await waitForHash(page, `#/Contract/cbillinfo?id=${record.id}`);
     const value = (testId: string) => page.getByTestId(testId).textContent();
     await page.getByTestId('contract-close-price').waitFor({ state: 'visible' });
-    expect(await value('contract-open-price')).toBe(shown(record.open_price));
+    expect(await value('contract-open-price')).toBe(shown(record.open_price!));
     expect(await value('contract-close-price')).toBe(shown(record.close_price!));
     expect(await page.getByTestId('contract-open-time').locator('time').getAttribute('data-at')).toBe(
       String(record.open_at),
@@ -282,7 +359,7 @@ describe('delivery contracts at phone size (demo markets)', () => {
     );
     const sourceText = (source: string) =>
       source === 'simulated' ? webText('delivery.source.simulated') : source;
-    expect(await value('contract-open-source')).toBe(sourceText(record.open_source));
+    expect(await value('contract-open-source')).toBe(sourceText(record.open_source!));
     expect(await value('contract-close-source')).toBe(sourceText(record.close_source!));
     expect(await value('contract-period')).toBe(webText('delivery.duration.seconds', { value: '60' }));
     expect(await value('contract-ratio')).toBe('80.00%');
@@ -300,6 +377,14 @@ describe('delivery contracts at phone size (demo markets)', () => {
     };
     expect(await value('contract-profit')).toBe(profitText[expected]);
     expect(await page.getByTestId('contract-result-tag').getAttribute('data-result')).toBe(expected);
+    // the sources each price was made of, as recorded with the tick
+    for (const testId of ['contract-open-constituents', 'contract-close-constituents']) {
+      const state = (source: string) =>
+        page.getByTestId(testId).locator(`[data-source="${source}"] .constituent-state`).textContent();
+      expect(await state('binance')).toBe(webText('delivery.constituents.used'));
+      expect(await state('okx')).toBe(webText('delivery.constituents.used'));
+      expect(await state('bybit')).toBe(webText('delivery.constituents.reason.outlier'));
+    }
     await page.screenshot({ path: path.join(SCREENS, 'contract-detail.png'), fullPage: true });
   }, 150_000);
 });

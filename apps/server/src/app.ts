@@ -15,6 +15,7 @@ import type { AuthService } from './modules/auth/service.ts';
 import { registerContentModule } from './modules/content/module.ts';
 import type { ContentService } from './modules/content/service.ts';
 import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
+import { SAME_ADDRESS_WINDOW_MS } from './modules/delivery/service.ts';
 import { registerIdentityModule } from './modules/identity/module.ts';
 import type { IdentityService } from './modules/identity/service.ts';
 import { type LaunchpadModule, registerLaunchpadModule } from './modules/launchpad/module.ts';
@@ -23,9 +24,12 @@ import { registerLedgerModule } from './modules/ledger/module.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
 import { MailService } from './modules/mail/service.ts';
 import { SmtpMailer } from './modules/mail/smtp.ts';
+import { IndexAggregator } from './modules/markets/index-price.ts';
 import { type MarketsModule, registerMarketsModule, TICKERS_SUBJECT } from './modules/markets/module.ts';
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
 import type { MarketsService } from './modules/markets/service.ts';
+import { VenuePriceFeed } from './modules/markets/venue-feed.ts';
+import { VenueIndexFeed } from './modules/markets/venue-index-feed.ts';
 import { type MiningModule, registerMiningModule } from './modules/mining/module.ts';
 import type { MiningService } from './modules/mining/service.ts';
 import { type MarketMakerModule, registerMarketMakerModule } from './modules/mm/module.ts';
@@ -51,6 +55,7 @@ import { systemClock, type TimerClock } from './platform/clock.ts';
 import { type DbHandle, openDb } from './platform/db.ts';
 import { registerHttpPlatform, toTrustProxyOption } from './platform/http.ts';
 import { DbLeaseStore } from './platform/job-leases.ts';
+import { KeyedHash } from './platform/keyed-hash.ts';
 import {
   createLoggerOptions,
   type LoggerSettings,
@@ -111,6 +116,8 @@ export interface AppContext {
   wallet?: WalletService;
   /** Delivery contracts and trial money (customer service and back-office side). */
   delivery?: DeliveryModule;
+  /** Real-name verification (the demo seed and tests approve identities through it). */
+  identity?: IdentityService;
   /** The launchpad, referral rewards and agents (tests run its job by hand). */
   launchpad?: LaunchpadService;
   /** The mining market (tests run its midnight job by hand). */
@@ -170,7 +177,26 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
   registerRequestLog(app);
 
-  const feed = new SimulatedPriceFeed({ seed: config.feedSeed, intervalMs: config.feedIntervalMs, clock });
+  const sources = config.indexSources;
+  // why: with INDEX_SOURCES the index is the median of real venues; without, the demo's
+  // simulated walk (refused in production by the config), random from node:crypto at each start.
+  const feed =
+    sources.venues.length > 0
+      ? new VenueIndexFeed({
+          venues: new VenuePriceFeed({
+            venues: sources.venues,
+            urls: sources.urls,
+            clock,
+            log: (level, msg, data) => app.log[level](data ?? {}, msg),
+          }),
+          aggregator: new IndexAggregator({
+            staleMs: sources.staleMs,
+            outlierBps: sources.outlierBps,
+            minSources: sources.minSources,
+          }),
+          clock,
+        })
+      : new SimulatedPriceFeed({ seed: config.feedSeed, intervalMs: config.feedIntervalMs, clock });
   const gateway = new WsGateway({
     heartbeatMs: config.ws.heartbeatMs,
     maxConnectionsPerAddress: config.ws.connectionsPerIp,
@@ -259,14 +285,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       ),
     onError: (error) => app.log.error({ err: error }, 'mail failed'),
   });
-  const userSecrets = new SecretBox(
-    resolveSecretKey({
-      setting: config.userSecretKey,
-      settingName: 'USER_SECRET_KEY',
-      file: path.join(config.dataDir, 'user-secret.key'),
-      mayCreate: mayCreateKeys,
-    }),
-  );
+  const userSecretKey = resolveSecretKey({
+    setting: config.userSecretKey,
+    settingName: 'USER_SECRET_KEY',
+    file: path.join(config.dataDir, 'user-secret.key'),
+    mayCreate: mayCreateKeys,
+  });
+  const userSecrets = new SecretBox(userSecretKey);
   // why: identity images are kept apart from public uploads; nothing serves this folder.
   const identityFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'identity') });
   // why: one line per module; each registers its own routes and returns the service that later
@@ -292,8 +317,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         loginPasswordChecks: limit('login_password_check', limits.passwordChecks),
         withdrawPasswordChecks: limit('withdraw_password_check', limits.passwordChecks),
         withdrawAddresses: { hasWithdrawAddress: (userId) => wallet.hasWithdrawAddress(userId) },
-        // why: a new account gets the active sign-up trial grants in the transaction creating it.
-        onCreated: (trx, userId) => delivery.service.grantSignupTrials(trx, userId),
       });
       auth = registerAuthModule(api, {
         db,
@@ -350,6 +373,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         uploads: new ImageUploads({ store: identityFiles, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
         store: identityFiles,
         uploadsPerUser: limit('identity_upload', { points: 20, durationSec: 3600 }),
+        documentHash: new KeyedHash(userSecretKey, 'identity-document'),
+        // why: trial money waits for a verified identity and is given once per identity, in the
+        // transaction that approves it (docs/trial-money.md).
+        onApproved: (trx, userId, identityHash) =>
+          delivery.service.grantVerifiedTrials(trx, userId, identityHash),
       });
       markets = registerMarketsModule(api, {
         db,
@@ -357,7 +385,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         bus,
         scheduler,
         gateway,
+        audit,
         feed,
+        symbolMap: sources.symbolMap,
+        sources,
         feedIntervalMs: config.feedIntervalMs,
         indexStaleMs: config.indexStaleMs,
         tickRetentionMs: config.indexTickRetentionMs,
@@ -387,6 +418,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         bus,
         scheduler,
         identityGate: identity,
+        identities: identity,
+        accountLinks: {
+          linkedAccounts: async (trx, userId) => [
+            ...(await users.linkedAccounts(trx, userId, SAME_ADDRESS_WINDOW_MS)),
+            ...(await identity.sameIdentityAccounts(trx, userId)),
+          ],
+        },
+        settings,
+        trialTurnoverMultiple: config.trialTurnoverMultiple,
         graceSeconds: config.deliveryGraceSeconds,
         settleIntervalMs: config.feedIntervalMs,
         onError: (error, what) => app.log.error({ err: error, what }, 'delivery failed'),
@@ -459,6 +499,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   ctx.wallet = wallet;
   ctx.delivery = delivery;
+  ctx.identity = identity;
   ctx.launchpad = launchpad.service;
   ctx.mining = mining.service;
   ctx.markets = markets.service;
@@ -487,6 +528,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         markets: markets.service,
         wallet,
         delivery: delivery.service,
+        identity,
         spot,
         marketMaker: marketMaker.service,
       })
@@ -540,6 +582,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     content: () => content,
     launchpad: () => launchpad.service,
     mining: () => mining.service,
+    indexSources: () => markets.backOffice,
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
     ledgerCheck: {
@@ -581,14 +624,26 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     indexSubject: TICKERS_SUBJECT,
     feedIntervalMs: config.feedIntervalMs,
     ledgerCheckEveryMs: config.ledgerCheckMinutes * 60_000,
+    sources: () =>
+      feed.source === 'venues'
+        ? feed.states().map((s) => ({ venue: s.venue, symbol: s.symbol, state: s.state }))
+        : [],
+    staleSymbols: () => {
+      const now = clock.now();
+      return markets
+        .activeMarkets()
+        .map((m) => m.symbol)
+        .filter((symbol) => markets.service.isIndexStale(symbol, now));
+    },
   });
   await readiness.start();
   ctx.readiness = readiness;
   // why: for load balancers and orchestrators: 503 only when this node cannot serve (database or
-  // bus down); a stale feed or a failed ledger check is reported as degraded with 200.
+  // bus down); a stale index (down: contracts refused, settlements held), a source down or a
+  // failed ledger check is reported with 200, since the node still serves everything else.
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const report = await readiness.report();
-    return reply.code(report.status === 'down' ? 503 : 200).send(report);
+    return reply.code(Readiness.isUnavailable(report) ? 503 : 200).send(report);
   });
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

@@ -5,7 +5,8 @@ export interface StartInfo {
   /** Demo accounts and their (published) passwords; empty outside demo mode. */
   demoAccounts: readonly { username: string; password: string }[];
   store: { dialect: 'sqlite' | 'postgres'; dataDir: string; databaseUrl: string | undefined };
-  feed: { source: string; intervalMs: number };
+  /** The index feed: `simulated` or `venues`, how often it ticks, and what it is made of. */
+  feed: { source: string; intervalMs: number; detail?: string };
   /** `in-process` or the NATS URL. */
   bus: string;
   node: string;
@@ -48,7 +49,10 @@ export function startFacts(info: StartInfo): [label: string, value: string][] {
     facts.push(['Demo accounts', info.demoAccounts.map((a) => `${a.username} / ${a.password}`).join(', ')]);
   facts.push(
     ['Data', store],
-    ['Index feed', `${info.feed.source}, a tick every ${info.feed.intervalMs} ms`],
+    [
+      'Index feed',
+      `${info.feed.source}${info.feed.detail ? ` (${info.feed.detail})` : ''}, a tick every ${info.feed.intervalMs} ms`,
+    ],
     ['Bus', info.bus],
     ['Runtime', `Node.js ${info.node}`],
   );

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isKnownVenue } from './modules/markets/venue-feed.ts';
 import type { LimitRule, LimitStoreKind } from './platform/rate-limit.ts';
 import { parseSecretKey } from './platform/secret-box.ts';
 
@@ -61,6 +62,88 @@ const trustProxySetting = z
       return z.NEVER;
     }
     return entries;
+  });
+
+/** `INDEX_SOURCES`: ccxt venue ids, comma-separated, each one ccxt knows; empty = none. */
+const indexSourcesSetting = z
+  .string()
+  .optional()
+  .transform((value, ctx): string[] => {
+    const venues = (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean);
+    const unknown = venues.filter((venue) => !isKnownVenue(venue));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `INDEX_SOURCES: not a venue ccxt knows: ${unknown.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    if (new Set(venues).size !== venues.length) {
+      ctx.addIssue({ code: 'custom', message: 'INDEX_SOURCES: a venue is listed twice' });
+      return z.NEVER;
+    }
+    return venues;
+  });
+
+/** `INDEX_SOURCE_URLS`: `venue=http://host:port,…`, a venue's own address (a mirror, or a test's). */
+const indexSourceUrlsSetting = z
+  .string()
+  .optional()
+  .transform((value, ctx): Record<string, string> => {
+    const urls: Record<string, string> = {};
+    for (const entry of (value ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
+      const match = /^([a-z0-9_]+)=(https?:\/\/\S+)$/i.exec(entry);
+      if (!match || !URL.canParse(match[2]!)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `INDEX_SOURCE_URLS: expected venue=http://host:port, got "${entry}"`,
+        });
+        return z.NEVER;
+      }
+      urls[match[1]!.toLowerCase()] = match[2]!;
+    }
+    return urls;
+  });
+
+/** One market's symbol on one venue; null leaves the venue out of that market. */
+export interface IndexSymbolMapping {
+  symbol: string;
+  venue: string;
+  venueSymbol: string | null;
+}
+
+/** `INDEX_SYMBOL_MAP`: `BTCUSDT:coinbase=BTC/USD;ETHUSDT:kraken=-` (`-` leaves the venue out). */
+const indexSymbolMapSetting = z
+  .string()
+  .optional()
+  .transform((value, ctx): IndexSymbolMapping[] => {
+    const mappings: IndexSymbolMapping[] = [];
+    for (const entry of (value ?? '')
+      .split(';')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
+      const match =
+        /^([A-Z0-9]{2,20}):([a-z0-9_]+)=(-|[A-Z0-9]{1,20}\/[A-Z0-9]{1,20}(:[A-Z0-9]{1,20})?)$/.exec(entry);
+      if (!match) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `INDEX_SYMBOL_MAP: expected SYMBOL:venue=BASE/QUOTE (or -), got "${entry}"`,
+        });
+        return z.NEVER;
+      }
+      mappings.push({
+        symbol: match[1]!,
+        venue: match[2]!,
+        venueSymbol: match[3] === '-' ? null : match[3]!,
+      });
+    }
+    return mappings;
   });
 
 /** Default limits: `points` events per `durationSec` seconds. */
@@ -126,11 +209,22 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   LEDGER_CHECK_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
-  FEED_SEED: z.coerce.number().int().default(20261122),
+  FEED_SEED: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int('FEED_SEED: expected a whole number').optional(),
+  ),
+  FEED_SEED_UNSAFE: explicitFlag,
+  INDEX_SOURCES: indexSourcesSetting,
+  INDEX_SOURCE_URLS: indexSourceUrlsSetting,
+  INDEX_SOURCE_STALE_MS: z.coerce.number().int().min(1).default(10_000),
+  INDEX_OUTLIER_BPS: z.coerce.number().int().min(1).max(10_000).default(300),
+  INDEX_MIN_SOURCES: z.coerce.number().int().min(1).default(2),
+  INDEX_SYMBOL_MAP: indexSymbolMapSetting,
   FEED_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   INDEX_STALE_MS: z.coerce.number().int().min(1).default(5000),
   INDEX_TICK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   DELIVERY_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  TRIAL_TURNOVER_MULTIPLE: z.coerce.number().min(1).max(1000).default(10),
   MINING_JOB_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   MARKET_MAKER: flag(true),
   NATS_URL: z
@@ -217,8 +311,31 @@ export interface Config {
   logPretty: boolean;
   /** How often each node checks the ledger's invariants for `/readyz` and the dashboard. */
   ledgerCheckMinutes: number;
-  feedSeed: number;
+  /**
+   * Tests only: replays the simulated feed's walk (`FEED_SEED`, refused unless `NODE_ENV=test` or
+   * `FEED_SEED_UNSAFE=on`); unset = randomness from `node:crypto`, new at every start.
+   */
+  feedSeed: number | undefined;
+  /** `FEED_SEED` was let through by `FEED_SEED_UNSAFE=on` outside tests: the start warns. */
+  feedSeedUnsafe: boolean;
   feedIntervalMs: number;
+  /**
+   * The real index: ccxt venue ids whose prices make each market's index (their median); empty =
+   * the simulated feed (refused in production).
+   */
+  indexSources: {
+    venues: string[];
+    /** A venue's own address (a mirror, or a test's loopback venue). */
+    urls: Record<string, string>;
+    /** A venue's price older than this is dropped as stale. */
+    staleMs: number;
+    /** A venue further than this from the median of the others is dropped as an outlier. */
+    outlierBps: number;
+    /** Fewer valid venues than this, no index tick: the index goes stale. */
+    minSources: number;
+    /** Initial per-market venue symbols (the back office's mappings, once set, take precedence). */
+    symbolMap: IndexSymbolMapping[];
+  };
   /** An index tick older than this is stale: new contracts are refused and settlements wait. */
   indexStaleMs: number;
   /** Recorded index ticks are kept this long (candles for good). */
@@ -227,6 +344,11 @@ export interface Config {
   marketMaker: boolean;
   /** A delivery contract whose expiry finds no index tick for this long is closed and refunded. */
   deliveryGraceSeconds: number;
+  /**
+   * Real turnover needed per unit of trial profit before it is released, until the back office
+   * sets its own (never below 2 / (1 − the highest payout ratio); docs/trial-money.md).
+   */
+  trialTurnoverMultiple: number;
   /** How often the mining job looks for whole UTC days to pay and output to release. */
   miningJobMs: number;
   /** `nats://…` switches the bus to NATS JetStream; unset means the in-process bus. */
@@ -286,6 +408,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const parsed = ConfigSchema.parse(env);
   const root = path.resolve(import.meta.dirname, '../../..');
   const production = parsed.NODE_ENV === 'production';
+  // why: a production index must not be the simulated walk: nothing a customer sees decides an
+  // outcome unless it comes from real markets.
+  if (production && parsed.INDEX_SOURCES.length === 0 && overrides.indexSources === undefined) {
+    throw new Error(
+      'INDEX_SOURCES: a production start (NODE_ENV=production) needs real index sources, e.g. ' +
+        'INDEX_SOURCES=binance,okx,bybit; the simulated feed is for demos only',
+    );
+  }
+  const venueCount = parsed.INDEX_SOURCES.length;
+  if (venueCount > 0 && parsed.INDEX_MIN_SOURCES > venueCount) {
+    throw new Error(
+      `INDEX_MIN_SOURCES: ${parsed.INDEX_MIN_SOURCES} valid sources are required but INDEX_SOURCES lists ${venueCount}`,
+    );
+  }
+  // why: a seeded walk can be replayed by whoever learns the seed, and with it every contract's
+  // outcome; only tests (or an operator who says so, warned) may fix it.
+  const isTest = parsed.NODE_ENV === 'test';
+  if (parsed.FEED_SEED !== undefined && !isTest && parsed.FEED_SEED_UNSAFE !== true) {
+    throw new Error(
+      'FEED_SEED: a seeded feed can be replayed, so it is for tests only (NODE_ENV=test); ' +
+        'set FEED_SEED_UNSAFE=on to use it anyway',
+    );
+  }
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -305,10 +450,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logPretty:
       parsed.LOG_FORMAT === 'pretty' || (parsed.LOG_FORMAT === 'auto' && process.stdout.isTTY === true),
     feedSeed: parsed.FEED_SEED,
+    feedSeedUnsafe: parsed.FEED_SEED !== undefined && !isTest,
+    indexSources: {
+      venues: parsed.INDEX_SOURCES,
+      urls: parsed.INDEX_SOURCE_URLS,
+      staleMs: parsed.INDEX_SOURCE_STALE_MS,
+      outlierBps: parsed.INDEX_OUTLIER_BPS,
+      minSources: parsed.INDEX_MIN_SOURCES,
+      symbolMap: parsed.INDEX_SYMBOL_MAP,
+    },
     feedIntervalMs: parsed.FEED_INTERVAL_MS,
     indexStaleMs: parsed.INDEX_STALE_MS,
     indexTickRetentionMs: parsed.INDEX_TICK_RETENTION_DAYS * 24 * 60 * 60_000,
     deliveryGraceSeconds: parsed.DELIVERY_GRACE_SECONDS,
+    trialTurnoverMultiple: parsed.TRIAL_TURNOVER_MULTIPLE,
     miningJobMs: parsed.MINING_JOB_SECONDS * 1000,
     marketMaker: parsed.MARKET_MAKER,
     natsUrl: parsed.NATS_URL || undefined,

@@ -15,10 +15,19 @@ export interface Check {
   at: number;
 }
 
+/** One index source of one market, as this node's feed sees it. */
+export interface SourceStatus {
+  venue: string;
+  symbol: string;
+  state: 'connecting' | 'up' | 'down';
+}
+
 export interface ReadinessReport {
   /** The worst of the checks. */
   status: CheckStatus;
   checks: { database: Check; bus: Check; feed: Check; ledger: Check };
+  /** Every real index source per market (empty with the simulated feed, or on a node not running it). */
+  sources: SourceStatus[];
 }
 
 /** A ledger check's result: whether every invariant held, the problems, and when (unix ms). */
@@ -43,6 +52,10 @@ export interface ReadinessDeps {
   ledgerCheckEveryMs: number;
   /** How long a bus round trip may take before the bus counts as down. */
   probeTimeoutMs?: number;
+  /** The real index's sources as this node's feed sees them (none with the simulated feed). */
+  sources?: () => SourceStatus[];
+  /** Active markets with no index tick within the staleness limit (contracts refused, settlements held). */
+  staleSymbols?: () => string[];
 }
 
 /**
@@ -113,12 +126,18 @@ export class Readiness {
 
   async report(): Promise<ReadinessReport> {
     const [database, bus] = await Promise.all([this.#checkDatabase(), this.#checkBus()]);
-    const checks = { database, bus, feed: this.#checkFeed(), ledger: this.#ledger };
+    const sources = this.#deps.sources?.() ?? [];
+    const checks = { database, bus, feed: this.#checkFeed(sources), ledger: this.#ledger };
     const status = Object.values(checks).reduce<CheckStatus>(
       (worst, check) => (RANK[check.status] > RANK[worst] ? check.status : worst),
       'ok',
     );
-    return { status, checks };
+    return { status, checks, sources };
+  }
+
+  /** True when this node cannot serve at all: its database or its bus is down (`/readyz` answers 503). */
+  static isUnavailable(report: ReadinessReport): boolean {
+    return report.checks.database.status === 'down' || report.checks.bus.status === 'down';
   }
 
   async #checkDatabase(): Promise<Check> {
@@ -165,23 +184,41 @@ export class Readiness {
     }
   }
 
-  #checkFeed(): Check {
+  /**
+   * down: an active market has no index within the staleness limit (its contracts are refused
+   * and its settlements wait); degraded: no tick seen yet, ticks have stopped arriving, or a
+   * source is down (named); ok otherwise.
+   */
+  #checkFeed(sources: readonly SourceStatus[]): Check {
     const last = this.#lastTickAt;
     const now = this.#now();
     if (last === undefined) return { status: 'degraded', detail: 'no index tick yet', at: now };
+    const stale = this.#deps.staleSymbols?.() ?? [];
+    if (stale.length > 0) {
+      return { status: 'down', detail: `index stale for ${listed(stale)}`, at: now };
+    }
     const age = now - last;
     // why: a few missed intervals are normal under load; ten mean the feed has stopped.
     const limit = Math.max(10 * this.#deps.feedIntervalMs, 5000);
-    return age <= limit
-      ? { status: 'ok', detail: `last tick ${age} ms ago`, at: now }
-      : {
-          status: 'degraded',
-          detail: `last tick ${Math.round(age / 1000)} s ago (limit ${limit / 1000} s)`,
-          at: now,
-        };
+    if (age > limit) {
+      return {
+        status: 'degraded',
+        detail: `last tick ${Math.round(age / 1000)} s ago (limit ${limit / 1000} s)`,
+        at: now,
+      };
+    }
+    const down = sources.filter((s) => s.state === 'down').map((s) => `${s.venue} (${s.symbol})`);
+    if (down.length > 0) return { status: 'degraded', detail: `source down: ${listed(down)}`, at: now };
+    return { status: 'ok', detail: `last tick ${age} ms ago`, at: now };
   }
 
   #now(): number {
     return this.#deps.clock.now();
   }
+}
+
+/** The first few of a list, and how many more, for a one-line detail. */
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, 5).join(', ');
+  return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
 }

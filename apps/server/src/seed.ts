@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { demoDeliveryConfig } from './modules/delivery/config.ts';
 import type { DeliveryService } from './modules/delivery/service.ts';
+import type { IdentityService } from './modules/identity/service.ts';
 import type { Listings, MarketsService } from './modules/markets/service.ts';
 import { demoBotSetup } from './modules/mm/config.ts';
 import type { MarketMakerService } from './modules/mm/service.ts';
@@ -14,10 +15,14 @@ import type { Clock } from './platform/clock.ts';
 import { hashPassword } from './platform/crypto.ts';
 import type { Db } from './platform/db.ts';
 
-/** Demo accounts created on the first start when DEMO is on (README lists them). */
+/**
+ * Demo accounts created on the first start when DEMO is on (README lists them). `demo2` has a
+ * verified identity, so it has trial money; `demo` is left unverified, to try the verification and
+ * see that trial money waits for it (docs/trial-money.md).
+ */
 export const DEMO_USERS = [
-  { username: 'demo', password: 'demo1234', inviteCode: 'DEMO2026' },
-  { username: 'demo2', password: 'demo1234', inviteCode: 'DEMO2027' },
+  { username: 'demo', password: 'demo1234', inviteCode: 'DEMO2026', isVerified: false },
+  { username: 'demo2', password: 'demo1234', inviteCode: 'DEMO2027', isVerified: true },
 ] as const;
 
 /** Demo coins and markets (USDT-quoted), in display order. */
@@ -60,6 +65,7 @@ export async function seedDemoData(deps: {
   markets: MarketsService;
   wallet: WalletService;
   delivery: DeliveryService;
+  identity: IdentityService;
   spot: SpotService;
   marketMaker: MarketMakerService;
 }): Promise<boolean> {
@@ -102,19 +108,28 @@ export async function seedDemoData(deps: {
 }
 
 /**
- * Gives the demo accounts the sign-up trial grants they lack (new accounts get them when created;
- * this covers a store seeded before trial money existed). A plan once granted is never again.
+ * Approves the verified demo accounts' own (made-up) identities, visibly: an approved
+ * verification and its audit record, so they get the sign-up trial grants the way any account does
+ * once verified (docs/trial-money.md). Each has a document of its own; a plan once granted is
+ * never again.
  */
 async function seedDemoTrial(deps: {
   db: Db;
   users: UsersService;
-  delivery: DeliveryService;
+  identity: IdentityService;
 }): Promise<void> {
-  const { db, users, delivery } = deps;
+  const { db, users, identity } = deps;
   const accounts = await Promise.all(DEMO_USERS.map((user) => users.findLoginCandidate(user.username)));
   await db.transaction().execute(async (trx) => {
-    for (const account of accounts) {
-      if (account) await delivery.grantSignupTrials(trx, account.id);
+    for (const [i, account] of accounts.entries()) {
+      if (!account || !DEMO_USERS[i]?.isVerified) continue;
+      await identity.approveDemoIdentity(trx, {
+        userId: account.id,
+        realName: `Demo Customer ${i + 1}`,
+        country: 'JP',
+        mobile: `+8190000000${i + 1}`,
+        documentNumber: `DEMO${String(i + 1).padStart(6, '0')}`,
+      });
     }
   });
 }

@@ -1,10 +1,17 @@
+import { z } from 'zod';
 import { buildApp } from './app.ts';
 import { formatStartBanner, type StartInfo, startFields } from './banner.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { DEMO_USERS } from './seed.ts';
 
-const config = loadConfig();
+const config = readConfig();
 const app = await buildApp({ config });
+if (config.feedSeedUnsafe) {
+  app.log.warn(
+    { feedSeed: config.feedSeed },
+    'FEED_SEED_UNSAFE=on: the simulated feed replays a seeded walk, so its prices can be computed in advance',
+  );
+}
 
 const shutdown = async (signal: string) => {
   app.log.info({ signal }, 'shutting down');
@@ -19,7 +26,7 @@ const info: StartInfo = {
   address,
   demoAccounts: config.demo ? DEMO_USERS : [],
   store: { dialect: app.ctx.store.dialect, dataDir: config.dataDir, databaseUrl: config.databaseUrl },
-  feed: { source: app.ctx.feed.source, intervalMs: config.feedIntervalMs },
+  feed: { source: app.ctx.feed.source, intervalMs: config.feedIntervalMs, detail: feedDetail(config) },
   bus: config.natsUrl ? `NATS JetStream (${config.natsPrefix})` : 'in-process',
   node: process.version,
   reservesKey: app.ctx.reserves?.service.fingerprint,
@@ -28,3 +35,33 @@ const info: StartInfo = {
 // Both go through the logger, so the banner comes after the lines logged before it.
 if (config.logPretty) app.log.info(formatStartBanner(info));
 else app.log.info(startFields(info), `Bourse is listening on ${address} (Node.js ${process.version})`);
+
+/**
+ * The configuration, or a refusal to start: one line per problem on stderr (each names its
+ * setting) and exit code 1, before anything is opened.
+ */
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    const lines =
+      error instanceof z.ZodError
+        ? error.issues.map((issue) =>
+            issue.message.includes(String(issue.path[0] ?? ''))
+              ? issue.message
+              : `${issue.path.join('.')}: ${issue.message}`,
+          )
+        : [(error as Error).message];
+    for (const line of lines) process.stderr.write(`Bourse cannot start: ${line}\n`);
+    process.exit(1);
+  }
+}
+
+/** What the banner says the index is made of: the venues, or the demo's walk and its randomness. */
+function feedDetail(config: Config): string {
+  const { venues, minSources } = config.indexSources;
+  if (venues.length > 0) return `median of ${venues.join(', ')}, at least ${minSources} valid`;
+  return config.feedSeed === undefined
+    ? 'demo only, random from node:crypto at each start'
+    : `demo only, seeded walk FEED_SEED=${config.feedSeed}: replayable`;
+}

@@ -85,7 +85,13 @@ describe.each(DIALECTS)('account services on $name', ({ name, skip }) => {
       const open = await fetch(`${server.url}/Upload/public/${front.data.image}`);
       expect(open.status).toBe(404);
 
-      const fields = { type: 'passport', realname: 'Alice Example', country: 'JP', mobile: '+819012345678' };
+      const fields = {
+        type: 'passport',
+        realname: 'Alice Example',
+        country: 'JP',
+        mobile: '+819012345678',
+        idno: 'TR1234567',
+      };
       // another user cannot submit alice's images
       const stolen = await server.call(
         'POST',

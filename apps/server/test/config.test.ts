@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 
+/** A production start needs real index sources (below); these tests are about other settings. */
+const PRODUCTION = { NODE_ENV: 'production', INDEX_SOURCES: 'binance,okx,bybit' };
+
 describe('DEMO depends on NODE_ENV', () => {
   it('is on by default outside production, so `npm start` can be tried at once', () => {
     expect(loadConfig({}).demo).toBe(true);
@@ -12,19 +15,19 @@ describe('DEMO depends on NODE_ENV', () => {
   });
 
   it('is off by default in production', () => {
-    const config = loadConfig({ NODE_ENV: 'production' });
+    const config = loadConfig(PRODUCTION);
     expect(config.production).toBe(true);
     expect(config.demo).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', DEMO: '' }).demo).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, DEMO: '' }).demo).toBe(false);
   });
 
   it('is on in production only when DEMO=on is set explicitly', () => {
-    expect(loadConfig({ NODE_ENV: 'production', DEMO: 'on' }).demo).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', DEMO: 'off' }).demo).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, DEMO: 'on' }).demo).toBe(true);
+    expect(loadConfig({ ...PRODUCTION, DEMO: 'off' }).demo).toBe(false);
   });
 
   it('rejects a value that is neither on nor off', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DEMO: 'maybe' })).toThrow(/expected on or off/);
+    expect(() => loadConfig({ ...PRODUCTION, DEMO: 'maybe' })).toThrow(/expected on or off/);
   });
 });
 
@@ -69,5 +72,73 @@ describe('METRICS_TOKEN and WebSocket limits', () => {
       heartbeatMs: 5_000,
       connectionsPerIp: 3,
     });
+  });
+});
+
+describe('index sources', () => {
+  it('default to none: the simulated feed, random from node:crypto (no seed)', () => {
+    const config = loadConfig({});
+    expect(config.indexSources).toEqual({
+      venues: [],
+      urls: {},
+      staleMs: 10_000,
+      outlierBps: 300,
+      minSources: 2,
+      symbolMap: [],
+    });
+    expect(config.feedSeed).toBeUndefined();
+  });
+
+  it('reads venues, their addresses, the aggregator settings and initial symbol mappings', () => {
+    const config = loadConfig({
+      INDEX_SOURCES: 'binance, OKX,bybit',
+      INDEX_SOURCE_URLS: 'binance=http://127.0.0.1:4001,okx=http://127.0.0.1:4002',
+      INDEX_SOURCE_STALE_MS: '4000',
+      INDEX_OUTLIER_BPS: '150',
+      INDEX_MIN_SOURCES: '3',
+      INDEX_SYMBOL_MAP: 'BTCUSDT:coinbase=BTC/USD; ETHUSDT:okx=-',
+    });
+    expect(config.indexSources).toEqual({
+      venues: ['binance', 'okx', 'bybit'],
+      urls: { binance: 'http://127.0.0.1:4001', okx: 'http://127.0.0.1:4002' },
+      staleMs: 4000,
+      outlierBps: 150,
+      minSources: 3,
+      symbolMap: [
+        { symbol: 'BTCUSDT', venue: 'coinbase', venueSymbol: 'BTC/USD' },
+        { symbol: 'ETHUSDT', venue: 'okx', venueSymbol: null },
+      ],
+    });
+  });
+
+  it('refuses unknown venues, bad addresses, bad mappings and a minimum above the venues listed', () => {
+    expect(() => loadConfig({ INDEX_SOURCES: 'binance,nosuchvenue' })).toThrow(/INDEX_SOURCES.*nosuchvenue/);
+    expect(() => loadConfig({ INDEX_SOURCES: 'binance,binance' })).toThrow(/INDEX_SOURCES/);
+    expect(() => loadConfig({ INDEX_SOURCE_URLS: 'binance=ftp://x' })).toThrow(/INDEX_SOURCE_URLS/);
+    expect(() => loadConfig({ INDEX_SYMBOL_MAP: 'BTCUSDT=BTC/USD' })).toThrow(/INDEX_SYMBOL_MAP/);
+    expect(() => loadConfig({ INDEX_SOURCES: 'binance', INDEX_MIN_SOURCES: '2' })).toThrow(
+      /INDEX_MIN_SOURCES/,
+    );
+  });
+
+  it('a production start without INDEX_SOURCES is refused, naming the setting', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/INDEX_SOURCES/);
+    expect(loadConfig(PRODUCTION).indexSources.venues).toEqual(['binance', 'okx', 'bybit']);
+  });
+});
+
+describe('FEED_SEED is for tests only', () => {
+  it('is refused outside NODE_ENV=test unless FEED_SEED_UNSAFE=on, which is flagged for a warning', () => {
+    expect(() => loadConfig({ FEED_SEED: '7' })).toThrow(/FEED_SEED.*tests only/);
+    expect(() => loadConfig({ FEED_SEED: '7', NODE_ENV: 'development' })).toThrow(/FEED_SEED/);
+    expect(loadConfig({ FEED_SEED: '7', NODE_ENV: 'test' })).toMatchObject({
+      feedSeed: 7,
+      feedSeedUnsafe: false,
+    });
+    expect(loadConfig({ FEED_SEED: '7', FEED_SEED_UNSAFE: 'on' })).toMatchObject({
+      feedSeed: 7,
+      feedSeedUnsafe: true,
+    });
+    expect(loadConfig({ FEED_SEED: '' }).feedSeed).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { indexTick, newTrader, place } from './delivery-harness.ts';
+import { indexTick, newTrader, placeOpen } from './delivery-harness.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { balanceOf } from './wallet-harness.ts';
@@ -17,7 +17,7 @@ describe.each(DIALECTS)('delivery settlement across a restart on $name', ({ name
     server = await startServer(name, { env: ENV });
     const user = await newTrader(server);
     await indexTick(server, 'BTCUSDT', '1000');
-    const opened = server.clock.now();
+    const opened = server.clock.now() + 1;
     const ids: string[] = [];
     for (const [direction, amount] of [
       ['up', '100'],
@@ -25,7 +25,7 @@ describe.each(DIALECTS)('delivery settlement across a restart on $name', ({ name
       ['up', '300'],
       ['down', '400'],
     ] as const) {
-      const answer = await place(server, user.token, { direction, amount });
+      const answer = await placeOpen(server, user.token, { direction, amount }, '1000');
       expect(answer.code).toBe(1000);
       ids.push(answer.data.id);
     }
@@ -67,6 +67,7 @@ describe.each(DIALECTS)('delivery settlement across a restart on $name', ({ name
     });
     // a further run, as another node might do, changes nothing
     expect(await server.app.ctx.delivery?.service.runSettlement()).toEqual({
+      opened: 0,
       settled: 0,
       closed: 0,
       expired: 0,

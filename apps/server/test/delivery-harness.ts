@@ -21,20 +21,50 @@ function marketsOf(server: TestServer): MarketsService {
 
 /** Records an index tick (as the feed would) and lets this node see it; `at` defaults to now. */
 export async function indexTick(server: TestServer, symbol: string, price: string, at = server.clock.now()) {
-  const value = { symbol, price: toAtoms(price), at, source: 'test' };
+  const atoms = toAtoms(price);
+  const value = {
+    symbol,
+    price: atoms,
+    at,
+    source: 'test',
+    constituents: [{ source: 'test', price: atoms, at, used: true, reason: null }],
+  };
   const markets = marketsOf(server);
   await markets.recordIndex([value]);
   markets.noteIndex(value);
 }
 
-/** A new user with the sign-up trial grant (demo mode) and, unless `usdt` is false, 10,000 USDT. */
-export async function newTrader(server: TestServer, options: { usdt?: boolean } = {}) {
+/**
+ * A new user and, unless `usdt` is false, 10,000 USDT. Unless `verified` is false its identity is
+ * approved (a document of its own), which gives it the sign-up trial grant (demo mode).
+ */
+export async function newTrader(server: TestServer, options: { usdt?: boolean; verified?: boolean } = {}) {
   const user = await registerAndLogin(server);
   const userId = BigInt(user.uid);
   if (options.usdt !== false) {
     await server.app.ctx.store.db.transaction().execute((trx) => walletOf(server).creditDemo(trx, userId));
   }
+  if (options.verified !== false)
+    await approveIdentity(server, userId, `P${user.uid}X${randomUUID().slice(0, 8)}`);
   return { ...user, userId };
+}
+
+/**
+ * Approves `userId`'s identity with document `documentNumber` through the identity service's
+ * seed path (an approved verification, audited), running the approval hook: the trial grant.
+ */
+export async function approveIdentity(server: TestServer, userId: bigint, documentNumber: string) {
+  const identity = server.app.ctx.identity;
+  if (!identity) throw new Error('the identity module is not registered');
+  await server.app.ctx.store.db.transaction().execute((trx) =>
+    identity.approveDemoIdentity(trx, {
+      userId,
+      realName: `Holder ${userId}`,
+      country: 'JP',
+      mobile: `+8190${String(userId).padStart(8, '0')}`,
+      documentNumber,
+    }),
+  );
 }
 
 export function place(
@@ -56,6 +86,27 @@ export function place(
     },
     { token, lang },
   );
+}
+
+/**
+ * Places a contract and opens it: the next index tick (at `price`, 1 ms after acceptance) is
+ * recorded and the settlement job run, as the feed and the job would. Answers the placement's
+ * answer with the contract as it stands once open.
+ */
+export async function placeOpen(
+  server: TestServer,
+  token: string,
+  fields: Record<string, string | number>,
+  price: string,
+  lang = 'en-us',
+): Promise<ApiAnswer> {
+  const answer = await place(server, token, fields, lang);
+  if (answer.code !== 1000) return answer;
+  await indexTick(server, answer.data.symbol, price, answer.data.created_at + 1);
+  await deliveryOf(server).service.runSettlement();
+  const detail = await server.call('GET', '/Contract/cbillinfo', { id: answer.data.id }, { token });
+  expect(detail.data.status).not.toBe('opening');
+  return { ...answer, data: detail.data };
 }
 
 export async function page(server: TestServer, token: string) {

@@ -37,7 +37,8 @@ describe('delivery settlement after the server process is killed', () => {
     const port = await freePort();
     const first = await spawnServer(dataDir, port);
     children.push(first);
-    const login = await call(port, 'POST', '/Login/loginsubmit', { email: 'demo', lpwd: 'demo1234' });
+    // why: demo2's identity is verified by the demo seed, so it has trial money (docs/trial-money.md).
+    const login = await call(port, 'POST', '/Login/loginsubmit', { email: 'demo2', lpwd: 'demo1234' });
     expect(login.code).toBe(1000);
     const token = login.data.token as string;
     const ids: string[] = [];
@@ -55,14 +56,23 @@ describe('delivery settlement after the server process is killed', () => {
       expect(placed.code).toBe(1000);
       ids.push(placed.data.id);
     }
-    const dueAt = Date.now() + PERIOD_SECONDS * 1000;
+    // why: a contract opens on the next index tick; the kill must find every one open and counting down.
+    let open: { status: string; expires_at: number }[] = [];
+    const openBy = Date.now() + 10_000;
+    while (Date.now() < openBy) {
+      open = (await call(port, 'GET', '/Contract/ctbill', { token })).data.list;
+      if (open.length === ids.length && open.every((c) => c.status === 'open')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(open.map((c) => c.status)).toEqual(ids.map(() => 'open'));
+    const dueAt = Math.max(...open.map((c) => c.expires_at));
     // why: SIGKILL, not a shutdown: no close hook runs, whatever was in flight is cut off.
     await killed(first);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt - Date.now()) + 500));
 
     const second = await spawnServer(dataDir, port);
     children.push(second);
-    const again = await call(port, 'POST', '/Login/loginsubmit', { email: 'demo', lpwd: 'demo1234' });
+    const again = await call(port, 'POST', '/Login/loginsubmit', { email: 'demo2', lpwd: 'demo1234' });
     let settled: { id: string; status: string; close_at: number; expires_at: number }[] = [];
     const deadline = Date.now() + 15_000;
     while (settled.length < ids.length && Date.now() < deadline) {

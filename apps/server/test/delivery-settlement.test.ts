@@ -1,7 +1,7 @@
 import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRatio, outcomeOf, parseRatio, settle } from '../src/modules/delivery/settlement.ts';
-import { advance, deliveryOf, indexTick, newTrader, place } from './delivery-harness.ts';
+import { advance, deliveryOf, indexTick, newTrader, placeOpen } from './delivery-harness.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { balanceOf } from './wallet-harness.ts';
@@ -39,7 +39,7 @@ describe('settlement rules', () => {
     expect(settle({ ...contract, amount: 3n }, 'win').profit).toBe(2n);
   });
 
-  it('moves trial money: principal back to the grant, profit in real USDT up to the cap', () => {
+  it('moves trial money: principal back to the grant, profit in locked trial profit up to the cap', () => {
     const contract = { userId: 5n, amount: 1000n, ratioBps: 9000n, funding: 'trial' as const };
     const capped = settle(contract, 'win', { trialPrincipalToUser: true, trialCapLeft: 300n });
     expect(capped).toMatchObject({ payout: 1300n, profit: 300n, trialProfitPaid: 300n });
@@ -47,7 +47,8 @@ describe('settlement rules', () => {
       { owner: { userId: 5n }, asset: 'USDT', kind: 'trial_frozen', amount: -1000n },
       { owner: { userId: 5n }, asset: 'USDT', kind: 'trial', amount: 1000n },
       { owner: { system: 'house' }, asset: 'USDT', kind: 'available', amount: -300n },
-      { owner: { userId: 5n }, asset: 'USDT', kind: 'available', amount: 300n },
+      // why: real USDT, but locked until the account's real turnover releases it (docs/trial-money.md)
+      { owner: { userId: 5n }, asset: 'USDT', kind: 'trial_profit', amount: 300n },
     ]);
     const expired = settle(contract, 'draw', { trialPrincipalToUser: false, trialCapLeft: 0n });
     expect(expired.postings[1]).toEqual({
@@ -88,9 +89,9 @@ describe('settlement on a test clock', () => {
   it('waits in settling while the index is stale, then settles on the first tick at or after expiry', async () => {
     const user = await newTrader(server);
     await indexTick(server, 'BTCUSDT', '100');
-    const opened = server.clock.now();
-    const placed = await place(server, user.token, { amount: '100', direction: 'down' });
-    expect(await advance(server, 70_000)).toEqual({ settled: 0, closed: 0, expired: 0 });
+    const opened = server.clock.now() + 1;
+    const placed = await placeOpen(server, user.token, { amount: '100', direction: 'down' }, '100');
+    expect(await advance(server, 70_000)).toEqual({ opened: 0, settled: 0, closed: 0, expired: 0 });
     const waiting = await server.call(
       'GET',
       '/Contract/cbillinfo',
@@ -101,7 +102,7 @@ describe('settlement on a test clock', () => {
     // the feed comes back: the tick recorded at 61 s is the first at or after the 60 s expiry
     await indexTick(server, 'BTCUSDT', '99', opened + 61_000);
     await indexTick(server, 'BTCUSDT', '200', opened + 62_000);
-    expect(await advance(server, 1000)).toEqual({ settled: 1, closed: 0, expired: 0 });
+    expect(await advance(server, 1000)).toEqual({ opened: 0, settled: 1, closed: 0, expired: 0 });
     const done = await server.call(
       'GET',
       '/Contract/cbillinfo',
@@ -114,14 +115,20 @@ describe('settlement on a test clock', () => {
       close_price: '99.00000000',
       profit: '80.00000000',
     });
-    expect(await deliveryOf(server).service.runSettlement()).toEqual({ settled: 0, closed: 0, expired: 0 });
+    expect(await deliveryOf(server).service.runSettlement()).toEqual({
+      opened: 0,
+      settled: 0,
+      closed: 0,
+      expired: 0,
+    });
   });
 
   it('closes with a refund once the index stayed away past the grace period', async () => {
     const user = await newTrader(server);
     await indexTick(server, 'ETHUSDT', '3000');
-    const placed = await place(server, user.token, { symbol: 'ETHUSDT', amount: '250' });
-    await advance(server, 60_000 + 119_000);
+    const placed = await placeOpen(server, user.token, { symbol: 'ETHUSDT', amount: '250' }, '3000');
+    // why: it opened 1 ms after acceptance, so it expires at 60.001 s and the grace ends 120 s later.
+    await advance(server, 60_001 + 119_000);
     const waiting = await server.call(
       'GET',
       '/Contract/cbillinfo',
@@ -129,7 +136,7 @@ describe('settlement on a test clock', () => {
       { token: user.token },
     );
     expect(waiting.data.status).toBe('settling');
-    expect(await advance(server, 1000)).toEqual({ settled: 0, closed: 1, expired: 0 });
+    expect(await advance(server, 1000)).toEqual({ opened: 0, settled: 0, closed: 1, expired: 0 });
     const closed = await server.call(
       'GET',
       '/Contract/cbillinfo',

@@ -89,7 +89,7 @@ describe.each(DIALECTS)('delivery property on $name', ({ name, skip }) => {
       const open = await store.db
         .selectFrom('delivery_contracts')
         .select('id')
-        .where('status', 'in', ['open', 'settling'])
+        .where('status', 'in', ['opening', 'open', 'settling'])
         .execute();
       expect(open).toEqual([]);
       expect((await ledger.checkInvariants()).problems).toEqual([]);

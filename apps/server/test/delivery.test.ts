@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advance, deliveryOf, indexTick, newTrader, page, place, signInOwner } from './delivery-harness.ts';
+import {
+  advance,
+  deliveryOf,
+  indexTick,
+  newTrader,
+  page,
+  place,
+  placeOpen,
+  signInOwner,
+} from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { balanceOf, withdraw } from './wallet-harness.ts';
@@ -42,7 +51,14 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       });
       await indexTick(server, 'BTCUSDT', '96000');
       const data = await page(server, user.token);
-      expect(data.balance).toEqual({ usdt: '10000.00000000', trial: '1000.00000000' });
+      expect(data.balance).toEqual({
+        usdt: '10000.00000000',
+        trial: '1000.00000000',
+        trial_profit: '0.00000000',
+      });
+      expect(data.trial_turnover_left).toBe('0.00000000');
+      // why: the demo's highest payout ratio, 0.95, raises the configured 10× to 2 / (1 − 0.95) = 40×.
+      expect(data.trial_turnover_multiple).toBe('40');
       expect(data.grace_seconds).toBe(300);
       expect(data.stale_after_ms).toBe(5000);
       expect(data.server_time).toBe(server.clock.now());
@@ -55,6 +71,8 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
           remaining: '1000.00000000',
           profit_cap: '1000.00000000',
           profit_paid: '0.00000000',
+          profit_locked: '0.00000000',
+          turnover_left: '0.00000000',
           expires_at: server.clock.now() + 7 * 24 * 3600_000,
           status: 'active',
         },
@@ -77,13 +95,13 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect(eth).toMatchObject({ index: null, stale: true });
     });
 
-    it('places a real contract, freezes the amount, and settles a win on the first tick at or after expiry', async () => {
+    it('places a real contract, freezes the amount, opens it on the next tick and settles a win on the first tick at or after expiry', async () => {
       const user = await newTrader(server);
       await indexTick(server, 'BTCUSDT', '96000');
-      const opened = server.clock.now();
+      const accepted = server.clock.now();
       const answer = await place(server, user.token, { amount: '100', direction: 'up' }, 'ja-jp');
       expect(answer).toMatchObject({ code: 1000, msg: '契約を注文しました。' });
-      expect(answer.data).toEqual({
+      const opening = {
         id: expect.any(String),
         symbol: 'BTCUSDT',
         direction: 'up',
@@ -91,26 +109,49 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
         amount: '100.00000000',
         funding: 'real',
         ratio: '0.80',
-        status: 'open',
+        status: 'opening',
         result: null,
-        open_price: '96000.00000000',
-        open_at: opened,
-        open_source: 'test',
-        expires_at: opened + 60_000,
+        open_price: null,
+        open_at: null,
+        open_source: null,
+        open_constituents: null,
+        expires_at: accepted + 60_000,
         close_price: null,
         close_at: null,
         close_source: null,
+        close_constituents: null,
         profit: null,
         settled_at: null,
-        created_at: opened,
-      });
+        created_at: accepted,
+      };
+      expect(answer.data).toEqual(opening);
       expect(await balanceOf(server, user.token, 'USDT')).toEqual({
         available: '9900.00000000',
         frozen: '100.00000000',
       });
+      // the tick it was placed after is not its opening one: the next recorded tick is
+      await deliveryOf(server).service.runSettlement();
+      const read = () =>
+        server.call('GET', '/Contract/cbillinfo', { id: answer.data.id }, { token: user.token });
+      expect((await read()).data).toEqual(opening);
+      const opened = accepted + 700;
+      await indexTick(server, 'BTCUSDT', '96010', opened);
+      await indexTick(server, 'BTCUSDT', '96020', opened + 1000);
+      await advance(server, 1000);
+      expect((await read()).data).toEqual({
+        ...opening,
+        status: 'open',
+        open_price: '96010.00000000',
+        open_at: opened,
+        open_source: 'test',
+        open_constituents: [
+          { source: 'test', price: '96010.00000000', at: opened, used: true, reason: null },
+        ],
+        expires_at: opened + 60_000,
+      });
       // a tick before expiry is not the closing one; the first at or after it is
       await indexTick(server, 'BTCUSDT', '90000', opened + 59_000);
-      await indexTick(server, 'BTCUSDT', '96000.5', opened + 60_500);
+      await indexTick(server, 'BTCUSDT', '96010.5', opened + 60_500);
       await indexTick(server, 'BTCUSDT', '80000', opened + 61_000);
       await advance(server, 62_000);
       const detail = await server.call(
@@ -122,9 +163,12 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect(detail.data).toMatchObject({
         status: 'settled',
         result: 'win',
-        close_price: '96000.50000000',
+        close_price: '96010.50000000',
         close_at: opened + 60_500,
         close_source: 'test',
+        close_constituents: [
+          { source: 'test', price: '96010.50000000', at: opened + 60_500, used: true, reason: null },
+        ],
         profit: '80.00000000',
       });
       expect(await balanceOf(server, user.token, 'USDT')).toEqual({
@@ -143,12 +187,50 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect(open.data.list).toEqual([]);
     });
 
+    it('refunds a contract that no index tick opens within the grace period', async () => {
+      const user = await newTrader(server);
+      await indexTick(server, 'BTCUSDT', '96000');
+      const placed = await place(server, user.token, { amount: '100', direction: 'down', period: 180 });
+      expect(placed.data).toMatchObject({ status: 'opening', open_price: null });
+      const read = () =>
+        server.call('GET', '/Contract/cbillinfo', { id: placed.data.id }, { token: user.token });
+      // still waiting a second before the grace period ends, its amount held all along
+      expect(await advance(server, 299_000)).toMatchObject({ opened: 0, closed: 0 });
+      expect((await read()).data.status).toBe('opening');
+      expect(await balanceOf(server, user.token, 'USDT')).toEqual({
+        available: '9900.00000000',
+        frozen: '100.00000000',
+      });
+      expect(await advance(server, 1_000)).toMatchObject({ opened: 0, closed: 1 });
+      expect((await read()).data).toMatchObject({
+        status: 'closed',
+        result: 'refund',
+        open_price: null,
+        close_price: null,
+        close_constituents: null,
+        profit: '0.00000000',
+      });
+      expect(await balanceOf(server, user.token, 'USDT')).toEqual({
+        available: '10000.00000000',
+        frozen: '0.00000000',
+      });
+      // a tick that comes after the refund opens nothing
+      await indexTick(server, 'BTCUSDT', '96001');
+      expect(await advance(server, 1_000)).toMatchObject({ opened: 0 });
+      expect((await read()).data.status).toBe('closed');
+    });
+
     it('settles a loss to the house and a draw as a refund', async () => {
       const user = await newTrader(server);
       await indexTick(server, 'BTCUSDT', '50000');
-      const opened = server.clock.now();
-      const up = await place(server, user.token, { amount: '200', direction: 'up' });
-      const down = await place(server, user.token, { amount: '300', direction: 'down', period: 180 });
+      const opened = server.clock.now() + 1;
+      const up = await placeOpen(server, user.token, { amount: '200', direction: 'up' }, '50000');
+      const down = await placeOpen(
+        server,
+        user.token,
+        { amount: '300', direction: 'down', period: 180 },
+        '50000',
+      );
       expect([up.code, down.code]).toEqual([1000, 1000]);
       await indexTick(server, 'BTCUSDT', '49999.99', opened + 60_000);
       await indexTick(server, 'BTCUSDT', '50000', opened + 180_000);
@@ -173,46 +255,61 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       });
     });
 
-    it('pays a trial win: principal back to trial money, profit to real USDT; trial money is never withdrawable', async () => {
+    it('pays a trial win: principal back to trial money, profit locked in trial profit; neither is withdrawable', async () => {
       const user = await newTrader(server, { usdt: false });
       await indexTick(server, 'ETHUSDT', '3000');
-      const opened = server.clock.now();
-      const answer = await place(server, user.token, {
-        symbol: 'ETHUSDT',
-        amount: '500',
-        period: 300,
-        trial: '1',
-      });
+      const opened = server.clock.now() + 1;
+      const answer = await placeOpen(
+        server,
+        user.token,
+        { symbol: 'ETHUSDT', amount: '500', period: 300, trial: '1' },
+        '3000',
+      );
       expect(answer.data).toMatchObject({ funding: 'trial', ratio: '0.90', status: 'open' });
-      expect((await page(server, user.token)).balance).toEqual({ usdt: '0.00000000', trial: '500.00000000' });
+      expect((await page(server, user.token)).balance).toEqual({
+        usdt: '0.00000000',
+        trial: '500.00000000',
+        trial_profit: '0.00000000',
+      });
       await indexTick(server, 'ETHUSDT', '3001', opened + 300_000);
       await advance(server, 301_000);
       const data = await page(server, user.token);
-      expect(data.balance).toEqual({ usdt: '450.00000000', trial: '1000.00000000' });
-      expect(data.trial_grants[0]).toMatchObject({ remaining: '1000.00000000', profit_paid: '450.00000000' });
+      // the profit, 500 × 0.90, is locked until 40 × 450 of real turnover (docs/trial-money.md)
+      expect(data.balance).toEqual({
+        usdt: '0.00000000',
+        trial: '1000.00000000',
+        trial_profit: '450.00000000',
+      });
+      expect(data.trial_turnover_left).toBe('18000.00000000');
+      expect(data.trial_grants[0]).toMatchObject({
+        remaining: '1000.00000000',
+        profit_paid: '450.00000000',
+        profit_locked: '450.00000000',
+        turnover_left: '18000.00000000',
+      });
       expect(await balanceOf(server, user.token, 'USDT')).toEqual({
-        available: '450.00000000',
+        available: '0.00000000',
         frozen: '0.00000000',
       });
-      // the wallet sees only real money: a withdrawal of the trial money is refused
-      const refused = await withdraw(server, user.token, { coin: 'USDT', amount: '900', paypassword: 'x' });
+      // the wallet sees only released real money: a withdrawal of trial money or profit is refused
+      const refused = await withdraw(server, user.token, { coin: 'USDT', amount: '400', paypassword: 'x' });
       expect(refused.code).not.toBe(1000);
       const overview = await server.call('GET', '/Finance/index', {}, { token: user.token });
-      expect(overview.data.coins.find((c: { coin: string }) => c.coin === 'USDT').total).toBe('450.00000000');
+      expect(overview.data.coins.find((c: { coin: string }) => c.coin === 'USDT').total).toBe('0.00000000');
     });
 
     it('caps a trial grant’s profit and then refuses it', async () => {
       const user = await newTrader(server, { usdt: false });
       await indexTick(server, 'BTCUSDT', '100');
-      const opened = server.clock.now();
+      const opened = server.clock.now() + 1;
       // 1000 × 0.95 = 950, then 1000 × 0.95 more would pass the cap of 1000: only 50 is paid
-      const first = await place(server, user.token, { amount: '1000', period: 900, trial: '1' });
+      const first = await placeOpen(server, user.token, { amount: '1000', period: 900, trial: '1' }, '100');
       expect(first.code).toBe(1000);
       await indexTick(server, 'BTCUSDT', '101', opened + 900_000);
       await advance(server, 901_000);
       await indexTick(server, 'BTCUSDT', '101');
-      const again = server.clock.now();
-      const second = await place(server, user.token, { amount: '1000', period: 900, trial: '1' });
+      const again = server.clock.now() + 1;
+      const second = await placeOpen(server, user.token, { amount: '1000', period: 900, trial: '1' }, '101');
       expect(second.code).toBe(1000);
       await indexTick(server, 'BTCUSDT', '102', again + 900_000);
       await advance(server, 901_000);
@@ -224,7 +321,11 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       );
       expect(detail.data).toMatchObject({ result: 'win', profit: '50.00000000' });
       const data = await page(server, user.token);
-      expect(data.balance).toEqual({ usdt: '1000.00000000', trial: '1000.00000000' });
+      expect(data.balance).toEqual({
+        usdt: '0.00000000',
+        trial: '1000.00000000',
+        trial_profit: '1000.00000000',
+      });
       await indexTick(server, 'BTCUSDT', '102');
       const capped = await place(server, user.token, { amount: '10', trial: '1' }, 'zh-cn');
       expect(capped).toMatchObject({ code: 7009, msg: '体验金收益已达上限。' });
@@ -255,7 +356,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect((await place(server, other.token, { amount: '10', direction: 'down' })).code).toBe(1000);
       expect(await place(server, other.token, { amount: '10', trial: '1' }, 'fr-fr')).toMatchObject({
         code: 7010,
-        msg: 'Vous détenez un contrat d’essai ouvert dans le sens opposé sur ce marché.'.replace('’', "'"),
+        msg: 'Un contrat ouvert dans le sens opposé sur ce marché, détenu par vous ou par un compte lié au vôtre, couvrirait de l’argent d’essai : non autorisé.',
       });
       // the same key with other details
       const key = randomUUID();
@@ -335,7 +436,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
     it('applies a changed ratio to later contracts only, audited', async () => {
       const user = await newTrader(server);
       await indexTick(server, 'XRPUSDT', '2');
-      const before = await place(server, user.token, { symbol: 'XRPUSDT', amount: '100' });
+      const before = await placeOpen(server, user.token, { symbol: 'XRPUSDT', amount: '100' }, '2');
       expect(before.data.ratio).toBe('0.80');
       const saved = await callAdmin(
         server,
@@ -349,10 +450,9 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
         owner,
       );
       expect(saved.code).toBe(1000);
-      const after = await place(server, user.token, { symbol: 'XRPUSDT', amount: '100' });
+      const after = await placeOpen(server, user.token, { symbol: 'XRPUSDT', amount: '100' }, '2');
       expect(after.data.ratio).toBe('0.50');
-      const opened = server.clock.now();
-      await indexTick(server, 'XRPUSDT', '2.1', opened + 60_000);
+      await indexTick(server, 'XRPUSDT', '2.1', after.data.expires_at);
       await advance(server, 61_000);
       const first = await server.call(
         'GET',
@@ -384,7 +484,7 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
     it('has no staff path that edits a contract, and lists contracts with their settlement data', async () => {
       const user = await newTrader(server);
       await indexTick(server, 'BTCUSDT', '70000');
-      const placed = await place(server, user.token, { amount: '50' });
+      const placed = await placeOpen(server, user.token, { amount: '50' }, '70000');
       const id = placed.data.id as string;
       const before = await callAdmin(server, 'GET', `/delivery/contracts/${id}`, undefined, owner);
       expect(before.data).toMatchObject({

@@ -101,16 +101,27 @@ describe.each(DIALECTS)('index history on $name', ({ name, skip }) => {
           .where('symbol', '=', symbol)
           .executeTakeFirstOrThrow();
         expect([price.price, price.updated_at, price.source]).toEqual([last.price, last.at, 'simulated']);
+        // the simulated walk is the tick's one constituent, kept with the tick as decimal strings
+        const constituent = { source: 'simulated', at: Number(last.at), used: true, reason: null };
+        expect(JSON.parse(last.constituents!)).toEqual([{ ...constituent, price: fromAtoms(last.price) }]);
         expect(markets.latestIndex(symbol)).toEqual({
           symbol,
           price: last.price,
           at: Number(last.at),
           source: 'simulated',
+          constituents: [{ ...constituent, price: last.price }],
         });
       }
 
       const btc = ticks.filter((t) => t.symbol === 'BTCUSDT');
-      const at = (i: number) => ({ price: btc[i]!.price, at: Number(btc[i]!.at), source: 'simulated' });
+      const at = (i: number) => ({
+        price: btc[i]!.price,
+        at: Number(btc[i]!.at),
+        source: 'simulated',
+        constituents: [
+          { source: 'simulated', price: btc[i]!.price, at: Number(btc[i]!.at), used: true, reason: null },
+        ],
+      });
       expect(await markets.firstTickAtOrAfter(db, 'BTCUSDT', START + 1500)).toEqual(at(1));
       expect(await markets.firstTickAtOrAfter(db, 'BTCUSDT', START + 2000)).toEqual(at(1));
       expect(await markets.firstTickAtOrAfter(db, 'BTCUSDT', 0)).toEqual(at(0));
@@ -148,6 +159,9 @@ describe.each(DIALECTS)('index history on $name', ({ name, skip }) => {
       price: fromAtoms(t.price),
       at: Number(t.at),
       source: 'simulated',
+      constituents: [
+        { source: 'simulated', price: fromAtoms(t.price), at: Number(t.at), used: true, reason: null },
+      ],
     }));
 
     const all = await server.call('GET', '/Market/index', { symbol: 'btcusdt' });
@@ -242,6 +256,9 @@ describe.each(DIALECTS)('index history on $name', ({ name, skip }) => {
       price: fromAtoms(t.price),
       at: Number(t.at),
       source: 'simulated',
+      constituents: [
+        { source: 'simulated', price: fromAtoms(t.price), at: Number(t.at), used: true, reason: null },
+      ],
     }));
     expect(client.on('index:BTCUSDT')).toEqual([null, ...wire]);
     const [first, second] = ticks.map((t) => fromAtoms(t.price)) as [string, string];
@@ -290,6 +307,7 @@ describe.each(DIALECTS)('index history on $name', ({ name, skip }) => {
       price: 5n,
       at: at + 10_000,
       source: 'simulated',
+      constituents: [],
     });
     expect(markets.isIndexStale('BTCUSDT', at + 13_000)).toBe(false);
     expect(markets.isIndexStale('BTCUSDT', at + 13_001)).toBe(true);

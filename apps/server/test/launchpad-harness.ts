@@ -129,6 +129,7 @@ export async function verifyUser(
       realname: `Holder ${user.username}`,
       country: 'JP',
       mobile: `+8190${String(user.uid).padStart(8, '0')}`,
+      idno: `TK${String(user.uid).padStart(8, '0')}`,
       front: await upload('#102030'),
       back: await upload('#405060'),
     },

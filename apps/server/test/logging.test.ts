@@ -136,7 +136,10 @@ describe('redactSecrets', () => {
 
 describe('demo accounts in production', () => {
   it('are not created by a production start without DEMO=on, and the log says so', async () => {
-    const server = await startLoggedServer({ env: { NODE_ENV: 'production', DEMO: '' } });
+    // why: a production start needs real index sources; with the feed off nothing connects to them.
+    const server = await startLoggedServer({
+      env: { NODE_ENV: 'production', DEMO: '', INDEX_SOURCES: 'binance,okx,bybit' },
+    });
     try {
       expect(server.config.demo).toBe(false);
       const users = await server.app.ctx.store.db.selectFrom('users').select('username').execute();
@@ -149,7 +152,9 @@ describe('demo accounts in production', () => {
   });
 
   it('are created by a production start with DEMO=on, with a warning in the log', async () => {
-    const server = await startLoggedServer({ env: { NODE_ENV: 'production', DEMO: 'on' } });
+    const server = await startLoggedServer({
+      env: { NODE_ENV: 'production', DEMO: 'on', INDEX_SOURCES: 'binance,okx,bybit' },
+    });
     try {
       const users = await server.app.ctx.store.db.selectFrom('users').select('username').execute();
       expect(users.map((u) => u.username).sort()).toEqual([

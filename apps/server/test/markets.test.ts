@@ -30,7 +30,7 @@ async function openStore(dialect: DialectName) {
     async build(clock: ManualClock, options: { runFeed?: boolean; env?: Record<string, string> } = {}) {
       const config = loadConfig(
         { CAPTCHA: 'off', DEMO: 'on', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...options.env },
-        { databaseUrl: database?.url },
+        { databaseUrl: database?.url, feedSeed: 20261122 },
       );
       const app = await buildApp({ config, clock, startFeed: options.runFeed ?? false, logger: false });
       apps.push(app);

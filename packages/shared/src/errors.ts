@@ -54,6 +54,7 @@ export const RESULT_CODES = {
   CONTENT_TITLE_INVALID: { code: 2118, status: 200 },
   CONTENT_BODY_INVALID: { code: 2119, status: 200 },
   CONTENT_DEFAULT_TEXT_REQUIRED: { code: 2120, status: 200 },
+  DOCUMENT_NUMBER_INVALID: { code: 2121, status: 200 },
   // 3xxx funds
   WITHDRAW_PASSWORD_WRONG: { code: 3001, status: 200 },
   WITHDRAW_PASSWORD_NOT_SET: { code: 3002, status: 200 },
@@ -93,6 +94,7 @@ export const RESULT_CODES = {
   STAFF_PASSWORD_CHANGE_REQUIRED: { code: 6006, status: 200 },
   CONFIG_AMOUNT_INVALID: { code: 6007, status: 200 },
   CONFIG_LIMITS_INVALID: { code: 6008, status: 200 },
+  TRIAL_TURNOVER_MULTIPLE_TOO_LOW: { code: 6009, status: 200 },
   // 7xxx trading (delivery contracts now; spot and perpetual reuse the general ones)
   MARKET_NOT_OPEN: { code: 7001, status: 200 },
   TRADING_BANNED: { code: 7002, status: 200 },
@@ -113,6 +115,10 @@ export const RESULT_CODES = {
   PRICE_OUT_OF_BAND: { code: 7017, status: 200 },
   MARKET_EXISTS: { code: 7018, status: 200 },
   MARKET_HAS_OPEN_ORDERS: { code: 7019, status: 200 },
+  INDEX_SOURCE_INVALID: { code: 7020, status: 200 },
+  INDEX_SYMBOL_INVALID: { code: 7021, status: 200 },
+  // why: 7030 onwards: trial money (7020s are the index sources').
+  TRIAL_ALREADY_CLAIMED: { code: 7030, status: 200 },
   // 76xx launchpad, 77xx agents
   LP_NOT_STARTED: { code: 7601, status: 200 },
   LP_CLOSED: { code: 7602, status: 200 },

@@ -9,6 +9,7 @@ import {
   IdcardOutlined,
   LineChartOutlined,
   MailOutlined,
+  NodeIndexOutlined,
   NotificationOutlined,
   RocketOutlined,
   SafetyCertificateOutlined,
@@ -54,6 +55,9 @@ const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: 
 const ReservesPage = lazy(() => import('../pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })));
 const IdentityPage = lazy(() => import('../pages/identity.tsx').then((m) => ({ default: m.IdentityPage })));
 const ContentPage = lazy(() => import('../pages/content.tsx').then((m) => ({ default: m.ContentPage })));
+const IndexSourcesPage = lazy(() =>
+  import('../pages/index-sources.tsx').then((m) => ({ default: m.IndexSourcesPage })),
+);
 const MiningPage = lazy(() => import('../pages/mining.tsx').then((m) => ({ default: m.MiningPage })));
 const LaunchpadPage = lazy(() =>
   import('../pages/launchpad.tsx').then((m) => ({ default: m.LaunchpadPage })),
@@ -90,6 +94,7 @@ const NAV = [
   { path: '/broadcasts', key: 'broadcasts', permission: 'notices.broadcast', icon: <NotificationOutlined /> },
   { path: '/support', key: 'support', permission: 'support.chat', icon: <CustomerServiceOutlined /> },
   { path: '/outbox', key: 'outbox', permission: 'mail.read', icon: <MailOutlined /> },
+  { path: '/index-sources', key: 'indexSources', permission: 'config.read', icon: <NodeIndexOutlined /> },
   { path: '/config', key: 'config', permission: 'config.read', icon: <SettingOutlined /> },
   { path: '/staff', key: 'staff', permission: 'staff.manage', icon: <TeamOutlined /> },
   { path: '/audit', key: 'audit', permission: 'audit.read', icon: <AuditOutlined /> },
@@ -184,6 +189,7 @@ const router = createHashRouter([
       { path: 'broadcasts', element: <BroadcastsPage /> },
       { path: 'outbox', element: <OutboxPage /> },
       { path: 'support', element: <SupportChatPage /> },
+      { path: 'index-sources', element: <IndexSourcesPage /> },
       { path: 'config', element: <ConfigPage /> },
       { path: 'staff', element: <StaffPage /> },
       { path: 'audit', element: <AuditPage /> },

@@ -18,6 +18,9 @@ import * as content from './migrations/2026_11_24_0021_content.ts';
 import * as supportChat from './migrations/2026_11_24_0022_support_chat.ts';
 import * as launchpad from './migrations/2026_11_25_0023_launchpad.ts';
 import * as mining from './migrations/2026_11_25_0024_mining.ts';
+import * as deliveryOpening from './migrations/2026_11_27_0024_delivery_opening.ts';
+import * as indexConstituents from './migrations/2026_11_27_0025_index_constituents.ts';
+import * as trialRules from './migrations/2026_11_27_0026_trial_rules.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +43,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_0022_support_chat': supportChat,
   '2026_11_25_0023_launchpad': launchpad,
   '2026_11_25_0024_mining': mining,
+  '2026_11_27_0024_delivery_opening': deliveryOpening,
+  '2026_11_27_0025_index_constituents': indexConstituents,
+  '2026_11_27_0026_trial_rules': trialRules,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -17,6 +17,7 @@ export interface Database {
   index_prices: IndexPricesTable;
   index_ticks: IndexTicksTable;
   index_candles: IndexCandlesTable;
+  index_source_mappings: IndexSourceMappingsTable;
   job_leases: JobLeasesTable;
   wallet_coins: WalletCoinsTable;
   wallet_networks: WalletNetworksTable;
@@ -169,6 +170,8 @@ export interface IndexPricesTable {
   price: bigint;
   source: string;
   updated_at: Millis;
+  /** JSON of the latest tick's constituents (decimal-string prices); null before they were kept. */
+  constituents: string | null;
 }
 
 /** Every recorded index tick (10^-8 quote units); pruned past the retention. */
@@ -178,6 +181,18 @@ export interface IndexTicksTable {
   price: bigint;
   /** The aggregator's label: one source's name, or `median(a,b,c)`. */
   source: string;
+  /** JSON of every source's part in the tick (decimal-string prices); null before they were kept. */
+  constituents: string | null;
+}
+
+/** Per market and venue, the venue's symbol for it; null leaves the venue out; no row = base/quote. */
+export interface IndexSourceMappingsTable {
+  symbol: string;
+  venue: string;
+  venue_symbol: string | null;
+  updated_at: Millis;
+  /** The staff member who set it. */
+  updated_by: bigint;
 }
 
 /** Index candles per interval (`1m` … `1d`), `t` the bucket's open time; kept when ticks are pruned. */
@@ -375,7 +390,7 @@ export interface DeliveryPeriodsTable {
   max_amount: bigint;
 }
 
-export type ContractStatusValue = 'open' | 'settling' | 'settled' | 'closed';
+export type ContractStatusValue = 'opening' | 'open' | 'settling' | 'settled' | 'closed';
 export type ContractResultValue = 'win' | 'loss' | 'draw' | 'refund';
 
 export interface DeliveryContractsTable {
@@ -388,16 +403,22 @@ export interface DeliveryContractsTable {
   funding: 'real' | 'trial';
   grant_id: bigint | null;
   ratio_bps: bigint;
-  open_price: bigint;
-  open_price_at: Millis;
-  open_source: string;
+  /** The first index tick recorded after acceptance: null while the contract is `opening`. */
+  open_price: bigint | null;
+  open_price_at: Millis | null;
+  open_source: string | null;
+  /** JSON: the sources that made the opening tick (decimal-string prices). */
+  open_constituents: string | null;
+  /** Acceptance time. */
   opened_at: Millis;
+  /** Opening tick + period; while `opening`, acceptance + period. */
   expires_at: Millis;
   status: ContractStatusValue;
   result: ContractResultValue | null;
   close_price: bigint | null;
   close_at: Millis | null;
   close_source: string | null;
+  close_constituents: string | null;
   payout: bigint | null;
   profit: bigint | null;
   settled_at: Millis | null;
@@ -430,6 +451,16 @@ export interface TrialGrantsTable {
   grant_key: string;
   granted_by: string;
   created_at: Millis;
+  /** Keyed hash of the verified identity the grant was given for; unique per plan. */
+  identity_hash: string | null;
+  /** Trial profit credited to the user's `trial_profit` balance and not yet released or expired. */
+  profit_locked: Generated<bigint>;
+  profit_released: Generated<bigint>;
+  profit_expired: Generated<bigint>;
+  /** Real turnover needed to release what is locked (grows with each profit credited). */
+  turnover_required: Generated<bigint>;
+  /** Real turnover counted toward `turnover_required` (never above it). */
+  turnover_done: Generated<bigint>;
 }
 
 export interface SpotMarketsTable {
@@ -603,6 +634,8 @@ export interface IdentityVerificationsTable {
   mobile: string;
   front_image: string;
   back_image: string;
+  /** Keyed hash (HMAC) of the country and document number; the number itself is never stored. */
+  doc_hash: string | null;
   status: IdentityStatus;
   reason: Generated<string>;
   reviewed_by: bigint | null;

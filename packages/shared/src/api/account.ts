@@ -70,6 +70,14 @@ export const IdentitySubmitBody = z.object({
   mobile: textField('PHONE_INVALID', { max: 20 }).refine((v) => /^\+?\d{6,15}$/.test(v), {
     error: 'PHONE_INVALID',
   }),
+  /**
+   * The document's number as printed (spaces, dashes, dots and slashes are ignored). The server
+   * keeps only a keyed hash of it: one identity, one trial grant, across accounts.
+   */
+  idno: textField('DOCUMENT_NUMBER_INVALID', { max: 60 }).refine(
+    (v) => /^[A-Za-z0-9]{4,40}$/.test(v.replace(/[\s\-./]/g, '')),
+    { error: 'DOCUMENT_NUMBER_INVALID' },
+  ),
   front: textField('IMAGE_REQUIRED', { max: 64 }),
   back: textField('IMAGE_REQUIRED', { max: 64 }),
   token: tokenField,

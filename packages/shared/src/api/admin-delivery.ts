@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isDecimalString, toAtoms } from '../format.ts';
 import { configAmountField, switchField } from './config.ts';
-import { CONTRACT_DIRECTIONS, CONTRACT_RESULTS, CONTRACT_STATUSES } from './delivery.ts';
+import { CONTRACT_DIRECTIONS, CONTRACT_RESULTS, CONTRACT_STATUSES, IndexConstituent } from './delivery.ts';
 
 /**
  * The back office's delivery-contract contract (`/admin-api/delivery/*`): products and their
@@ -172,13 +172,40 @@ export const AdminTrialGrant = z.object({
   remaining: decimal,
   profitCap: decimal,
   profitPaid: decimal,
+  /** Trial profit credited and still locked (docs/trial-money.md), released, and expired. */
+  profitLocked: decimal,
+  profitReleased: decimal,
+  profitExpired: decimal,
+  /** Real turnover required to release the locked profit, and counted so far. */
+  turnoverRequired: decimal,
+  turnoverDone: decimal,
   expiresAt: z.number(),
   status: z.enum(['active', 'used', 'expired']),
-  /** Who granted it: `system` (sign-up) or `staff:<id>`. */
+  /** Who granted it: `system` (on identity approval) or `staff:<id>`. */
   grantedBy: z.string(),
   createdAt: z.number(),
 });
 export type AdminTrialGrant = z.infer<typeof AdminTrialGrant>;
+
+/**
+ * `GET`/`POST /delivery/trial-settings`: the real turnover per unit of trial profit that releases
+ * it. Multiples are decimal strings (at most two decimals). `minTurnoverMultiple` is
+ * 2 / (1 − `maxRatio`) rounded up (null when no multiple is enough); the multiple in force is the
+ * greater of the one set and that least one.
+ */
+export const TrialSettings = z.object({
+  turnoverMultiple: z.string(),
+  minTurnoverMultiple: z.string().nullable(),
+  maxRatio: z.string(),
+  effectiveTurnoverMultiple: z.string(),
+});
+export type TrialSettings = z.infer<typeof TrialSettings>;
+export const TrialSettingsBody = z.object({
+  turnoverMultiple: z
+    .string({ error: 'PARAM_MISSING' })
+    .trim()
+    .regex(/^\d{1,4}(\.\d{1,2})?$/, { error: 'PARAM_ERROR' }),
+});
 export const AdminTrialGrantList = z.object({
   list: z.array(AdminTrialGrant),
   page: z.number().int(),
@@ -268,16 +295,19 @@ export const AdminContractRecord = z.object({
   ratio: decimal,
   status: z.enum(CONTRACT_STATUSES),
   result: z.enum(CONTRACT_RESULTS).nullable(),
-  openPrice: decimal,
-  /** When the opening index tick was recorded. */
-  openPriceAt: z.number(),
-  openSource: z.string(),
-  /** Acceptance time; the contract expires at `openAt + period`. */
+  /** The first index tick recorded after acceptance; null while the contract is `opening`. */
+  openPrice: decimal.nullable(),
+  /** When the opening index tick was recorded; the contract expires at `openPriceAt + period`. */
+  openPriceAt: z.number().nullable(),
+  openSource: z.string().nullable(),
+  openConstituents: z.array(IndexConstituent).nullable(),
+  /** Acceptance time. */
   openAt: z.number(),
   expiresAt: z.number(),
   closePrice: decimal.nullable(),
   closeAt: z.number().nullable(),
   closeSource: z.string().nullable(),
+  closeConstituents: z.array(IndexConstituent).nullable(),
   /** What returned to the user in total (principal included) once settled; null while open. */
   payout: decimal.nullable(),
   /** The customer's signed result (see the customer `ContractRecord.profit`). */

@@ -22,11 +22,13 @@ export const CONTRACT_DIRECTIONS = ['up', 'down'] as const;
 export type ContractDirection = (typeof CONTRACT_DIRECTIONS)[number];
 
 /**
- * open: counting down to expiry; settling: expired, waiting for the first index tick at or after
+ * opening: accepted, its amount held, waiting for the first index tick recorded after acceptance,
+ * which is its opening price (refunded when none comes within the grace period); open: counting
+ * down to expiry; settling: expired, waiting for the first index tick at or after
  * the expiry (the index is stale); settled: won, lost or drawn; closed: refunded because the index
  * stayed unavailable past the published grace period.
  */
-export const CONTRACT_STATUSES = ['open', 'settling', 'settled', 'closed'] as const;
+export const CONTRACT_STATUSES = ['opening', 'open', 'settling', 'settled', 'closed'] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 
 /** win, loss, draw (close = open, refunded), refund (closed after the grace period). */
@@ -69,11 +71,32 @@ const decimal = z.string();
 // Index history
 
 /** One recorded index tick: the price, when, and where it came from (`simulated` offline). */
+/** Why a source's price was left out of an index tick. */
+export const CONSTITUENT_DROP_REASONS = ['stale', 'outlier', 'down', 'unmapped', 'invalid'] as const;
+
+/**
+ * One source's part in one index tick: its price and its own timestamp (null when it had none),
+ * and whether the median used it or why it was dropped.
+ */
+export const IndexConstituent = z.object({
+  source: z.string(),
+  price: decimal.nullable(),
+  at: z.number().nullable(),
+  used: z.boolean(),
+  reason: z.enum(CONSTITUENT_DROP_REASONS).nullable(),
+});
+export type IndexConstituent = z.infer<typeof IndexConstituent>;
+
 export const IndexTick = z.object({
   symbol: z.string(),
   price: decimal,
   at: z.number(),
   source: z.string(),
+  /**
+   * Every source's part in the tick (the index history and `index:<symbol>` frames carry it;
+   * empty for ticks recorded before constituents were kept).
+   */
+  constituents: z.array(IndexConstituent).optional(),
 });
 export type IndexTick = z.infer<typeof IndexTick>;
 
@@ -94,7 +117,7 @@ export const IndexHistoryQuery = z.object({
   to: millisField.optional(),
   limit: limitField,
 });
-export const IndexHistory = z.array(IndexTick);
+export const IndexHistory = z.array(IndexTick.required({ constituents: true }));
 
 /** GET `/Market/kline`: candles of one symbol and interval, oldest first, ending before `before`. */
 export const KlineQuery = z.object({
@@ -182,13 +205,20 @@ export const TrialGrant = z.object({
   id: z.string(),
   /** The plan's name as staff wrote it (a campaign name). */
   name: z.string(),
-  /** Granted at sign-up by the platform (the app shows its own translated name for these). */
+  /**
+   * Granted by the platform when the identity was verified (the welcome grant; the app shows its
+   * own translated name for these).
+   */
   signup: z.boolean(),
   amount: decimal,
   remaining: decimal,
   /** Most real USDT its winning contracts can pay out in profit. */
   profit_cap: decimal,
   profit_paid: decimal,
+  /** Profit credited and still locked in `trial_profit` (docs/trial-money.md). */
+  profit_locked: decimal,
+  /** Real turnover still needed to release `profit_locked` (0 when nothing is locked). */
+  turnover_left: decimal,
   expires_at: z.number(),
   status: z.enum(['active', 'used', 'expired']),
 });
@@ -197,8 +227,18 @@ export type TrialGrant = z.infer<typeof TrialGrant>;
 /** GET `/Contract/index` answer. */
 export const DeliveryPage = z.object({
   markets: z.array(DeliveryMarket),
-  /** Available real USDT and trial money. */
-  balance: z.object({ usdt: decimal, trial: decimal }),
+  /**
+   * Available real USDT, trial money, and trial profit locked until real turnover releases it
+   * (`trial_profit`).
+   */
+  balance: z.object({ usdt: decimal, trial: decimal, trial_profit: decimal }),
+  /**
+   * Real delivery turnover still needed to release all locked trial profit: the amounts of real
+   * contracts settled as a win or a loss from now on count.
+   */
+  trial_turnover_left: decimal,
+  /** Real turnover required per unit of trial profit (e.g. `"10"`). */
+  trial_turnover_multiple: z.string(),
   trial_grants: z.array(TrialGrant),
   /** A contract whose expiry finds no index tick for this long is closed and refunded. */
   grace_seconds: z.number().int(),
@@ -222,14 +262,19 @@ export const ContractRecord = z.object({
   ratio: decimal,
   status: z.enum(CONTRACT_STATUSES),
   result: z.enum(CONTRACT_RESULTS).nullable(),
-  open_price: decimal,
-  open_at: z.number(),
-  open_source: z.string(),
-  /** When the contract expires (open_at + period). */
+  /** The opening index: the first tick recorded after acceptance; null while `opening`. */
+  open_price: decimal.nullable(),
+  /** When the opening tick was recorded; null while `opening`. */
+  open_at: z.number().nullable(),
+  open_source: z.string().nullable(),
+  /** The sources' prices that made the opening tick (empty for ticks recorded before they were kept). */
+  open_constituents: z.array(IndexConstituent).nullable(),
+  /** When the contract expires (open_at + period); while `opening`, the earliest it can (acceptance + period). */
   expires_at: z.number(),
   close_price: decimal.nullable(),
   close_at: z.number().nullable(),
   close_source: z.string().nullable(),
+  close_constituents: z.array(IndexConstituent).nullable(),
   /**
    * Signed profit or loss in USDT once settled: `+amount × ratio` on a win (for trial money: the
    * profit paid to the real balance, capped by the grant), `-amount` on a loss, `0` on a draw or
@@ -237,6 +282,7 @@ export const ContractRecord = z.object({
    */
   profit: decimal.nullable(),
   settled_at: z.number().nullable(),
+  /** When the contract was accepted (its amount held). */
   created_at: z.number(),
 });
 export type ContractRecord = z.infer<typeof ContractRecord>;

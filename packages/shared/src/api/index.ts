@@ -2,6 +2,7 @@ export * from './account.ts';
 export * from './admin.ts';
 export * from './admin-account.ts';
 export * from './admin-delivery.ts';
+export * from './admin-index.ts';
 export * from './admin-reserves.ts';
 export * from './admin-spot.ts';
 export * from './auth.ts';

@@ -3,6 +3,7 @@ import {
   AdminContractListQuery,
   type AdminContractRecord,
   CONTRACT_STATUSES,
+  type IndexConstituent,
 } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Input, Select, Space, Table, Tag } from 'antd';
@@ -14,6 +15,24 @@ import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
 import { formatTime } from '../../app/format.ts';
 import { blankAsAbsent, Pager, SignedAmount } from './common.tsx';
 import { productsQuery } from './products.tsx';
+
+/** Each source's price in an index tick, used or why dropped: what the contract's price was made of. */
+function Constituents({ list }: { list: readonly IndexConstituent[] | null }) {
+  const { t } = useTranslation();
+  if (!list || list.length === 0) return '—';
+  return (
+    <Space orientation="vertical" size={0}>
+      {list.map((c) => (
+        <span key={c.source}>
+          {c.source}: {c.price ?? '—'} · {formatTime(c.at)} ·{' '}
+          {c.used
+            ? t('delivery.constituentUsed')
+            : `${t('delivery.constituentDropped')} (${c.reason ?? '—'})`}
+        </span>
+      ))}
+    </Space>
+  );
+}
 
 type Contract = z.infer<typeof AdminContractRecord>;
 type Contracts = z.infer<typeof AdminContractList>;
@@ -153,14 +172,19 @@ function ContractDrawer({ id, onClose }: { id: string; onClose: () => void }) {
               { label: t('delivery.grantId'), children: text(c.grantId) },
               { label: t('delivery.ratio'), children: c.ratio },
               { label: t('delivery.status'), children: t(`delivery.contractStatuses.${c.status}`) },
-              { label: t('delivery.openPrice'), children: c.openPrice },
+              { label: t('delivery.openPrice'), children: text(c.openPrice) },
               { label: t('delivery.openPriceAt'), children: formatTime(c.openPriceAt) },
-              { label: t('delivery.openSource'), children: c.openSource },
+              { label: t('delivery.openSource'), children: text(c.openSource) },
+              { label: t('delivery.openConstituents'), children: <Constituents list={c.openConstituents} /> },
               { label: t('delivery.openAt'), children: formatTime(c.openAt) },
               { label: t('delivery.expiresAt'), children: formatTime(c.expiresAt) },
               { label: t('delivery.closePrice'), children: text(c.closePrice) },
               { label: t('delivery.closeAt'), children: formatTime(c.closeAt) },
               { label: t('delivery.closeSource'), children: text(c.closeSource) },
+              {
+                label: t('delivery.closeConstituents'),
+                children: <Constituents list={c.closeConstituents} />,
+              },
               { label: t('delivery.result'), children: c.result ? t(`delivery.results.${c.result}`) : '—' },
               { label: t('delivery.payout'), children: text(c.payout) },
               { label: t('delivery.profit'), children: <SignedAmount value={c.profit} /> },

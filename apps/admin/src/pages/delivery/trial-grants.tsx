@@ -67,6 +67,11 @@ export function GrantsCard() {
             },
             { title: t('delivery.grantedBy'), dataIndex: 'grantedBy' },
             { title: t('delivery.createdAt'), render: (_, row) => formatTime(row.createdAt) },
+            { title: t('delivery.profitLocked'), dataIndex: 'profitLocked' },
+            {
+              title: t('delivery.turnover'),
+              render: (_, row) => `${trimDecimal(row.turnoverDone)} / ${trimDecimal(row.turnoverRequired)}`,
+            },
           ]}
         />
         <Pager

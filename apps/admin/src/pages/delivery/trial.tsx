@@ -8,6 +8,7 @@ import { api } from '../../api/client.ts';
 import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
 import { formatTime, trimDecimal } from '../../app/format.ts';
 import { GrantForm, GrantsCard } from './trial-grants.tsx';
+import { TrialSettingsCard } from './trial-settings.tsx';
 
 type Plans = z.infer<typeof TrialPlanList>;
 
@@ -69,6 +70,7 @@ export function TrialTab({ canManage }: { canManage: boolean }) {
           ]}
         />
       </Card>
+      <TrialSettingsCard canManage={canManage} />
       <GrantsCard />
       {editing && <PlanForm plan={editing.plan} onClose={() => setEditing(null)} />}
       {granting && <GrantForm plans={plans.data ?? []} onClose={() => setGranting(false)} />}

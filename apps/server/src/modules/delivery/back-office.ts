@@ -7,22 +7,27 @@ import type {
   DeliveryExposure,
   HousePnl,
   TrialPlan,
+  TrialSettings,
 } from '@bourse/shared/api';
 import { isUniqueViolation } from '../../platform/db.ts';
+import type { ContractStatusValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import * as repo from './repository.ts';
 import {
   type DeliveryDeps,
   type DeliveryService,
+  formatMultiple,
   grantStatus,
+  minTurnoverMultiple,
   type PlanSettings,
   type ProductSettings,
   type StaffActor,
+  TURNOVER_MULTIPLE_SETTING,
   toContractRecord,
   toPeriodValues,
   toPlanValues,
 } from './service.ts';
-import { formatRatio } from './settlement.ts';
+import { formatRatio, RATIO_SCALE } from './settlement.ts';
 
 const PAGE_SIZE = 20;
 const ms = (value: bigint | null) => (value === null ? null : fromMillis(value));
@@ -33,11 +38,17 @@ const ms = (value: bigint | null) => (value === null ? null : fromMillis(value))
  * and loss, and every contract read only. Nothing here writes a contract.
  */
 export class DeliveryBackOffice {
-  readonly #deps: Pick<DeliveryDeps, 'db' | 'clock' | 'audit' | 'markets' | 'users'>;
+  readonly #deps: Pick<
+    DeliveryDeps,
+    'db' | 'clock' | 'audit' | 'markets' | 'users' | 'identities' | 'settings' | 'trialTurnoverMultiple'
+  >;
   readonly #delivery: DeliveryService;
 
   constructor(
-    deps: Pick<DeliveryDeps, 'db' | 'clock' | 'audit' | 'markets' | 'users'>,
+    deps: Pick<
+      DeliveryDeps,
+      'db' | 'clock' | 'audit' | 'markets' | 'users' | 'identities' | 'settings' | 'trialTurnoverMultiple'
+    >,
     delivery: DeliveryService,
   ) {
     this.#deps = deps;
@@ -109,6 +120,62 @@ export class DeliveryBackOffice {
     });
   }
 
+  /**
+   * The trial rules' turnover multiple: the one set (or configured), the least the payout ratios
+   * configured now allow, and the one in force (the greater).
+   */
+  async trialSettings(): Promise<TrialSettings> {
+    const { db, settings } = this.#deps;
+    const set = await settings.get(TURNOVER_MULTIPLE_SETTING);
+    const maxRatio = await repo.maxRatioBps(db);
+    const least = minTurnoverMultiple(maxRatio);
+    return {
+      turnoverMultiple: formatMultiple(set ? BigInt(set) : this.#configuredMultiple()),
+      minTurnoverMultiple: least === undefined ? null : formatMultiple(least),
+      maxRatio: formatRatio(maxRatio),
+      effectiveTurnoverMultiple: formatMultiple(await this.#delivery.turnoverMultiple()),
+    };
+  }
+
+  /**
+   * Sets the turnover multiple, audited. Refused (TRIAL_TURNOVER_MULTIPLE_TOO_LOW, with the
+   * arithmetic) below 2 / (1 − r) for the highest payout ratio r configured, where a contract's
+   * house edge per unit is (1 − r) / 2: below it, trial profit could be released at a positive
+   * expected value.
+   */
+  async setTrialSettings(staff: StaffActor, input: { turnoverMultiple: string }): Promise<TrialSettings> {
+    const { db, audit, settings } = this.#deps;
+    const multiple = parseMultiple(input.turnoverMultiple);
+    if (multiple === undefined) throw new AppError('PARAM_ERROR');
+    const maxRatio = await repo.maxRatioBps(db);
+    const least = minTurnoverMultiple(maxRatio);
+    if (least === undefined || multiple < least) {
+      throw new AppError('TRIAL_TURNOVER_MULTIPLE_TOO_LOW', {
+        multiple: formatMultiple(multiple),
+        ratio: formatRatio(maxRatio),
+        edge: formatEdge(maxRatio),
+        min: least === undefined ? '∞' : formatMultiple(least),
+      });
+    }
+    const before = await this.trialSettings();
+    await db.transaction().execute(async (trx) => {
+      await settings.set(trx, TURNOVER_MULTIPLE_SETTING, String(multiple));
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: 'delivery.trial.settings',
+        target: 'settings:delivery.trial',
+        before: { turnoverMultiple: before.turnoverMultiple },
+        after: { turnoverMultiple: formatMultiple(multiple) },
+        ip: staff.ip,
+      });
+    });
+    return this.trialSettings();
+  }
+
+  #configuredMultiple(): bigint {
+    return BigInt(Math.round(this.#deps.trialTurnoverMultiple * 100));
+  }
+
   async listPlans(): Promise<TrialPlan[]> {
     return (await repo.listPlans(this.#deps.db)).map(toTrialPlan);
   }
@@ -142,7 +209,8 @@ export class DeliveryBackOffice {
 
   /**
    * Grants a plan's trial money to a user (a campaign), audited. The same `key` again answers
-   * the first grant and grants nothing more.
+   * the first grant and grants nothing more. Only to a verified identity (REALNAME_REQUIRED), once
+   * per identity and plan across accounts (TRIAL_ALREADY_CLAIMED).
    */
   async grantTrial(
     staff: StaffActor,
@@ -158,12 +226,16 @@ export class DeliveryBackOffice {
       const id = await db.transaction().execute(async (trx) => {
         const plan = await repo.findPlan(trx, input.planId);
         if (plan?.active !== 1n) throw new AppError('RECORD_NOT_FOUND');
+        const identityHash = await this.#deps.identities.verifiedIdentityHash(trx, input.userId);
+        if (!identityHash) throw new AppError('REALNAME_REQUIRED');
         const grantId = await this.#delivery.grantPlan(trx, {
           userId: input.userId,
           plan,
           key,
           by: staff.actor,
+          identityHash,
         });
+        if (grantId === undefined) throw new AppError('TRIAL_ALREADY_CLAIMED');
         await audit.record(trx, {
           actor: staff.actor,
           action: 'delivery.trial.grant',
@@ -267,7 +339,7 @@ export class DeliveryBackOffice {
   }
 
   async listContracts(query: {
-    status?: 'open' | 'settling' | 'settled' | 'closed';
+    status?: ContractStatusValue;
     symbol?: string;
     userId?: bigint;
     funding?: 'real' | 'trial';
@@ -347,6 +419,11 @@ function toAdminGrant(
     remaining: fromAtoms(row.remaining),
     profitCap: fromAtoms(row.profit_cap),
     profitPaid: fromAtoms(row.profit_paid),
+    profitLocked: fromAtoms(row.profit_locked),
+    profitReleased: fromAtoms(row.profit_released),
+    profitExpired: fromAtoms(row.profit_expired),
+    turnoverRequired: fromAtoms(row.turnover_required),
+    turnoverDone: fromAtoms(row.turnover_done),
     expiresAt: fromMillis(row.expires_at),
     status: grantStatus(row, now),
     grantedBy: row.granted_by,
@@ -370,16 +447,34 @@ function toAdminContract(row: repo.ContractRow, names: Map<bigint, string>): Adm
     status: record.status,
     result: record.result,
     openPrice: record.open_price,
-    openPriceAt: fromMillis(row.open_price_at),
+    openPriceAt: record.open_at,
     openSource: record.open_source,
-    openAt: record.open_at,
+    openConstituents: record.open_constituents,
+    openAt: record.created_at,
     expiresAt: record.expires_at,
     closePrice: record.close_price,
     closeAt: record.close_at,
     closeSource: record.close_source,
+    closeConstituents: record.close_constituents,
     payout: row.payout === null ? null : fromAtoms(row.payout),
     profit: record.profit,
     settledAt: ms(row.settled_at),
     createdAt: record.created_at,
   };
+}
+
+/** A multiple in hundredths from `"10"` or `"12.5"` (at most two decimals); undefined otherwise. */
+function parseMultiple(text: string): bigint | undefined {
+  const match = /^(\d{1,4})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  return BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** A contract's house edge per unit at ratio `bps`, (1 − r) / 2, as a decimal: `"0.1"`, `"0.025"`. */
+function formatEdge(bps: bigint): string {
+  const hundredThousandths = ((RATIO_SCALE - bps) * 100_000n) / (2n * RATIO_SCALE);
+  const fraction = String(hundredThousandths % 100_000n)
+    .padStart(5, '0')
+    .replace(/0+$/, '');
+  return `${hundredThousandths / 100_000n}${fraction ? `.${fraction}` : ''}`;
 }

@@ -90,6 +90,9 @@ export async function replacePeriods(
 
 export type ContractRow = Omit<DeliveryContractsTable, 'id'> & { id: bigint };
 
+/** The statuses of a contract whose amount is still held: accepted and not yet settled or closed. */
+export const LIVE_STATUSES = ['opening', 'open', 'settling'] as const;
+
 export async function insertContract(db: Db, values: Omit<ContractRow, 'id'>): Promise<bigint> {
   const row = await db
     .insertInto('delivery_contracts')
@@ -151,46 +154,41 @@ export async function sumOpenAmount(db: Db, symbol: string, direction: 'up' | 'd
     .select(sql<bigint>`cast(coalesce(sum(amount), 0) as bigint)`.as('total'))
     .where('symbol', '=', symbol)
     .where('direction', '=', direction)
-    .where('status', 'in', ['open', 'settling'])
+    .where('status', 'in', LIVE_STATUSES)
     .executeTakeFirstOrThrow();
   return BigInt(row.total);
 }
 
-/** Whether the user holds an open (or settling) contract of any funding on `symbol` in `direction`. */
-export async function hasOpenContract(
-  db: Db,
-  userId: bigint,
-  symbol: string,
-  direction: 'up' | 'down',
-): Promise<boolean> {
-  const row = await db
+/** Contracts waiting for their opening tick, the earliest accepted first. */
+export function listOpeningContracts(db: Db, limit: number): Promise<ContractRow[]> {
+  return db
     .selectFrom('delivery_contracts')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('symbol', '=', symbol)
-    .where('direction', '=', direction)
-    .where('status', 'in', ['open', 'settling'])
-    .executeTakeFirst();
-  return row !== undefined;
+    .selectAll()
+    .where('status', '=', 'opening')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
-/** Whether the user holds an open (or settling) trial contract on `symbol` in `direction`. */
-export async function hasOpenTrialContract(
+/** Opens an `opening` contract on its opening tick, once; false when it was no longer opening. */
+export async function openContract(
   db: Db,
-  userId: bigint,
-  symbol: string,
-  direction: 'up' | 'down',
+  id: bigint,
+  values: {
+    open_price: bigint;
+    open_price_at: Millis;
+    open_source: string;
+    open_constituents: string;
+    expires_at: Millis;
+  },
 ): Promise<boolean> {
-  const row = await db
-    .selectFrom('delivery_contracts')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('symbol', '=', symbol)
-    .where('direction', '=', direction)
-    .where('funding', '=', 'trial')
-    .where('status', 'in', ['open', 'settling'])
+  const result = await db
+    .updateTable('delivery_contracts')
+    .set({ ...values, status: 'open' })
+    .where('id', '=', id)
+    .where('status', '=', 'opening')
     .executeTakeFirst();
-  return row !== undefined;
+  return result.numUpdatedRows > 0n;
 }
 
 /** Marks a due open contract as waiting for its closing tick; false when it was not open. */
@@ -217,6 +215,7 @@ export async function settleContract(
     close_price: bigint | null;
     close_at: Millis | null;
     close_source: string | null;
+    close_constituents: string | null;
     payout: bigint;
     profit: bigint;
     settled_at: Millis;
@@ -226,7 +225,7 @@ export async function settleContract(
     .updateTable('delivery_contracts')
     .set(values)
     .where('id', '=', id)
-    .where('status', 'in', ['open', 'settling'])
+    .where('status', 'in', LIVE_STATUSES)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -237,7 +236,7 @@ export function sumOpenByUser(db: Db, funding: 'real' | 'trial') {
     .selectFrom('delivery_contracts')
     .select(['user_id', sql<bigint>`cast(sum(amount) as bigint)`.as('total')])
     .where('funding', '=', funding)
-    .where('status', 'in', ['open', 'settling'])
+    .where('status', 'in', LIVE_STATUSES)
     .groupBy('user_id')
     .execute();
 }
@@ -253,7 +252,7 @@ export function listExposure(db: Db) {
       sql<bigint>`cast(sum(amount) as bigint)`.as('open'),
       sql<bigint>`cast(sum(amount + (amount * ratio_bps) / 10000) as bigint)`.as('payout'),
     ])
-    .where('status', 'in', ['open', 'settling'])
+    .where('status', 'in', LIVE_STATUSES)
     .groupBy(['symbol', 'direction'])
     .execute();
 }
@@ -362,10 +361,18 @@ export async function insertGrant(
     grant_key: string;
     granted_by: string;
     created_at: Millis;
+    identity_hash: string | null;
   },
-): Promise<bigint> {
-  const row = await db.insertInto('trial_grants').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+): Promise<bigint | undefined> {
+  // why: one grant of a plan per identity: when another account of the same identity got it
+  // first (also in a concurrent transaction: the unique index waits for it), nothing is inserted.
+  const row = await db
+    .insertInto('trial_grants')
+    .values(values)
+    .onConflict((oc) => oc.columns(['plan_id', 'identity_hash']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 export async function changeGrant(
@@ -432,4 +439,116 @@ export async function hasGrantOfPlan(db: Db, userId: bigint, planId: bigint): Pr
     .where('plan_id', '=', planId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+// --- trial rules (docs/trial-money.md) -------------------------------------------------------------
+
+/**
+ * Whether any of `userIds` holds a live contract on `symbol` in `direction` whose period is still
+ * running at `now`; with `trialOnly`, only trial-funded ones count.
+ */
+export async function hasOpposingContract(
+  db: Db,
+  query: {
+    userIds: readonly bigint[];
+    symbol: string;
+    direction: 'up' | 'down';
+    trialOnly: boolean;
+    now: Millis;
+  },
+): Promise<boolean> {
+  if (query.userIds.length === 0) return false;
+  let select = db
+    .selectFrom('delivery_contracts')
+    .select('id')
+    .where('user_id', 'in', query.userIds)
+    .where('symbol', '=', query.symbol)
+    .where('direction', '=', query.direction)
+    .where('status', 'in', LIVE_STATUSES)
+    .where('expires_at', '>', query.now);
+  if (query.trialOnly) select = select.where('funding', '=', 'trial');
+  return (await select.executeTakeFirst()) !== undefined;
+}
+
+/** Ids of the user's live grants still short of their turnover, the soonest to expire first. */
+export async function listGrantsNeedingTurnover(db: Db, userId: bigint, now: Millis): Promise<bigint[]> {
+  const rows = await db
+    .selectFrom('trial_grants')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .where('expires_at', '>', now)
+    .whereRef('turnover_done', '<', 'turnover_required')
+    .orderBy('expires_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Credits a trial win's profit to the grant: locked, with the turnover that will release it. */
+export async function lockTrialProfit(db: Db, id: bigint, profit: bigint, turnover: bigint): Promise<void> {
+  await db
+    .updateTable('trial_grants')
+    .set({
+      profit_paid: sql`profit_paid + ${profit}`,
+      profit_locked: sql`profit_locked + ${profit}`,
+      turnover_required: sql`turnover_required + ${turnover}`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Counts real turnover toward the grant, never past what it requires. */
+export async function addTurnover(db: Db, id: bigint, amount: bigint): Promise<void> {
+  await db
+    .updateTable('trial_grants')
+    .set({ turnover_done: sql`turnover_done + ${amount}` })
+    .where('id', '=', id)
+    .where(sql<boolean>`turnover_done + ${amount} <= turnover_required`)
+    .execute();
+}
+
+/**
+ * Moves the grant's locked profit to released; true only for the one caller that finds exactly
+ * `amount` locked and the turnover complete (the release happens once).
+ */
+export async function releaseTrialProfit(db: Db, id: bigint, amount: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable('trial_grants')
+    .set({ profit_locked: 0n, profit_released: sql`profit_released + ${amount}` })
+    .where('id', '=', id)
+    .where('profit_locked', '=', amount)
+    .whereRef('turnover_done', '>=', 'turnover_required')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Moves the grant's locked profit to expired (with the grant); true for the one caller that did. */
+export async function expireTrialProfit(db: Db, id: bigint, amount: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable('trial_grants')
+    .set({ profit_locked: 0n, profit_expired: sql`profit_expired + ${amount}` })
+    .where('id', '=', id)
+    .where('profit_locked', '=', amount)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Per user, the trial profit still locked in their grants: what their `trial_profit` must hold. */
+export function sumLockedProfitByUser(db: Db) {
+  return db
+    .selectFrom('trial_grants')
+    .select(['user_id', sql<bigint>`cast(sum(profit_locked) as bigint)`.as('total')])
+    .where('profit_locked', '>', 0n)
+    .groupBy('user_id')
+    .execute();
+}
+
+/** The highest payout ratio of every configured period (basis points), 0 when there is none. */
+export async function maxRatioBps(db: Db): Promise<bigint> {
+  const row = await db
+    .selectFrom('delivery_periods')
+    .select(sql<bigint>`coalesce(max(ratio_bps), 0)`.as('max'))
+    .executeTakeFirstOrThrow();
+  return BigInt(row.max);
 }

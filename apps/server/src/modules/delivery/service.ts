@@ -6,6 +6,8 @@ import type {
   DeliveryPage,
   TrialGrant,
 } from '@bourse/shared/api';
+import { IndexConstituent } from '@bourse/shared/api';
+import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -14,10 +16,11 @@ import type { ContractResultValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import { constituentsToJson } from '../markets/constituents.ts';
 import type { Market } from '../markets/service.ts';
 import type { UserAccount } from '../users/service.ts';
 import * as repo from './repository.ts';
-import { formatRatio, outcomeOf, settle } from './settlement.ts';
+import { formatRatio, outcomeOf, RATIO_SCALE, settle } from './settlement.ts';
 
 /** Bus subject published after a contract is settled or closed (`SettledEvent`). */
 export const SETTLED_SUBJECT = 'delivery.settled';
@@ -26,7 +29,12 @@ export const RESERVATIONS = {
   real: 'delivery.contracts',
   trialContracts: 'delivery.trial_contracts',
   trialGrants: 'delivery.trial_grants',
+  trialProfit: 'delivery.trial_profit',
 } as const;
+/** The settings key of the back office's trial turnover multiple (hundredths: `1000` is 10×). */
+export const TURNOVER_MULTIPLE_SETTING = 'delivery.trial_turnover_multiple';
+/** Accounts registered from one address within this time of each other are linked (the hedge rule). */
+export const SAME_ADDRESS_WINDOW_MS = 24 * 60 * 60_000;
 
 const USDT = 'USDT';
 const PAGE_SIZE = 20;
@@ -34,11 +42,22 @@ const DAY_MS = 24 * 60 * 60_000;
 /** Most contracts (and grants) one run of the settlement job handles; the next run goes on. */
 const BATCH = 500;
 
+/** One source's part in an index tick (see the markets module's aggregator). */
+export interface TickConstituent {
+  source: string;
+  price: bigint | null;
+  at: number | null;
+  used: boolean;
+  reason: IndexConstituent['reason'];
+}
+
 /** One index tick as the delivery module needs it. */
 export interface IndexTickValue {
   price: bigint;
   at: number;
   source: string;
+  /** The sources' prices that made it; absent on ticks recorded before they were kept. */
+  constituents?: readonly TickConstituent[];
 }
 
 /**
@@ -63,6 +82,20 @@ export interface DeliveryDeps {
   markets: { listMarkets(options: { activeOnly?: boolean }): Promise<Market[]> };
   users: { getAccount(userId: bigint): Promise<UserAccount | undefined> };
   bus?: Bus;
+  /**
+   * Accounts linked to a user for the hedge rule (referral edge, same identity, same registration
+   * address within {@link SAME_ADDRESS_WINDOW_MS}), read in the caller's transaction.
+   */
+  accountLinks: { linkedAccounts(db: Db, userId: bigint): Promise<bigint[]> };
+  /** The keyed hash of a user's approved identity document, undefined when not verified. */
+  identities: { verifiedIdentityHash(db: Db, userId: bigint): Promise<string | undefined> };
+  /** Where the back office's trial turnover multiple is kept. */
+  settings: {
+    get(key: string, db?: Db): Promise<string | undefined>;
+    set(trx: Db, key: string, value: string): Promise<void>;
+  };
+  /** The trial turnover multiple until the back office sets one (config `TRIAL_TURNOVER_MULTIPLE`). */
+  trialTurnoverMultiple: number;
   /** A contract whose expiry finds no index tick for this long is closed and refunded. */
   graceSeconds: number;
   onError?: (error: unknown, what: string) => void;
@@ -119,7 +152,18 @@ type ContractRow = repo.ContractRow;
 type GrantRow = NonNullable<Awaited<ReturnType<typeof repo.findGrant>>>;
 
 const ms = (value: bigint | null) => (value === null ? null : fromMillis(value));
-const OPEN_STATUSES = ['open', 'settling'] as const;
+
+/** A tick's constituents as a contract keeps them: the wire's JSON, prices as decimal strings. */
+function writeConstituents(tick: IndexTickValue): string {
+  return constituentsToJson(tick.constituents ?? []);
+}
+
+function readConstituents(json: string | null): IndexConstituent[] | null {
+  return json === null ? null : StoredConstituents.parse(JSON.parse(json));
+}
+
+const StoredConstituents = z.array(IndexConstituent);
+const OPEN_STATUSES = repo.LIVE_STATUSES;
 const DONE_STATUSES = ['settled', 'closed'] as const;
 
 export function toContractRecord(row: ContractRow): ContractRecord {
@@ -133,13 +177,15 @@ export function toContractRecord(row: ContractRow): ContractRecord {
     ratio: formatRatio(row.ratio_bps),
     status: row.status,
     result: row.result,
-    open_price: fromAtoms(row.open_price),
-    open_at: fromMillis(row.opened_at),
+    open_price: row.open_price === null ? null : fromAtoms(row.open_price),
+    open_at: ms(row.open_price_at),
     open_source: row.open_source,
+    open_constituents: readConstituents(row.open_constituents),
     expires_at: fromMillis(row.expires_at),
     close_price: row.close_price === null ? null : fromAtoms(row.close_price),
     close_at: ms(row.close_at),
     close_source: row.close_source,
+    close_constituents: readConstituents(row.close_constituents),
     profit: row.profit === null ? null : fromAtoms(row.profit),
     settled_at: ms(row.settled_at),
     created_at: fromMillis(row.opened_at),
@@ -155,15 +201,23 @@ function toTrialGrant(row: GrantRow, now: number): TrialGrant {
   return {
     id: String(row.id),
     name: row.name,
-    // why: only the sign-up grant is made by the platform itself (`grantSignupTrials`).
+    // why: only the welcome grant is made by the platform itself (`grantVerifiedTrials`).
     signup: row.granted_by === 'system',
     amount: fromAtoms(row.amount),
     remaining: fromAtoms(row.remaining),
     profit_cap: fromAtoms(row.profit_cap),
     profit_paid: fromAtoms(row.profit_paid),
+    profit_locked: fromAtoms(row.profit_locked),
+    turnover_left: fromAtoms(turnoverLeft(row)),
     expires_at: fromMillis(row.expires_at),
     status: grantStatus(row, now),
   };
+}
+
+/** Real turnover the grant still needs to release its locked profit; 0 when none is locked. */
+function turnoverLeft(row: GrantRow): bigint {
+  const left = row.turnover_required - row.turnover_done;
+  return row.profit_locked > 0n && left > 0n ? left : 0n;
 }
 
 /**
@@ -195,6 +249,11 @@ export class DeliveryService {
       async (db) => byUser(await repo.sumActiveRemainingByUser(db)),
       'trial',
     );
+    ledger.addReservationSource(
+      RESERVATIONS.trialProfit,
+      async (db) => byUser(await repo.sumLockedProfitByUser(db)),
+      'trial_profit',
+    );
   }
 
   get graceSeconds(): number {
@@ -207,13 +266,15 @@ export class DeliveryService {
   async getPage(userId: bigint): Promise<DeliveryPage> {
     const { db, clock, ledger, index } = this.#deps;
     const now = clock.now();
-    const [markets, products, periods, usdt, trial, grants] = await Promise.all([
+    const [markets, products, periods, usdt, trial, trialProfit, grants, multiple] = await Promise.all([
       this.#deps.markets.listMarkets({ activeOnly: true }),
       repo.listProducts(db),
       repo.listPeriods(db),
       ledger.balance(db, { userId }, USDT, 'available'),
       ledger.balance(db, { userId }, USDT, 'trial'),
+      ledger.balance(db, { userId }, USDT, 'trial_profit'),
       repo.listUserGrants(db, userId),
+      this.turnoverMultiple(),
     ]);
     const list: DeliveryMarket[] = [];
     for (const market of markets) {
@@ -242,7 +303,9 @@ export class DeliveryService {
     }
     return {
       markets: list,
-      balance: { usdt: fromAtoms(usdt), trial: fromAtoms(trial) },
+      balance: { usdt: fromAtoms(usdt), trial: fromAtoms(trial), trial_profit: fromAtoms(trialProfit) },
+      trial_turnover_left: fromAtoms(grants.reduce((sum, g) => sum + turnoverLeft(g), 0n)),
+      trial_turnover_multiple: formatMultiple(multiple),
       trial_grants: grants.map((g) => toTrialGrant(g, now)),
       grace_seconds: this.#deps.graceSeconds,
       stale_after_ms: index.indexStaleMs,
@@ -297,13 +360,11 @@ export class DeliveryService {
         if (locked?.status !== 'open') throw new AppError('MARKET_NOT_OPEN');
         const open = await repo.sumOpenAmount(trx, input.symbol, input.direction);
         if (open + input.amount > locked.max_exposure) throw new AppError('CONTRACT_EXPOSURE_LIMIT');
-        const opposite = input.direction === 'up' ? 'down' : 'up';
         // why: a trial contract hedged by an opposite one on the same market would turn trial
-        // money into a sure profit; either order of the two is refused.
-        if (await repo.hasOpenTrialContract(trx, userId, input.symbol, opposite))
-          throw new AppError('TRIAL_OPPOSITE_OPEN');
-        if (input.trial && (await repo.hasOpenContract(trx, userId, input.symbol, opposite)))
-          throw new AppError('TRIAL_OPPOSITE_OPEN');
+        // money into a sure profit, also when the other side is held by a cooperating account:
+        // either order is refused across the user's linked accounts. Checked under the product's
+        // row lock, so two linked accounts placing at once are seen one after the other.
+        if (await this.#wouldHedgeTrial(trx, userId, input, now)) throw new AppError('TRIAL_OPPOSITE_OPEN');
         const grant = input.trial ? await this.#takeFromGrant(trx, userId, input.amount, now) : undefined;
         const contractId = await repo.insertContract(trx, {
           user_id: userId,
@@ -314,16 +375,20 @@ export class DeliveryService {
           funding: input.trial ? 'trial' : 'real',
           grant_id: grant?.id ?? null,
           ratio_bps: period.ratio_bps,
-          open_price: tick.price,
-          open_price_at: toMillis(tick.at),
-          open_source: tick.source,
+          // why: a customer who sees a venue move before our index does must not open at the old
+          // price: the opening price is the first tick recorded after acceptance (`#openContracts`).
+          open_price: null,
+          open_price_at: null,
+          open_source: null,
+          open_constituents: null,
           opened_at: toMillis(now),
           expires_at: toMillis(now + input.period * 1000),
-          status: 'open',
+          status: 'opening',
           result: null,
           close_price: null,
           close_at: null,
           close_source: null,
+          close_constituents: null,
           payout: null,
           profit: null,
           settled_at: null,
@@ -361,6 +426,27 @@ export class DeliveryService {
     }
   }
 
+  /**
+   * The hedge rule (docs/trial-money.md): whether a live contract on the market in the opposite
+   * direction, with its period still running, is held by the user or an account linked to it, when
+   * either that contract or the new one uses trial money.
+   */
+  async #wouldHedgeTrial(
+    trx: Db,
+    userId: bigint,
+    input: { symbol: string; direction: 'up' | 'down'; trial: boolean },
+    now: number,
+  ): Promise<boolean> {
+    const linked = await this.#deps.accountLinks.linkedAccounts(trx, userId);
+    return repo.hasOpposingContract(trx, {
+      userIds: [userId, ...linked.filter((id) => id !== userId)],
+      symbol: input.symbol,
+      direction: input.direction === 'up' ? 'down' : 'up',
+      trialOnly: !input.trial,
+      now: toMillis(now),
+    });
+  }
+
   /** `open` lists open and settling contracts, `settled` settled and closed ones; newest first. */
   async listContracts(
     userId: bigint,
@@ -394,11 +480,21 @@ export class DeliveryService {
    * for one, and closes with a refund those that waited past the grace period. Then expires the
    * trial grants whose time has come. Safe to run again at any time (a contract is settled once).
    */
-  async runSettlement(): Promise<{ settled: number; closed: number; expired: number }> {
+  async runSettlement(): Promise<{ opened: number; settled: number; closed: number; expired: number }> {
     const { db, clock } = this.#deps;
     const now = clock.now();
+    let opened = 0;
     let settled = 0;
     let closed = 0;
+    for (const row of await repo.listOpeningContracts(db, BATCH)) {
+      try {
+        const outcome = await this.openContract(row.id, now);
+        if (outcome === 'opened') opened++;
+        if (outcome === 'closed') closed++;
+      } catch (error) {
+        this.#report(error, `open contract ${row.id}`);
+      }
+    }
     for (const row of await repo.listDueContracts(db, toMillis(now), BATCH)) {
       try {
         const outcome = await this.settleContract(row.id, now);
@@ -416,7 +512,34 @@ export class DeliveryService {
         this.#report(error, `expire grant ${grant.id}`);
       }
     }
-    return { settled, closed, expired };
+    return { opened, settled, closed, expired };
+  }
+
+  /**
+   * Opens one `opening` contract on the first index tick recorded after its acceptance: its
+   * price, time, source and constituents become the contract's opening, and it expires one period
+   * after that tick. Without such a tick past the grace period it is closed with a refund.
+   * Answers what it did; `none` when there is no tick yet or someone opened it first.
+   */
+  async openContract(id: bigint, now: number): Promise<'opened' | 'closed' | 'none'> {
+    const { db, index } = this.#deps;
+    const row = await repo.findContract(db, id);
+    if (row?.status !== 'opening') return 'none';
+    const acceptedAt = fromMillis(row.opened_at);
+    // why: strictly after acceptance; a tick of the same millisecond may have been taken before it.
+    const tick = await index.firstTickAtOrAfter(db, row.symbol, acceptedAt + 1);
+    if (!tick) {
+      if (now < acceptedAt + this.#deps.graceSeconds * 1000) return 'none';
+      return (await this.#finish(row, 'refund', undefined, now)) ? 'closed' : 'none';
+    }
+    const written = await repo.openContract(db, id, {
+      open_price: tick.price,
+      open_price_at: toMillis(tick.at),
+      open_source: tick.source,
+      open_constituents: writeConstituents(tick),
+      expires_at: toMillis(tick.at + Number(row.period) * 1000),
+    });
+    return written ? 'opened' : 'none';
   }
 
   /**
@@ -438,6 +561,8 @@ export class DeliveryService {
       }
       return (await this.#finish(row, 'refund', undefined, now)) ? 'closed' : 'none';
     }
+    if (row.open_price === null)
+      throw new Error(`contract ${row.id} is ${row.status} without an opening price`);
     const result = outcomeOf(row.direction, row.open_price, tick.price);
     return (await this.#finish(row, result, tick, now)) ? 'settled' : 'none';
   }
@@ -450,12 +575,16 @@ export class DeliveryService {
   ): Promise<boolean> {
     const { db, ledger, bus } = this.#deps;
     const status = result === 'refund' ? 'closed' : 'settled';
+    const multiple = row.funding === 'trial' && result === 'win' ? await this.turnoverMultiple() : 0n;
+    // why: only a real contract that was won or lost carried risk; a draw or a refund counts nothing.
+    const isTurnover = row.funding === 'real' && (result === 'win' || result === 'loss');
     const done = await db.transaction().execute(async (trx) => {
       let grant: GrantRow | undefined;
       if (row.funding === 'trial' && row.grant_id !== null) grant = await repo.lockGrant(trx, row.grant_id);
       const principalToUser =
         grant !== undefined && grant.status === 'active' && fromMillis(grant.expires_at) > now;
-      const capLeft = grant ? grant.profit_cap - grant.profit_paid : 0n;
+      // why: profit won on a grant that has ended could never be released, so none is credited.
+      const capLeft = grant && principalToUser ? grant.profit_cap - grant.profit_paid : 0n;
       const outcome = settle(
         { userId: row.user_id, amount: row.amount, ratioBps: row.ratio_bps, funding: row.funding },
         result,
@@ -467,11 +596,15 @@ export class DeliveryService {
         close_price: tick?.price ?? null,
         close_at: tick ? toMillis(tick.at) : null,
         close_source: tick?.source ?? null,
+        close_constituents: tick ? writeConstituents(tick) : null,
         payout: outcome.payout,
         profit: outcome.profit,
         settled_at: toMillis(now),
       });
       if (!written) return false;
+      // why: grants are locked before any balance, as on every path (placement, expiry), so
+      // concurrent settlements of one user queue on the grants instead of deadlocking.
+      const turnoverGrants = isTurnover ? await this.#lockGrantsNeedingTurnover(trx, row.user_id, now) : [];
       await ledger.post(trx, {
         type: 'delivery.settle',
         ref: `contract:${row.id}`,
@@ -481,12 +614,16 @@ export class DeliveryService {
       });
       if (grant) {
         const back = principalToUser && result !== 'loss' ? row.amount : 0n;
-        if (back !== 0n || outcome.trialProfitPaid !== 0n)
-          await repo.changeGrant(trx, grant.id, {
-            remainingDelta: back,
-            profitPaidDelta: outcome.trialProfitPaid,
-          });
+        if (back !== 0n) await repo.changeGrant(trx, grant.id, { remainingDelta: back });
+        if (outcome.trialProfitPaid > 0n)
+          await repo.lockTrialProfit(
+            trx,
+            grant.id,
+            outcome.trialProfitPaid,
+            requiredTurnover(outcome.trialProfitPaid, multiple),
+          );
       }
+      if (turnoverGrants.length > 0) await this.#countTurnover(trx, turnoverGrants, row.amount);
       return true;
     });
     if (done && bus) {
@@ -502,22 +639,97 @@ export class DeliveryService {
     return done;
   }
 
+  /**
+   * Locks (in id order) the user's live grants still short of their turnover, and answers them the
+   * soonest to expire first: the order turnover is counted in.
+   */
+  async #lockGrantsNeedingTurnover(trx: Db, userId: bigint, now: number): Promise<GrantRow[]> {
+    const ids = (await repo.listGrantsNeedingTurnover(trx, userId, toMillis(now))).sort((a, b) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    const locked: GrantRow[] = [];
+    for (const id of ids) {
+      const grant = await repo.lockGrant(trx, id);
+      if (grant?.status === 'active' && fromMillis(grant.expires_at) > now) locked.push(grant);
+    }
+    return locked.sort((a, b) =>
+      a.expires_at !== b.expires_at ? (a.expires_at < b.expires_at ? -1 : 1) : a.id < b.id ? -1 : 1,
+    );
+  }
+
+  /**
+   * Counts one real contract's amount as turnover: toward each locked grant in turn, up to what it
+   * still needs (turnover beyond every grant's need is not kept for later profit). A grant whose
+   * turnover is complete has its locked profit released to the user's available USDT, once.
+   */
+  async #countTurnover(trx: Db, grants: GrantRow[], amount: bigint): Promise<void> {
+    let left = amount;
+    for (const grant of grants) {
+      if (left === 0n) return;
+      const need = grant.turnover_required - grant.turnover_done;
+      if (need <= 0n) continue;
+      const counted = left < need ? left : need;
+      await repo.addTurnover(trx, grant.id, counted);
+      left -= counted;
+      if (counted === need && grant.profit_locked > 0n) await this.#releaseProfit(trx, grant);
+    }
+  }
+
+  /** Releases a grant's locked trial profit to the user's available USDT (a `trial.release` entry). */
+  async #releaseProfit(trx: Db, grant: GrantRow): Promise<void> {
+    const amount = grant.profit_locked;
+    if (!(await repo.releaseTrialProfit(trx, grant.id, amount))) return;
+    const user = { userId: grant.user_id };
+    await this.#deps.ledger.post(trx, {
+      type: 'trial.release',
+      // why: the cumulative amount released names each release of a grant apart.
+      ref: `grant:${grant.id}:${grant.profit_released + amount}`,
+      memo: grant.name,
+      by: 'system',
+      postings: [
+        { owner: user, asset: USDT, kind: 'trial_profit', amount: -amount },
+        { owner: user, asset: USDT, kind: 'available', amount },
+      ],
+    });
+  }
+
+  /**
+   * The turnover multiple in force, in hundredths (`1000` is 10×): the back office's setting (or
+   * the configured default), raised to the least that keeps trial money's expected value at or
+   * below zero for the payout ratios configured now (see {@link minTurnoverMultiple}).
+   */
+  async turnoverMultiple(db: Db = this.#deps.db): Promise<bigint> {
+    const set = await this.#deps.settings.get(TURNOVER_MULTIPLE_SETTING, db);
+    const chosen = set ? BigInt(set) : BigInt(Math.round(this.#deps.trialTurnoverMultiple * 100));
+    const least = minTurnoverMultiple(await repo.maxRatioBps(db));
+    return least === undefined || chosen >= least ? chosen : least;
+  }
+
   // --- trial money ------------------------------------------------------------------------------
 
   /**
-   * Gives a new account the grants of every active sign-up plan, inside the caller's transaction
-   * (the one that creates the account). A plan already granted to the user is skipped.
+   * Gives an account whose identity was just approved the grants of every active sign-up plan
+   * (the "welcome" trial money), inside the caller's transaction (the approval's). A plan is
+   * granted once per identity: skipped when this account or another with the same identity
+   * (`identityHash`, the document's keyed hash) has it, also when both are approved at once.
    */
-  async grantSignupTrials(trx: Db, userId: bigint): Promise<void> {
+  async grantVerifiedTrials(trx: Db, userId: bigint, identityHash: string): Promise<void> {
     for (const plan of await repo.listActiveSignupPlans(trx)) {
       if (await repo.hasGrantOfPlan(trx, userId, plan.id)) continue;
-      await this.grantPlan(trx, { userId, plan, key: `signup:${plan.id}:${userId}`, by: 'system' });
+      await this.grantPlan(trx, {
+        userId,
+        plan,
+        key: `signup:${plan.id}:${userId}`,
+        by: 'system',
+        identityHash,
+      });
     }
   }
 
   /**
    * Grants a plan's trial money to a user inside `trx`: the grant row and its `trial.grant` entry
-   * from the `trial` account. `key` is unique: the same key twice is a unique violation.
+   * from the `trial` account. `key` is unique: the same key twice is a unique violation. Answers
+   * undefined, granting nothing, when the identity already has a grant of the plan.
    */
   async grantPlan(
     trx: Db,
@@ -526,8 +738,10 @@ export class DeliveryService {
       plan: NonNullable<Awaited<ReturnType<typeof repo.findPlan>>>;
       key: string;
       by: string;
+      /** The keyed hash of the user's verified identity document: one grant of a plan per identity. */
+      identityHash: string;
     },
-  ): Promise<bigint> {
+  ): Promise<bigint | undefined> {
     const { clock, ledger } = this.#deps;
     const { plan, userId } = input;
     const now = clock.now();
@@ -543,7 +757,9 @@ export class DeliveryService {
       grant_key: input.key,
       granted_by: input.by,
       created_at: toMillis(now),
+      identity_hash: input.identityHash,
     });
+    if (id === undefined) return undefined;
     await ledger.post(trx, {
       type: 'trial.grant',
       ref: `grant:${id}`,
@@ -590,6 +806,24 @@ export class DeliveryService {
       const grant = await repo.lockGrant(trx, id);
       if (grant?.status !== 'active' || fromMillis(grant.expires_at) > now) return false;
       await repo.changeGrant(trx, id, { expire: true });
+      // why: trial profit the turnover has not released ends with its grant, back to the house.
+      if (grant.profit_locked > 0n && (await repo.expireTrialProfit(trx, id, grant.profit_locked))) {
+        await ledger.post(trx, {
+          type: 'trial.profit_expire',
+          ref: `grant:${id}`,
+          memo: grant.name,
+          by: 'system',
+          postings: [
+            {
+              owner: { userId: grant.user_id },
+              asset: USDT,
+              kind: 'trial_profit',
+              amount: -grant.profit_locked,
+            },
+            { owner: { system: 'house' }, asset: USDT, kind: 'available', amount: grant.profit_locked },
+          ],
+        });
+      }
       if (grant.remaining > 0n) {
         await ledger.post(trx, {
           type: 'trial.expire',
@@ -631,6 +865,35 @@ export class DeliveryService {
     if (this.#deps.onError) this.#deps.onError(error, what);
     else throw error;
   }
+}
+
+/** `"10"`, `"12.5"`, `"13.34"` from a multiple in hundredths. */
+export function formatMultiple(hundredths: bigint): string {
+  const fraction = String(hundredths % 100n)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
+  return fraction ? `${hundredths / 100n}.${fraction}` : String(hundredths / 100n);
+}
+
+/**
+ * Real turnover that releases `profit` at `multiple` (hundredths), rounded up to the atom: never
+ * in the user's favour.
+ */
+export function requiredTurnover(profit: bigint, multiple: bigint): bigint {
+  return (profit * multiple + 99n) / 100n;
+}
+
+/**
+ * The least turnover multiple (hundredths, rounded up) at which releasing trial profit has an
+ * expected value of at most zero, for a highest payout ratio of `maxRatioBps`: a real contract
+ * loses (1 − r) / 2 per unit on average, so the multiple m must have m × (1 − r) / 2 ≥ 1, i.e.
+ * m ≥ 2 / (1 − r). Undefined when r ≥ 1 (no multiple is enough); 1× when no period is offered.
+ */
+export function minTurnoverMultiple(maxRatioBps: bigint): bigint | undefined {
+  if (maxRatioBps <= 0n) return 100n;
+  if (maxRatioBps >= RATIO_SCALE) return undefined;
+  const least = (2n * RATIO_SCALE * 100n + (RATIO_SCALE - maxRatioBps) - 1n) / (RATIO_SCALE - maxRatioBps);
+  return least < 100n ? 100n : least;
 }
 
 export function toPeriodValues(p: PeriodSettings) {

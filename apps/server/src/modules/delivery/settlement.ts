@@ -32,7 +32,7 @@ export interface Settlement {
   payout: bigint;
   /** The user's signed result in USDT: profit paid, minus the amount lost, or 0. */
   profit: bigint;
-  /** Real USDT profit taken from the grant's cap (trial wins only). */
+  /** Real USDT profit taken from the grant's cap, credited locked to `trial_profit` (trial wins only). */
   trialProfitPaid: bigint;
   postings: Posting[];
 }
@@ -44,7 +44,8 @@ const USDT = 'USDT';
  * amount × ratio from `house`; a loss moves the amount to `house`; a draw or refund returns it.
  * Trial money: the principal goes back to the user's trial money while the grant is alive
  * (`trialPrincipalToUser`), else to the `trial` account; a loss returns it to the `trial`
- * account; a win's profit is paid in real USDT from `house`, at most `trialCapLeft`.
+ * account; a win's profit is real USDT from `house`, at most `trialCapLeft`, credited to the user's
+ * locked `trial_profit` balance (real turnover releases it; docs/trial-money.md).
  */
 export function settle(
   contract: SettledContract,
@@ -91,7 +92,7 @@ export function settle(
   const full = winProfit(amount, contract.ratioBps);
   const paid = full < capLeft ? full : capLeft;
   move(house, 'available', -paid);
-  move(user, 'available', paid);
+  move(user, 'trial_profit', paid);
   return { payout: amount + paid, profit: paid, trialProfitPaid: paid, postings };
 }
 

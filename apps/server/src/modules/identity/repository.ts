@@ -33,9 +33,12 @@ export async function insertVerification(
     realName: string;
     country: string;
     mobile: string;
+    docHash: string;
     front: string;
     back: string;
     now: Millis;
+    /** `approved` only for the demo seed's own accounts. */
+    status?: 'pending' | 'approved';
   },
 ): Promise<bigint> {
   const inserted = await db
@@ -46,11 +49,12 @@ export async function insertVerification(
       real_name: row.realName,
       country: row.country,
       mobile: row.mobile,
+      doc_hash: row.docHash,
       front_image: row.front,
       back_image: row.back,
-      status: 'pending',
+      status: row.status ?? 'pending',
       reviewed_by: null,
-      reviewed_at: null,
+      reviewed_at: row.status === 'approved' ? row.now : null,
       created_at: row.now,
     })
     .returning('id')
@@ -121,4 +125,32 @@ export async function hasOpenOrApproved(db: Db, userId: bigint): Promise<boolean
     .where('status', 'in', ['pending', 'approved'])
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export function findApprovedOfUser(db: Db, userId: bigint) {
+  return db
+    .selectFrom('identity_verifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '=', 'approved')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+/**
+ * Users other than `userId` with a submission under review or approved whose document hash equals
+ * one of `userId`'s (under review or approved).
+ */
+export async function listSameDocumentUsers(db: Db, userId: bigint): Promise<bigint[]> {
+  const rows = await db
+    .selectFrom('identity_verifications as mine')
+    .innerJoin('identity_verifications as other', 'other.doc_hash', 'mine.doc_hash')
+    .select('other.user_id')
+    .distinct()
+    .where('mine.user_id', '=', userId)
+    .where('mine.status', 'in', ['pending', 'approved'])
+    .where('other.status', 'in', ['pending', 'approved'])
+    .where('other.user_id', '!=', userId)
+    .execute();
+  return rows.map((row) => row.user_id);
 }

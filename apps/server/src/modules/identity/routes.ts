@@ -76,7 +76,7 @@ export async function identityRoutes(
       tags,
       operationId: 'submitIdentity',
       summary:
-        'Submit real-name verification: type, real name, country or region, mobile, front and back images',
+        'Submit real-name verification: type, real name, country or region, mobile, document number (kept only as a keyed hash), front and back images',
       body: IdentitySubmitBody,
       response: { 200: envelope(z.null()) },
     },
@@ -87,6 +87,7 @@ export async function identityRoutes(
         'REALNAME_INVALID',
         'COUNTRY_INVALID',
         'PHONE_INVALID',
+        'DOCUMENT_NUMBER_INVALID',
         'IMAGE_REQUIRED',
         'PARAM_ERROR',
       ],
@@ -98,6 +99,7 @@ export async function identityRoutes(
         realName: b.realname,
         country: b.country,
         mobile: b.mobile,
+        documentNumber: b.idno,
         front: b.front,
         back: b.back,
       });

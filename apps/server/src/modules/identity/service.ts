@@ -2,6 +2,7 @@ import { AppError, isAmountString, parseAmount } from '@bourse/shared';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import { type KeyedHash, normalizeDocumentNumber } from '../../platform/keyed-hash.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import type { IdentityDocType, IdentityStatus } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
@@ -33,6 +34,13 @@ export interface IdentityDeps {
   store: FileStore;
   /** Identity images uploaded per user. */
   uploadsPerUser: Limit;
+  /** Hashes document numbers with the server's secret: the number itself is never stored. */
+  documentHash: KeyedHash;
+  /**
+   * Runs inside the transaction that approves an identity, with the keyed hash of its document
+   * (the delivery module gives the account its trial money, once per identity).
+   */
+  onApproved?: (trx: Db, userId: bigint, identityHash: string) => Promise<void>;
 }
 
 export interface StaffRef {
@@ -82,6 +90,7 @@ export class IdentityService {
       realName: string;
       country: string;
       mobile: string;
+      documentNumber: string;
       front: string;
       back: string;
     },
@@ -99,6 +108,7 @@ export class IdentityService {
           realName: input.realName,
           country: input.country,
           mobile: input.mobile,
+          docHash: this.documentHash(input.country, input.documentNumber),
           front: input.front,
           back: input.back,
           now: toMillis(clock.now()),
@@ -109,6 +119,63 @@ export class IdentityService {
       if (isUniqueViolation(error)) throw new AppError('REALNAME_ALREADY');
       throw error;
     }
+  }
+
+  /** The keyed hash of a document number (with its issuing country): what is stored and compared. */
+  documentHash(country: string, documentNumber: string): string {
+    return this.#deps.documentHash.hash(normalizeDocumentNumber(country, documentNumber));
+  }
+
+  /** The keyed hash of the user's approved identity document; undefined when not verified. */
+  async verifiedIdentityHash(db: Db, userId: bigint): Promise<string | undefined> {
+    return (await repo.findApprovedOfUser(db, userId))?.doc_hash ?? undefined;
+  }
+
+  /**
+   * Other accounts with the same identity: a submission under review or approved with the same
+   * document (its keyed hash) as one of the user's.
+   */
+  sameIdentityAccounts(db: Db, userId: bigint): Promise<bigint[]> {
+    return repo.listSameDocumentUsers(db, userId);
+  }
+
+  /**
+   * Records an approved identity without images or review, for the platform's own demo accounts
+   * (the demo seed): audited like a staff decision, and the approval hook runs as for any other.
+   * An account already approved only has the hook run again (it grants nothing twice).
+   */
+  async approveDemoIdentity(
+    trx: Db,
+    input: { userId: bigint; realName: string; country: string; mobile: string; documentNumber: string },
+  ): Promise<void> {
+    const { clock, users, audit } = this.#deps;
+    const docHash = this.documentHash(input.country, input.documentNumber);
+    const approved = await repo.findApprovedOfUser(trx, input.userId);
+    if (approved) {
+      if (approved.doc_hash) await this.#deps.onApproved?.(trx, input.userId, approved.doc_hash);
+      return;
+    }
+    const id = await repo.insertVerification(trx, {
+      userId: input.userId,
+      type: 'id_card',
+      realName: input.realName,
+      country: input.country,
+      mobile: input.mobile,
+      docHash,
+      front: '',
+      back: '',
+      now: toMillis(clock.now()),
+      status: 'approved',
+    });
+    await users.setRealnameStatus(trx, input.userId, REALNAME.verified);
+    await audit.record(trx, {
+      actor: 'system',
+      action: 'identity.approve',
+      target: `identity:${id}`,
+      after: { status: 'approved', user: String(input.userId), demo: true },
+      ip: '',
+    });
+    await this.#deps.onApproved?.(trx, input.userId, docHash);
   }
 
   /** The user's verification state (the latest submission), with the real name masked. */
@@ -194,6 +261,8 @@ export class IdentityService {
         reason: reason || undefined,
         ip: staff.ip,
       });
+      // why: a submission made before document numbers were asked for has no hash, so no grant.
+      if (decision.approve && row.doc_hash) await this.#deps.onApproved?.(trx, row.user_id, row.doc_hash);
       if (decision.approve) await notices.notify(trx, row.user_id, 'IDENTITY_APPROVED');
       else await notices.notify(trx, row.user_id, 'IDENTITY_REJECTED', { reason });
       return row.user_id;

@@ -7,18 +7,21 @@ import * as repo from './repository.ts';
 // why: `trial` is trial money (delivery contracts only, never withdrawable); `trial_frozen` holds
 // it while a trial contract is open.
 // why: `mining` holds a day's mining output until its release delay has passed.
+// why: `trial_profit` holds real USDT won with trial money, locked until the account's real
+// turnover releases it to `available` (or the grant expires and it returns to the house).
 export const ACCOUNT_KINDS = [
   'available',
   'frozen',
   'locked',
   'trial',
   'trial_frozen',
+  'trial_profit',
   'margin',
   'mining',
 ] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 /** Kinds whose user balances must equal the open reservations registered for them. */
-export type ReservedKind = 'frozen' | 'locked' | 'mining' | 'trial' | 'trial_frozen';
+export type ReservedKind = 'frozen' | 'locked' | 'mining' | 'trial' | 'trial_frozen' | 'trial_profit';
 
 /** The platform's own accounts: where money comes from and goes to outside the users. */
 export const SYSTEM_ACCOUNTS = [

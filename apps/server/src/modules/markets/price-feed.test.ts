@@ -1,6 +1,26 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../platform/clock.ts';
-import { createPrng, type FeedMarket, percentChange, SimulatedPriceFeed } from './price-feed.ts';
+import {
+  createCryptoUniform,
+  createPrng,
+  type FeedMarket,
+  percentChange,
+  SimulatedPriceFeed,
+} from './price-feed.ts';
+
+// why: to prove where the unseeded walk's randomness comes from, the one call into node:crypto
+// is counted; it still answers the real generator's bytes.
+const cryptoCalls = vi.hoisted(() => ({ randomBytes: 0 }));
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>();
+  return {
+    ...actual,
+    randomBytes: (size: number) => {
+      cryptoCalls.randomBytes += 1;
+      return actual.randomBytes(size);
+    },
+  };
+});
 
 const MARKETS: FeedMarket[] = [
   { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', priceDecimals: 2 },
@@ -88,5 +108,40 @@ describe('SimulatedPriceFeed', () => {
     const moved = feed.prices();
     feed.resume([{ symbol: 'ETHUSDT', price: 77n * 10n ** 8n, at: clock.now() }]);
     expect(feed.prices().map((p) => p.price)).toEqual([moved[0]!.price, 7_700_000_000n, moved[2]!.price]);
+  });
+
+  it('without a seed draws from node:crypto, so two starts walk different paths', () => {
+    const start = () => {
+      const clock = new ManualClock(Date.UTC(2026, 10, 27));
+      const feed = new SimulatedPriceFeed({ intervalMs: 1000, clock, markets: MARKETS });
+      const path: bigint[] = [];
+      for (let i = 0; i < 20; i++) {
+        clock.advance(1000);
+        feed.tick();
+        path.push(feed.prices()[0]!.price);
+      }
+      return { feed, path };
+    };
+    const before = cryptoCalls.randomBytes;
+    const first = start();
+    expect(first.feed.randomSource).toBe('crypto');
+    expect(cryptoCalls.randomBytes).toBeGreaterThan(before);
+    const second = start();
+    // the same start, the same clock, no seed: nothing public makes the second replay the first
+    expect(second.path).not.toEqual(first.path);
+    expect(second.feed.tickers()[0]!.open24h).not.toBe(first.feed.tickers()[0]!.open24h);
+    expect(new SimulatedPriceFeed({ seed: 1, intervalMs: 1000, clock: new ManualClock() }).randomSource).toBe(
+      'seeded',
+    );
+  });
+
+  it('its cryptographic draws are uniform in [0, 1) with 53 bits', () => {
+    const uniform = createCryptoUniform();
+    const values = Array.from({ length: 5000 }, uniform);
+    expect(Math.min(...values)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...values)).toBeLessThan(1);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    expect(Math.abs(mean - 0.5)).toBeLessThan(0.03);
+    expect(new Set(values).size).toBe(values.length);
   });
 });

@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { Ticker } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { RecordedPrice } from './service.ts';
 
 /**
- * A source of index prices. `simulated` is the offline default; connectors to public exchange
- * streams implement the same port later.
+ * A source of index prices: `simulated` (the demo's random walk) or `venues` (the median of
+ * public exchanges' prices, `venue-index-feed.ts`).
  */
 export interface PriceFeed {
   readonly source: string;
@@ -12,6 +13,8 @@ export interface PriceFeed {
   tickers(): Ticker[];
   /** Calls `listener` after every update; returns the unsubscribe function. */
   onUpdate(listener: (tickers: Ticker[]) => void): () => void;
+  /** The exact latest price of every symbol the feed covers (what balances are valued at). */
+  prices(): RecordedPrice[];
 }
 
 /** What the feed needs to know of a market. */
@@ -47,7 +50,36 @@ const MODELS: Record<string, Omit<SymbolModel, 'market'>> = {
   TRXUSDT: { start: 0.21, dailyVol: 0.035 },
 };
 
-/** mulberry32: a small, seedable PRNG, so a seed always replays the same prices. */
+/** Where a simulated feed's randomness comes from: `node:crypto`, or a seeded PRNG (tests only). */
+export type RandomSourceKind = 'crypto' | 'seeded';
+
+/** A uniform draw in [0, 1). */
+export type Uniform = () => number;
+
+const CRYPTO_POOL_DRAWS = 512;
+
+/**
+ * Uniform draws from the operating system's cryptographic generator (`node:crypto`), 53 bits
+ * each. why: a seeded walk is replayable by anyone who learns or guesses the seed, so its next
+ * tick — and a delivery contract's outcome — could be computed in advance; this one cannot.
+ * Bytes are fetched in pools, so a step costs no system call.
+ */
+export function createCryptoUniform(): Uniform {
+  let pool = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + 8 > pool.length) {
+      pool = randomBytes(CRYPTO_POOL_DRAWS * 8);
+      offset = 0;
+    }
+    const high = pool.readUInt32BE(offset) >>> 11; // 21 bits
+    const low = pool.readUInt32BE(offset + 4); // 32 bits
+    offset += 8;
+    return (high * 4294967296 + low) / 2 ** 53;
+  };
+}
+
+/** mulberry32: a small, seedable PRNG, so a seed always replays the same prices (tests only). */
 export function createPrng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -100,13 +132,13 @@ class SymbolState {
   private readonly random: () => number;
 
   /**
-   * Builds a deterministic 24-hour history so the 24h change is meaningful from the first second.
+   * Builds a 24-hour history so the 24h change is meaningful from the first second.
    * With a recorded price the history is scaled to end exactly on it and the walk goes on from
    * there (on a stream of its own, so a restart does not replay the first run's moves).
    */
-  constructor(model: SymbolModel, seed: number, now: number, recorded?: RecordedPrice) {
+  constructor(model: SymbolModel, random: Uniform, now: number, recorded?: RecordedPrice) {
     this.model = model;
-    this.random = createPrng(symbolSeed(seed, model.market.symbol, recorded?.at ?? 0));
+    this.random = random;
     this.price = BigInt(Math.round(model.start * 1e8));
     const minuteVol = model.dailyVol / Math.sqrt(DAY_MINUTES);
     for (let i = 0; i < DAY_MINUTES; i++) {
@@ -169,18 +201,32 @@ class SymbolState {
 }
 
 /**
- * Seeded random-walk index prices (geometric Brownian motion at realistic daily volatilities),
- * labelled `simulated` everywhere it is shown. It covers the markets `load` gives it, continuing
- * from their recorded prices; the markets module moves it with a scheduled job.
+ * Random-walk index prices for the demo (geometric Brownian motion at realistic daily
+ * volatilities), labelled `simulated` everywhere it is shown. It covers the markets `load` gives
+ * it, continuing from their recorded prices; the markets module moves it with a scheduled job.
+ * Without a seed (every start but a test's) its randomness comes from `node:crypto`, drawn anew
+ * at each start, so nothing public replays its next tick; a seed makes it a replayable PRNG walk,
+ * which only tests may ask for (`FEED_SEED`, see config.ts).
  */
 export class SimulatedPriceFeed implements PriceFeed {
   readonly source = 'simulated';
+  /** Where this feed's randomness comes from. */
+  readonly randomSource: RandomSourceKind;
   private states: SymbolState[] = [];
   private readonly listeners = new Set<(tickers: Ticker[]) => void>();
-  private readonly options: { seed: number; intervalMs: number; clock: Clock };
+  private readonly options: { seed: number | undefined; intervalMs: number; clock: Clock };
+  private readonly cryptoUniform: Uniform | undefined;
 
-  constructor(options: SimulatedPriceFeed['options'] & { markets?: readonly FeedMarket[] }) {
+  constructor(options: {
+    /** Tests only: a seed replays the same walk; absent = `node:crypto`. */
+    seed?: number;
+    intervalMs: number;
+    clock: Clock;
+    markets?: readonly FeedMarket[];
+  }) {
     this.options = { seed: options.seed, intervalMs: options.intervalMs, clock: options.clock };
+    this.randomSource = options.seed === undefined ? 'crypto' : 'seeded';
+    this.cryptoUniform = options.seed === undefined ? createCryptoUniform() : undefined;
     if (options.markets) this.load(options.markets);
   }
 
@@ -242,6 +288,10 @@ export class SimulatedPriceFeed implements PriceFeed {
 
   private createState(market: FeedMarket, now: number, recorded: RecordedPrice | undefined): SymbolState {
     const model = { market, ...(MODELS[market.symbol] ?? { start: 1, dailyVol: 0.05 }) };
-    return new SymbolState(model, this.options.seed, now, recorded);
+    // why: a seeded walk gets a stream per symbol and resume point, so a restart does not replay
+    // the first run's moves; the cryptographic source never repeats, one stream serves them all.
+    const random =
+      this.cryptoUniform ?? createPrng(symbolSeed(this.options.seed ?? 0, market.symbol, recorded?.at ?? 0));
+    return new SymbolState(model, random, now, recorded);
   }
 }

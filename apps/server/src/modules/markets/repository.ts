@@ -3,8 +3,8 @@ import type { Db } from '../../platform/db.ts';
 import type { ListingStatus, Millis } from '../../platform/schema.ts';
 
 /**
- * Queries on `coins`, `markets`, `index_prices`, `index_ticks` and `index_candles`, owned by the
- * markets module.
+ * Queries on `coins`, `markets`, `index_prices`, `index_ticks`, `index_candles` and
+ * `index_source_mappings`, owned by the markets module.
  */
 
 export function listCoins(db: Db) {
@@ -54,7 +54,7 @@ export function listIndexPrices(db: Db) {
 /** Records the latest index price of several symbols in one statement. */
 export async function upsertIndexPrices(
   db: Db,
-  rows: { symbol: string; price: bigint; source: string; updated_at: Millis }[],
+  rows: { symbol: string; price: bigint; source: string; updated_at: Millis; constituents: string | null }[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await db
@@ -65,6 +65,7 @@ export async function upsertIndexPrices(
         price: (eb) => eb.ref('excluded.price'),
         source: (eb) => eb.ref('excluded.source'),
         updated_at: (eb) => eb.ref('excluded.updated_at'),
+        constituents: (eb) => eb.ref('excluded.constituents'),
       }),
     )
     .execute();
@@ -75,6 +76,8 @@ export interface TickRow {
   at: Millis;
   price: bigint;
   source: string;
+  /** JSON of the tick's constituents (decimal-string prices); null on ticks recorded before them. */
+  constituents: string | null;
 }
 
 /** Inserts ticks; one already recorded for its (symbol, at) is left alone. Answers those inserted. */
@@ -84,7 +87,7 @@ export async function insertIndexTicks(db: Db, rows: TickRow[]): Promise<TickRow
     .insertInto('index_ticks')
     .values(rows)
     .onConflict((oc) => oc.columns(['symbol', 'at']).doNothing())
-    .returning(['symbol', 'at', 'price', 'source'])
+    .returning(['symbol', 'at', 'price', 'source', 'constituents'])
     .execute();
 }
 
@@ -123,7 +126,7 @@ export async function upsertIndexCandles(db: Db, rows: CandleRow[]): Promise<Can
 export function listIndexTicks(db: Db, symbol: string, from: Millis, to: Millis, limit: number) {
   return db
     .selectFrom('index_ticks')
-    .select(['symbol', 'at', 'price', 'source'])
+    .select(['symbol', 'at', 'price', 'source', 'constituents'])
     .where('symbol', '=', symbol)
     .where('at', '>=', from)
     .where('at', '<=', to)
@@ -135,7 +138,7 @@ export function listIndexTicks(db: Db, symbol: string, from: Millis, to: Millis,
 export function findFirstTickAtOrAfter(db: Db, symbol: string, at: Millis) {
   return db
     .selectFrom('index_ticks')
-    .select(['symbol', 'at', 'price', 'source'])
+    .select(['symbol', 'at', 'price', 'source', 'constituents'])
     .where('symbol', '=', symbol)
     .where('at', '>=', at)
     .orderBy('at')
@@ -185,4 +188,37 @@ export function listLatestCandles(db: Db): Promise<CandleRow[]> {
 export async function deleteTicksBefore(db: Db, before: Millis): Promise<bigint> {
   const result = await db.deleteFrom('index_ticks').where('at', '<', before).executeTakeFirst();
   return result.numDeletedRows;
+}
+
+export function listSourceMappings(db: Db, symbol?: string) {
+  let query = db.selectFrom('index_source_mappings').selectAll();
+  if (symbol !== undefined) query = query.where('symbol', '=', symbol);
+  return query.orderBy('symbol').orderBy('venue').execute();
+}
+
+/** Sets one market's symbol on one venue (null: the venue is left out of that market). */
+export async function upsertSourceMapping(
+  db: Db,
+  row: { symbol: string; venue: string; venue_symbol: string | null; updated_at: Millis; updated_by: bigint },
+): Promise<void> {
+  await db
+    .insertInto('index_source_mappings')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['symbol', 'venue']).doUpdateSet({
+        venue_symbol: (eb) => eb.ref('excluded.venue_symbol'),
+        updated_at: (eb) => eb.ref('excluded.updated_at'),
+        updated_by: (eb) => eb.ref('excluded.updated_by'),
+      }),
+    )
+    .execute();
+}
+
+/** Removes one market's mapping on one venue, so the venue uses the default base/quote again. */
+export async function deleteSourceMapping(db: Db, symbol: string, venue: string): Promise<void> {
+  await db
+    .deleteFrom('index_source_mappings')
+    .where('symbol', '=', symbol)
+    .where('venue', '=', venue)
+    .execute();
 }

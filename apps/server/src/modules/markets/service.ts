@@ -2,6 +2,8 @@ import { AppError } from '@bourse/shared';
 import { KLINE_INTERVAL_MS, KLINE_INTERVALS, type KlineInterval } from '@bourse/shared/api';
 import type { Db } from '../../platform/db.ts';
 import { fromMillis, toMillis, toSafeNumber } from '../../platform/time.ts';
+import { constituentsFromJson, constituentsToJson } from './constituents.ts';
+import type { Constituent } from './index-price.ts';
 import * as repo from './repository.ts';
 
 /** An asset the platform lists. */
@@ -33,13 +35,20 @@ export interface RecordedPrice {
   at: number;
 }
 
-/** One index tick: the price in 10^-8 quote units, when, and the sources' label. */
+/**
+ * One index tick: the price in 10^-8 quote units, when, the sources' label, and every source's
+ * part in it (empty for ticks recorded before constituents were kept).
+ */
 export interface IndexValue {
   symbol: string;
   price: bigint;
   at: number;
   source: string;
+  constituents: Constituent[];
 }
+
+/** A tick to record or note; one made by hand (tests, tools) may leave out its constituents (none). */
+export type IndexTickInput = Omit<IndexValue, 'constituents'> & { constituents?: Constituent[] };
 
 /** One candle of the index: `t` is the open time of its interval's bucket. */
 export interface Candle {
@@ -168,13 +177,14 @@ export class MarketsService {
       price: row.price,
       at: fromMillis(row.updated_at),
       source: row.source,
+      constituents: constituentsFromJson(row.constituents),
     }));
   }
 
   /** The latest index tick of `symbol` this node has seen (no store access). */
   latestIndex(symbol: string): IndexValue | undefined {
     const value = this.#latest.get(symbol);
-    return value && { ...value };
+    return value && { ...value, constituents: value.constituents.map((c) => ({ ...c })) };
   }
 
   /** True when this node has no index tick of `symbol`, or its latest is older than `indexStaleMs`. */
@@ -184,19 +194,30 @@ export class MarketsService {
   }
 
   /** Takes a tick this node saw (its own feed, the bus, the store at start) unless it has a newer one. */
-  noteIndex(value: IndexValue): void {
+  noteIndex(value: IndexTickInput): void {
     const known = this.#latest.get(value.symbol);
-    if (!known || value.at >= known.at) this.#latest.set(value.symbol, { ...value });
+    if (!known || value.at >= known.at)
+      this.#latest.set(value.symbol, { ...value, constituents: value.constituents ?? [] });
   }
 
-  /** The first recorded tick of `symbol` at or after `at`: what a contract expiring at `at` settles on. */
+  /**
+   * The first recorded tick of `symbol` at or after `at`, with its constituents: what a contract
+   * expiring at `at` settles on.
+   */
   async firstTickAtOrAfter(
     db: Db,
     symbol: string,
     at: number,
-  ): Promise<{ price: bigint; at: number; source: string } | undefined> {
+  ): Promise<{ price: bigint; at: number; source: string; constituents: Constituent[] } | undefined> {
     const row = await repo.findFirstTickAtOrAfter(db, symbol, toMillis(at));
-    return row && { price: row.price, at: fromMillis(row.at), source: row.source };
+    return (
+      row && {
+        price: row.price,
+        at: fromMillis(row.at),
+        source: row.source,
+        constituents: constituentsFromJson(row.constituents),
+      }
+    );
   }
 
   /**
@@ -205,7 +226,7 @@ export class MarketsService {
    * recorded for its instant changes nothing. Answers the ticks recorded and their candles; once
    * they are committed they are also this node's latest index.
    */
-  async recordIndex(ticks: readonly IndexValue[]): Promise<{ ticks: IndexValue[]; candles: Candle[] }> {
+  async recordIndex(ticks: readonly IndexTickInput[]): Promise<{ ticks: IndexValue[]; candles: Candle[] }> {
     const recorded = await this.#db.transaction().execute(async (trx) => {
       await repo.upsertIndexPrices(
         trx,
@@ -214,11 +235,18 @@ export class MarketsService {
           price: t.price,
           source: t.source,
           updated_at: toMillis(t.at),
+          constituents: constituentsToJson(t.constituents ?? []),
         })),
       );
       const inserted = await repo.insertIndexTicks(
         trx,
-        ticks.map((t) => ({ symbol: t.symbol, at: toMillis(t.at), price: t.price, source: t.source })),
+        ticks.map((t) => ({
+          symbol: t.symbol,
+          at: toMillis(t.at),
+          price: t.price,
+          source: t.source,
+          constituents: constituentsToJson(t.constituents ?? []),
+        })),
       );
       const candles = await repo.upsertIndexCandles(
         trx,
@@ -309,7 +337,13 @@ function isKlineInterval(value: string): value is KlineInterval {
 }
 
 function toIndexValue(row: repo.TickRow): IndexValue {
-  return { symbol: row.symbol, price: row.price, at: fromMillis(row.at), source: row.source };
+  return {
+    symbol: row.symbol,
+    price: row.price,
+    at: fromMillis(row.at),
+    source: row.source,
+    constituents: constituentsFromJson(row.constituents),
+  };
 }
 
 function toCandle(row: repo.CandleRow): Candle {

@@ -1,10 +1,20 @@
 import { fromAtoms } from '@bourse/shared';
-import type { IndexCandle, IndexTick, KlineUpdate } from '@bourse/shared/api';
+import type { IndexCandle, IndexConstituent, IndexTick, KlineUpdate } from '@bourse/shared/api';
+import { toWireConstituent } from './constituents.ts';
 import type { Candle, IndexValue } from './service.ts';
 
-/** An index tick as the API and `/ws` show it: the price as a decimal string with 8 decimals. */
-export function toIndexTick(value: IndexValue): IndexTick {
-  return { symbol: value.symbol, price: fromAtoms(value.price), at: value.at, source: value.source };
+/**
+ * An index tick as the API and `/ws` show it: prices as decimal strings with 8 decimals, with
+ * every source's part in it.
+ */
+export function toIndexTick(value: IndexValue): IndexTick & { constituents: IndexConstituent[] } {
+  return {
+    symbol: value.symbol,
+    price: fromAtoms(value.price),
+    at: value.at,
+    source: value.source,
+    constituents: value.constituents.map(toWireConstituent),
+  };
 }
 
 export function toIndexCandle(candle: Candle): IndexCandle {

@@ -34,7 +34,15 @@ import type { PublicationKey } from './keys.ts';
 import * as repo from './repository.ts';
 
 /** The user balances a snapshot counts, per asset (the design's section 2). */
-export const COUNTED_KINDS: readonly AccountKind[] = ['available', 'frozen', 'locked', 'margin', 'mining'];
+// why: `trial_profit` is real USDT the platform owes once the turnover is placed: a liability.
+export const COUNTED_KINDS: readonly AccountKind[] = [
+  'available',
+  'frozen',
+  'locked',
+  'margin',
+  'mining',
+  'trial_profit',
+];
 /** Trial money: never withdrawable, so not a liability; published on its own line. */
 export const TRIAL_KINDS: readonly AccountKind[] = ['trial', 'trial_frozen'];
 /** Daily snapshots keep their proofs this long; the monthly ones (the 1st, 00:00 UTC) forever. */

@@ -14,6 +14,8 @@ import {
   TrialGrantListQuery,
   TrialPlanBody,
   TrialPlanList,
+  TrialSettings,
+  TrialSettingsBody,
 } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -152,7 +154,13 @@ export async function deliveryStaffRoutes(
   api.post('/delivery/trial-grants', {
     config: {
       staff: 'delivery.manage',
-      errors: ['USER_NOT_FOUND', 'RECORD_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+      errors: [
+        'USER_NOT_FOUND',
+        'RECORD_NOT_FOUND',
+        'IDEMPOTENCY_KEY_REUSED',
+        'REALNAME_REQUIRED',
+        'TRIAL_ALREADY_CLAIMED',
+      ],
     },
     schema: {
       tags,
@@ -170,6 +178,37 @@ export async function deliveryStaffRoutes(
       });
       return ok(request, grant);
     },
+  });
+
+  api.get('/delivery/trial-settings', {
+    config: { staff: 'delivery.read' },
+    schema: {
+      tags,
+      operationId: 'adminGetTrialSettings',
+      summary: 'The trial turnover multiple: set, least allowed by the payout ratios, and in force',
+      querystring: TokenQuery,
+      response: { 200: envelope(TrialSettings) },
+    },
+    handler: async (request) => ok(request, await delivery().trialSettings()),
+  });
+
+  api.post('/delivery/trial-settings', {
+    config: { staff: 'delivery.manage', errors: ['TRIAL_TURNOVER_MULTIPLE_TOO_LOW', 'PARAM_ERROR'] },
+    schema: {
+      tags,
+      operationId: 'adminSetTrialSettings',
+      summary:
+        'Set the trial turnover multiple (audited); refused below 2 / (1 − the highest payout ratio), with the arithmetic',
+      body: TrialSettingsBody,
+      response: { 200: envelope(TrialSettings) },
+    },
+    handler: async (request) =>
+      ok(
+        request,
+        await delivery().setTrialSettings(toActorRef(requireStaff(request)), {
+          turnoverMultiple: request.body.turnoverMultiple,
+        }),
+      ),
   });
 
   api.get('/delivery/exposure', {

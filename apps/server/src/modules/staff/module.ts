@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ContentService } from '../content/service.ts';
 import type { DeliveryBackOffice } from '../delivery/back-office.ts';
 import type { LaunchpadService } from '../launchpad/service.ts';
+import type { IndexSourcesBackOffice } from '../markets/back-office.ts';
 import type { MiningService } from '../mining/service.ts';
 import type { MarketMakerService } from '../mm/service.ts';
 import type { ReservesService } from '../reserves/service.ts';
@@ -11,6 +12,7 @@ import { type AccountBackOfficeDeps, accountStaffRoutes } from './account-routes
 import { contentStaffRoutes } from './content-routes.ts';
 import { deliveryStaffRoutes } from './delivery-routes.ts';
 import { registerStaffHook } from './hook.ts';
+import { indexSourcesStaffRoutes } from './index-sources-routes.ts';
 import { launchpadStaffRoutes } from './launchpad-routes.ts';
 import { MakerBackOffice } from './maker-settings.ts';
 import { miningStaffRoutes } from './mining-routes.ts';
@@ -43,6 +45,8 @@ export interface StaffModuleDeps extends StaffDeps, Omit<BackOfficeDeps, 'db' | 
   launchpad?: () => LaunchpadService | undefined;
   /** The mining market; its routes answer NOT_FOUND until it is registered. */
   mining?: () => MiningService | undefined;
+  /** The index's sources and their per-market mappings; NOT_FOUND until registered. */
+  indexSources?: () => IndexSourcesBackOffice | undefined;
 }
 
 /**
@@ -78,6 +82,7 @@ export async function registerStaffModule(
       await scope.register(contentStaffRoutes, { content: () => deps.content?.() });
       await scope.register(launchpadStaffRoutes, { launchpad: () => deps.launchpad?.() });
       await scope.register(miningStaffRoutes, { mining: () => deps.mining?.() });
+      await scope.register(indexSourcesStaffRoutes, { indexSources: () => deps.indexSources?.() });
     },
     { prefix: '/admin-api' },
   );

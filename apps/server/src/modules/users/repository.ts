@@ -162,6 +162,46 @@ export function listAncestors(db: Db, userId: bigint) {
     .execute();
 }
 
+/** Users joined to `userId` by a referral edge of any depth, either way. */
+export async function listReferralRelatives(db: Db, userId: bigint): Promise<bigint[]> {
+  const [up, down] = await Promise.all([
+    db.selectFrom('referral_edges').select('ancestor_id as id').where('descendant_id', '=', userId).execute(),
+    db.selectFrom('referral_edges').select('descendant_id as id').where('ancestor_id', '=', userId).execute(),
+  ]);
+  return [...up, ...down].map((row) => row.id);
+}
+
+/**
+ * Users other than `userId` registered from the same address within `windowMs` of it. Loopback
+ * and unknown addresses say nothing about where a customer is (a server reached without a proxy in
+ * front sees only loopback), so they never match.
+ */
+export async function listSameRegistrationAddress(
+  db: Db,
+  userId: bigint,
+  windowMs: bigint,
+): Promise<bigint[]> {
+  const user = await db
+    .selectFrom('users')
+    .select(['reg_ip', 'created_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user || isUninformativeAddress(user.reg_ip)) return [];
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('reg_ip', '=', user.reg_ip)
+    .where('created_at', '>=', user.created_at - windowMs)
+    .where('created_at', '<=', user.created_at + windowMs)
+    .where('id', '!=', userId)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+function isUninformativeAddress(ip: string): boolean {
+  return ip === '' || ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+}
+
 export async function insertReferralEdges(
   db: Db,
   rows: readonly { ancestor_id: bigint; descendant_id: bigint; depth: bigint; created_at: Millis }[],

@@ -53,8 +53,9 @@ export interface UsersDeps {
    */
   withdrawAddresses?: { hasWithdrawAddress(userId: bigint): Promise<boolean> };
   /**
-   * Runs inside the transaction that creates an account, after the row is in (the delivery module
-   * gives the account its sign-up trial money), so a new account is whole or not there at all.
+   * Runs inside the transaction that creates an account, after the row is in, so a new account is
+   * whole or not there at all. (Trial money is no longer given here: it waits for a verified
+   * identity, see docs/trial-money.md.)
    */
   onCreated?: (trx: Db, userId: bigint) => Promise<void>;
 }
@@ -182,6 +183,19 @@ export class UsersService {
     }
     if (!input.platformOwned) await this.#deps.onCreated?.(trx, userId);
     return userId;
+  }
+
+  /**
+   * Accounts linked to the user for the trial hedge rule: joined by a referral edge (either way,
+   * any depth), or registered from the same address within `windowMs` of it. Read in `db` (the
+   * caller's transaction).
+   */
+  async linkedAccounts(db: Db, userId: bigint, windowMs: number): Promise<bigint[]> {
+    const [relatives, neighbours] = await Promise.all([
+      repo.listReferralRelatives(db, userId),
+      repo.listSameRegistrationAddress(db, userId, BigInt(windowMs)),
+    ]);
+    return [...new Set([...relatives, ...neighbours])];
   }
 
   /** The user's referrers over three generations, nearest first (the launchpad's rewards read it). */

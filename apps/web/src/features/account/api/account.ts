@@ -125,6 +125,8 @@ export interface IdentityInput {
   realname: string;
   country: string;
   mobile: string;
+  /** The document's number; the server keeps only a keyed hash of it. */
+  idno: string;
   front: string;
   back: string;
 }

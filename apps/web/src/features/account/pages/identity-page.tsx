@@ -85,7 +85,8 @@ function ImagePicker({
 /**
  * `/User/authrz`: real-name verification. The state (not verified, under review, verified,
  * rejected with the reason) and, when a submission is possible, the form: document type, real
- * name, country or region, mobile, front and back photos.
+ * name, country or region, mobile, document number (the server keeps only a keyed hash of it:
+ * one identity, one trial grant), front and back photos.
  */
 export default function IdentityPage() {
   const { t } = useTranslation();
@@ -98,6 +99,7 @@ export default function IdentityPage() {
   const [realname, setRealname] = useState('');
   const [country, setCountry] = useState('');
   const [mobile, setMobile] = useState('');
+  const [idno, setIdno] = useState('');
   const [front, setFront] = useState<{ handle: string; preview: string }>();
   const [back, setBack] = useState<{ handle: string; preview: string }>();
   const [isEditing, setIsEditing] = useState(false);
@@ -108,6 +110,8 @@ export default function IdentityPage() {
     if (realname.trim().length < 2) return void showToast(t('identity.validation.realname'));
     if (!country) return void showToast(t('identity.validation.country'));
     if (!/^\+?\d{6,15}$/.test(mobile.trim())) return void showToast(t('identity.validation.mobile'));
+    if (!/^[A-Za-z0-9]{4,40}$/.test(idno.replace(/[\s\-./]/g, '')))
+      return void showToast(t('identity.validation.idno'));
     if (!front || !back) return void showToast(t('identity.validation.images'));
     submit.mutate(
       {
@@ -115,6 +119,7 @@ export default function IdentityPage() {
         realname: realname.trim(),
         country,
         mobile: mobile.trim(),
+        idno: idno.trim(),
         front: front.handle,
         back: back.handle,
       },
@@ -224,6 +229,15 @@ export default function IdentityPage() {
                 autoComplete="tel"
                 maxLength={16}
                 testId="identity-mobile"
+              />
+              <TextField
+                label={t('identity.fields.idno')}
+                placeholder={t('identity.fields.idnoPlaceholder')}
+                value={idno}
+                onChange={setIdno}
+                autoComplete="off"
+                maxLength={60}
+                testId="identity-idno"
               />
               <div className="identity-images">
                 <ImagePicker

@@ -15,8 +15,13 @@ export async function getContractList(
   return (await get<ContractList>('/Contract/ctbill', { status, page }, { signal, silent: true })).data;
 }
 
-/** How often a contract that waits for its settlement is asked after. */
+/** How often a contract that waits for its opening tick or its settlement is asked after. */
 export const SETTLING_POLL_MS = 2000;
+
+/** True while a contract's amount is held: waiting to open, counting down, or settling. */
+export function isLive(record: ContractRecord): boolean {
+  return record.status === 'opening' || record.status === 'open' || record.status === 'settling';
+}
 
 /** True once a listed contract has run out its time but is not settled yet. */
 export function isAwaitingSettlement(record: ContractRecord, now = serverNow()): boolean {
@@ -24,16 +29,17 @@ export function isAwaitingSettlement(record: ContractRecord, now = serverNow()):
 }
 
 /**
- * When to ask again about `records`: soon while one waits for its settlement, else just after
- * the next expiry, else never (false).
+ * When to ask again about `records`: soon while one waits for its opening tick or its settlement,
+ * else just after the next expiry, else never (false).
  */
 export function nextCheckIn(records: readonly ContractRecord[], now = serverNow()): number | false {
   let next: number | false = false;
   for (const record of records) {
-    if (record.status !== 'open' && record.status !== 'settling') continue;
-    const wait = isAwaitingSettlement(record, now)
-      ? SETTLING_POLL_MS
-      : Math.max(SETTLING_POLL_MS, record.expires_at - now + 500);
+    if (!isLive(record)) continue;
+    const wait =
+      record.status === 'opening' || isAwaitingSettlement(record, now)
+        ? SETTLING_POLL_MS
+        : Math.max(SETTLING_POLL_MS, record.expires_at - now + 500);
     if (next === false || wait < next) next = wait;
   }
   return next;
@@ -45,7 +51,8 @@ export function contractListQueryOptions(status: ContractListStatus) {
     queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
-    // why: an expired contract settles on the next index tick; the list asks again until it has.
+    // why: a contract opens, and an expired one settles, on the next index tick; the list asks
+    // again until it has.
     refetchInterval: (query) =>
       status === 'open' ? nextCheckIn(query.state.data?.pages.flatMap((page) => page.list) ?? []) : false,
   });

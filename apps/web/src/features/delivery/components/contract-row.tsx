@@ -4,13 +4,22 @@ import { Link } from 'react-router';
 import { formatCountdown, secondsLeft } from '../../../shared/format/countdown.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
-import { isAwaitingSettlement } from '../api/get-contract-list.ts';
+import { isAwaitingSettlement, isLive } from '../api/get-contract-list.ts';
 import { DirectionTag, ResultTag, StatusTag, useFormatPeriod } from './labels.tsx';
 import { pairLabel } from './pair-label.ts';
 
-/** The time left of an open contract, ticking each second; "settling" once it has run out. */
+/**
+ * The time left of an open contract, ticking each second; "opening" until its opening index tick
+ * is recorded, "settling" once it has run out.
+ */
 export function Countdown({ record, now, testId }: { record: ContractRecord; now: number; testId?: string }) {
   const { t } = useTranslation();
+  if (record.status === 'opening')
+    return (
+      <span className="contract-countdown is-settling" data-testid={testId} data-state="opening">
+        {t('delivery.status.opening')}
+      </span>
+    );
   if (isAwaitingSettlement(record, now))
     return (
       <span className="contract-countdown is-settling" data-testid={testId} data-state="settling">
@@ -36,7 +45,7 @@ export function Countdown({ record, now, testId }: { record: ContractRecord; now
 export function ContractRow({ record, now }: { record: ContractRecord; now: number }) {
   const { t } = useTranslation();
   const formatPeriod = useFormatPeriod();
-  const isOpen = record.status === 'open' || record.status === 'settling';
+  const isOpen = isLive(record);
   return (
     <li>
       <Link

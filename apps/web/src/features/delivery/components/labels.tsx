@@ -32,6 +32,7 @@ export function DirectionTag({ direction, testId }: { direction: ContractDirecti
 }
 
 const STATUS_KEYS = {
+  opening: 'delivery.status.opening',
   open: 'delivery.status.open',
   settling: 'delivery.status.settling',
   settled: 'delivery.status.settled',
@@ -45,10 +46,10 @@ const RESULT_KEYS = {
   refund: 'delivery.result.refund',
 } as const;
 
-/** A contract's state in words: open, settling, settled or closed (refunded). */
+/** A contract's state in words: opening, open, settling, settled or closed (refunded). */
 export function StatusTag({ status, testId }: { status: ContractRecord['status']; testId?: string }) {
   const { t } = useTranslation();
-  const tone = status === 'open' || status === 'settling' ? 'pending' : 'done';
+  const tone = status === 'opening' || status === 'open' || status === 'settling' ? 'pending' : 'done';
   return (
     <span className={`contract-tag is-${tone}`} data-testid={testId} data-status={status}>
       {t(STATUS_KEYS[status])}

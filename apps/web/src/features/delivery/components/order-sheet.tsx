@@ -295,6 +295,18 @@ export function OrderSheet({
                 <Amount value={fromAtoms(capLeft)} unit="USDT" testId="order-cap-left" />
               </li>
             )}
+            {isTrial && toAtoms(page.balance.trial_profit) > 0n && (
+              <li>
+                <span>{t('delivery.sheet.lockedProfit')}</span>
+                <Amount value={page.balance.trial_profit} unit="USDT" testId="order-locked-profit" />
+              </li>
+            )}
+            {isTrial && toAtoms(page.balance.trial_profit) > 0n && (
+              <li>
+                <span>{t('delivery.sheet.turnoverLeft')}</span>
+                <Amount value={page.trial_turnover_left} unit="USDT" testId="order-turnover-left" />
+              </li>
+            )}
             <li>
               <span>{t('delivery.sheet.limits')}</span>
               <span className="num">

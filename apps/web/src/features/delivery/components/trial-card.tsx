@@ -5,23 +5,47 @@ import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 
 const RULE_KEYS = [
+  'delivery.trial.ruleIdentity',
   'delivery.trial.ruleUse',
   'delivery.trial.ruleWin',
+  'delivery.trial.ruleTurnover',
   'delivery.trial.ruleOneSource',
   'delivery.trial.ruleOpposite',
 ] as const;
 
-/** The user's trial money, each grant with what is left and until when, and the rules that bind it. */
+/**
+ * The user's trial money, the trial profit locked until real turnover releases it (and how much
+ * turnover is still needed), each grant with what is left and until when, and the rules that bind
+ * it (docs/trial-money.md).
+ */
 export function TrialCard({ page }: { page: DeliveryPage }) {
   const { t } = useTranslation();
   const formatTime = useFormatTime('medium');
   const active = page.trial_grants.filter((grant) => grant.status === 'active');
+  const hasLockedProfit = toAtoms(page.balance.trial_profit) > 0n;
   return (
     <section className="trial-card" aria-labelledby="trial-title" data-testid="trial-card">
       <h2 className="section-title" id="trial-title">
         {t('delivery.trial.title')}
         <Amount value={page.balance.trial} unit="USDT" className="trial-balance" testId="trial-balance" />
       </h2>
+      {hasLockedProfit && (
+        <p className="trial-locked" data-testid="trial-locked">
+          <span className="trial-grant-line">
+            {t('delivery.trial.lockedProfit')}{' '}
+            <Amount value={page.balance.trial_profit} unit="USDT" testId="trial-locked-profit" />
+          </span>
+          <span className="trial-grant-line">
+            {t('delivery.trial.turnoverLeft')}{' '}
+            <Amount value={page.trial_turnover_left} unit="USDT" testId="trial-turnover-left" />
+          </span>
+        </p>
+      )}
+      {page.trial_grants.length === 0 && (
+        <p className="note note-info" data-testid="trial-no-grant">
+          {t('delivery.trial.noGrant')}
+        </p>
+      )}
       {active.length > 0 && (
         <ul className="trial-grants">
           {active.map((grant) => {
@@ -49,7 +73,7 @@ export function TrialCard({ page }: { page: DeliveryPage }) {
       <ul className="trial-rules" data-testid="trial-rules">
         {RULE_KEYS.map((key) => (
           <li key={key} className="trial-rule">
-            {t(key)}
+            {t(key, { multiple: page.trial_turnover_multiple })}
           </li>
         ))}
       </ul>

@@ -1,5 +1,5 @@
 import '../components/delivery.css';
-import type { ContractRecord } from '@bourse/shared/api';
+import type { ContractRecord, IndexConstituent } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useContract } from '../api/get-contract.ts';
+import { isLive } from '../api/get-contract-list.ts';
 import { ratioPercent } from '../components/contract-math.ts';
 import { Countdown } from '../components/contract-row.tsx';
 import {
@@ -50,9 +51,55 @@ function Time({ ms, testId }: { ms: number | null; testId?: string }) {
   );
 }
 
+const REASON_KEYS = {
+  stale: 'delivery.constituents.reason.stale',
+  outlier: 'delivery.constituents.reason.outlier',
+  down: 'delivery.constituents.reason.down',
+  unmapped: 'delivery.constituents.reason.unmapped',
+  invalid: 'delivery.constituents.reason.invalid',
+} as const;
+
+/**
+ * The sources' prices that made one index tick: each source's price and its own time, and
+ * whether the median used it or why it was left out — so a customer can check the price a
+ * contract opened or settled on against the venues themselves.
+ */
+function Constituents({
+  title,
+  constituents,
+  testId,
+}: {
+  title: string;
+  constituents: readonly IndexConstituent[] | null;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const sourceLabel = useSourceLabel();
+  if (!constituents || constituents.length === 0) return null;
+  return (
+    <section className="detail-list constituents" data-testid={testId} aria-label={title}>
+      <h2 className="constituents-title">{title}</h2>
+      <ul>
+        {constituents.map((c) => (
+          <li key={c.source} className={`constituent${c.used ? '' : ' is-dropped'}`} data-source={c.source}>
+            <span className="constituent-source">{sourceLabel(c.source)}</span>
+            <span className="constituent-state" data-used={c.used}>
+              {c.used ? t('delivery.constituents.used') : c.reason ? t(REASON_KEYS[c.reason]) : '—'}
+            </span>
+            <span className="constituent-price">{c.price === null ? '—' : <Amount value={c.price} />}</span>
+            <span className="constituent-time">
+              <Time ms={c.at} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function Outcome({ record, now }: { record: ContractRecord; now: number }) {
   const { t } = useTranslation();
-  if (record.status === 'open' || record.status === 'settling')
+  if (isLive(record))
     return (
       <section className="detail-status">
         <span className="contract-hero-label">{t('delivery.contract.timeLeft')}</span>
@@ -79,7 +126,9 @@ function Outcome({ record, now }: { record: ContractRecord; now: number }) {
 /**
  * `Contract/cbillinfo?id=…`: every field of a delivery contract — amount, period, direction,
  * opening and closing price with their times and index source, the result, the profit or loss,
- * the status and the yield ratio. An open contract counts down and fills in once it settles.
+ * the status and the yield ratio, then the sources' prices each index tick was made of. An
+ * opening contract waits for its opening tick, an open one counts down, and both fill in by
+ * themselves.
  */
 export default function ContractDetailPage() {
   const { t } = useTranslation();
@@ -137,7 +186,7 @@ export default function ContractDetailPage() {
               // opening only beyond the market's display precision still reads as different.
               {
                 label: t('delivery.contract.openPrice'),
-                value: <Amount value={record.open_price} />,
+                value: record.open_price ? <Amount value={record.open_price} /> : '—',
                 testId: 'contract-open-price',
               },
               {
@@ -196,6 +245,16 @@ export default function ContractDetailPage() {
                 testId: 'contract-id',
               },
             ]}
+          />
+          <Constituents
+            title={t('delivery.constituents.opening')}
+            constituents={record.open_constituents}
+            testId="contract-open-constituents"
+          />
+          <Constituents
+            title={t('delivery.constituents.closing')}
+            constituents={record.close_constituents}
+            testId="contract-close-constituents"
           />
         </>
       )}

@@ -24,6 +24,7 @@ const KIND_KEYS: Record<string, string> = {
   locked: 'wallet.bills.kinds.locked',
   trial: 'wallet.bills.kinds.trial',
   trial_frozen: 'wallet.bills.kinds.trial_frozen',
+  trial_profit: 'wallet.bills.kinds.trial_profit',
   margin: 'wallet.bills.kinds.margin',
 };
 
