@@ -210,7 +210,14 @@ describe('delivery contracts at phone size (demo markets, index from three venue
     // the countdown ticks on the server's clock
     const countdown = page.getByTestId(`contract-countdown-${placed.id}`);
     await countdown.waitFor({ state: 'visible' });
-    expect(await countdown.getAttribute('data-state')).toBe('open');
+    // "opening" until the page has seen its opening tick (it asks again every two seconds)
+    await page.waitForFunction(
+      (id) =>
+        document.querySelector(`[data-testid="contract-countdown-${id}"]`)?.getAttribute('data-state') ===
+        'open',
+      placed.id,
+      { timeout: 10_000 },
+    );
     const first = Number(await countdown.getAttribute('data-seconds'));
     expect(first).toBeGreaterThan(40);
     expect(first).toBeLessThanOrEqual(60);
