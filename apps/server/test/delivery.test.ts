@@ -352,11 +352,15 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect((await place(server, poor.token, { amount: '1000.01', trial: '1' })).code).toBe(7007);
       // a trial contract may not be hedged by an opposite one, in either order
       expect((await place(server, user.token, { amount: '10', trial: '1' })).code).toBe(1000);
-      expect((await place(server, user.token, { amount: '10', direction: 'down' })).code).toBe(7010);
+      // each case says what is in the way: the user's own trial contract, or a real one
+      expect(await place(server, user.token, { amount: '10', direction: 'down' })).toMatchObject({
+        code: 7010,
+        msg: 'You hold an open trial contract in the opposite direction on this market.',
+      });
       expect((await place(server, other.token, { amount: '10', direction: 'down' })).code).toBe(1000);
       expect(await place(server, other.token, { amount: '10', trial: '1' }, 'fr-fr')).toMatchObject({
-        code: 7010,
-        msg: 'Un contrat ouvert dans le sens opposé sur ce marché, détenu par vous ou par un compte lié au vôtre, couvrirait de l’argent d’essai : non autorisé.',
+        code: 7031,
+        msg: 'Vous détenez un contrat ouvert dans le sens opposé sur ce marché : l’argent d’essai ne peut pas être placé contre lui.',
       });
       // the same key with other details
       const key = randomUUID();

@@ -216,15 +216,15 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       expect((await place(server, a.token, { amount: '500', trial: '1', direction: 'up' })).code).toBe(1000);
       const hedge = await place(server, b.token, { amount: '444', direction: 'down' });
       expect(hedge).toMatchObject({
-        code: 7010,
-        msg: 'An open contract in the opposite direction on this market, held by you or by an account linked to yours, would hedge trial money: not allowed.',
+        code: 7032,
+        msg: 'An account linked to yours (by invitation, identity or registration address) holds an open contract in the opposite direction on this market: with trial money on either side, this is not allowed.',
       });
       // the other order: B's real contract first, then A's opposite trial one
       expect(
         (await place(server, b.token, { symbol: 'ETHUSDT', amount: '100', direction: 'down' })).code,
       ).toBe(1000);
       expect((await place(server, a.token, { symbol: 'ETHUSDT', amount: '100', trial: '1' })).code).toBe(
-        7010,
+        7032,
       );
 
       // the same identity: C and D verified with one document (D has no grant, but real money)
@@ -238,7 +238,7 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       );
       expect(
         (await place(server, d.token, { symbol: 'SOLUSDT', amount: '444', direction: 'down' })).code,
-      ).toBe(7010);
+      ).toBe(7032);
 
       // the same registration address within 24 hours
       const e = await join({ ip: '203.0.113.7' });
@@ -253,7 +253,7 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       );
       expect(
         (await place(server, f.token, { symbol: 'XRPUSDT', amount: '444', direction: 'down' })).code,
-      ).toBe(7010);
+      ).toBe(7032);
       // a real contract in the same direction is no hedge
       expect((await place(server, f.token, { symbol: 'XRPUSDT', amount: '100', direction: 'up' })).code).toBe(
         1000,

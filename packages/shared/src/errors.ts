@@ -85,6 +85,8 @@ export const RESULT_CODES = {
   UPLOAD_FAILED: { code: 5001, status: 200 },
   UPLOAD_NOT_IMAGE: { code: 5002, status: 200 },
   UPLOAD_TOO_LARGE: { code: 5003, status: 200 },
+  IMAGE_TOO_LARGE: { code: 5004, status: 200 },
+  UPLOAD_BUSY: { code: 5005, status: 503 },
   // 6xxx back office
   STAFF_TOTP_WRONG: { code: 6001, status: 200 },
   STAFF_FORBIDDEN: { code: 6002, status: 200 },
@@ -119,6 +121,8 @@ export const RESULT_CODES = {
   INDEX_SYMBOL_INVALID: { code: 7021, status: 200 },
   // why: 7030 onwards: trial money (7020s are the index sources').
   TRIAL_ALREADY_CLAIMED: { code: 7030, status: 200 },
+  TRIAL_OPPOSITE_REAL_OPEN: { code: 7031, status: 200 },
+  TRIAL_OPPOSITE_LINKED: { code: 7032, status: 200 },
   // 76xx launchpad, 77xx agents
   LP_NOT_STARTED: { code: 7601, status: 200 },
   LP_CLOSED: { code: 7602, status: 200 },

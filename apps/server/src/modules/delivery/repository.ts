@@ -444,10 +444,10 @@ export async function hasGrantOfPlan(db: Db, userId: bigint, planId: bigint): Pr
 // --- trial rules (docs/trial-money.md) -------------------------------------------------------------
 
 /**
- * Whether any of `userIds` holds a live contract on `symbol` in `direction` whose period is still
- * running at `now`; with `trialOnly`, only trial-funded ones count.
+ * Who of `userIds` holds live contracts on `symbol` in `direction` whose period is still running
+ * at `now`, and with which funding (one row each); with `trialOnly`, only trial-funded ones count.
  */
-export async function hasOpposingContract(
+export async function listOpposingContracts(
   db: Db,
   query: {
     userIds: readonly bigint[];
@@ -456,18 +456,19 @@ export async function hasOpposingContract(
     trialOnly: boolean;
     now: Millis;
   },
-): Promise<boolean> {
-  if (query.userIds.length === 0) return false;
+): Promise<{ user_id: bigint; funding: 'real' | 'trial' }[]> {
+  if (query.userIds.length === 0) return [];
   let select = db
     .selectFrom('delivery_contracts')
-    .select('id')
+    .select(['user_id', 'funding'])
     .where('user_id', 'in', query.userIds)
     .where('symbol', '=', query.symbol)
     .where('direction', '=', query.direction)
     .where('status', 'in', LIVE_STATUSES)
     .where('expires_at', '>', query.now);
   if (query.trialOnly) select = select.where('funding', '=', 'trial');
-  return (await select.executeTakeFirst()) !== undefined;
+  // why: the message names whose contract it is; one row per account and funding is enough.
+  return select.groupBy(['user_id', 'funding']).execute();
 }
 
 /** Ids of the user's live grants still short of their turnover, the soonest to expire first. */

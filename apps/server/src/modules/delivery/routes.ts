@@ -60,6 +60,8 @@ export async function deliveryRoutes(
         'INDEX_STALE',
         'CONTRACT_EXPOSURE_LIMIT',
         'TRIAL_OPPOSITE_OPEN',
+        'TRIAL_OPPOSITE_REAL_OPEN',
+        'TRIAL_OPPOSITE_LINKED',
         'USDT_INSUFFICIENT',
         'TRIAL_BALANCE_INSUFFICIENT',
         'TRIAL_EXPIRED',

@@ -73,7 +73,7 @@ export interface IndexSource {
 
 export interface DeliveryDeps {
   /** Refuses trading to unverified users when the operator's policy asks for it. */
-  identityGate?: { requireForTrading(userId: bigint): Promise<void> };
+  identityGate: { requireForTrading(userId: bigint): Promise<void> };
   db: Db;
   clock: Clock;
   ledger: LedgerService;
@@ -340,7 +340,7 @@ export class DeliveryService {
     const account = await users.getAccount(userId);
     if (!account) throw new AppError('PLEASE_LOGIN');
     if (account.tradeBanned) throw new AppError('TRADING_BANNED');
-    await this.#deps.identityGate?.requireForTrading(userId);
+    await this.#deps.identityGate.requireForTrading(userId);
     const markets = await this.#deps.markets.listMarkets({ activeOnly: true });
     if (!markets.some((m) => m.symbol === input.symbol)) throw new AppError('MARKET_NOT_OPEN');
     const product = await repo.findProduct(db, input.symbol);
@@ -364,7 +364,8 @@ export class DeliveryService {
         // money into a sure profit, also when the other side is held by a cooperating account:
         // either order is refused across the user's linked accounts. Checked under the product's
         // row lock, so two linked accounts placing at once are seen one after the other.
-        if (await this.#wouldHedgeTrial(trx, userId, input, now)) throw new AppError('TRIAL_OPPOSITE_OPEN');
+        const hedge = await this.#hedgeOf(trx, userId, input, now);
+        if (hedge) throw new AppError(hedge);
         const grant = input.trial ? await this.#takeFromGrant(trx, userId, input.amount, now) : undefined;
         const contractId = await repo.insertContract(trx, {
           user_id: userId,
@@ -427,24 +428,30 @@ export class DeliveryService {
   }
 
   /**
-   * The hedge rule (docs/trial-money.md): whether a live contract on the market in the opposite
-   * direction, with its period still running, is held by the user or an account linked to it, when
-   * either that contract or the new one uses trial money.
+   * The hedge rule (docs/trial-money.md): the refusal for a live contract on the market in the
+   * opposite direction, with its period still running, held by the user or an account linked to
+   * it, when either that contract or the new one uses trial money; undefined when there is none.
+   * Each case has its own message: the user's own trial contract, the user's own real contract
+   * (against which trial money is placed), or a linked account's contract.
    */
-  async #wouldHedgeTrial(
+  async #hedgeOf(
     trx: Db,
     userId: bigint,
     input: { symbol: string; direction: 'up' | 'down'; trial: boolean },
     now: number,
-  ): Promise<boolean> {
+  ): Promise<'TRIAL_OPPOSITE_OPEN' | 'TRIAL_OPPOSITE_REAL_OPEN' | 'TRIAL_OPPOSITE_LINKED' | undefined> {
     const linked = await this.#deps.accountLinks.linkedAccounts(trx, userId);
-    return repo.hasOpposingContract(trx, {
+    const opposing = await repo.listOpposingContracts(trx, {
       userIds: [userId, ...linked.filter((id) => id !== userId)],
       symbol: input.symbol,
       direction: input.direction === 'up' ? 'down' : 'up',
       trialOnly: !input.trial,
       now: toMillis(now),
     });
+    const own = opposing.filter((c) => c.user_id === userId);
+    if (own.some((c) => c.funding === 'trial')) return 'TRIAL_OPPOSITE_OPEN';
+    if (own.length > 0) return 'TRIAL_OPPOSITE_REAL_OPEN';
+    return opposing.length > 0 ? 'TRIAL_OPPOSITE_LINKED' : undefined;
   }
 
   /** `open` lists open and settling contracts, `settled` settled and closed ones; newest first. */
