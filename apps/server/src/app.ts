@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ATOMS_PER_UNIT } from '@bourse/shared';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -493,6 +494,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         audit,
         settings,
         reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
+        // why: no market offers leverage yet, so a leverage claim is withheld; the perpetual
+        // contracts' module (issue 39) answers here with its open markets' highest leverage.
+        leverageOffered: async () => 0,
       });
     },
     { prefix: '/apiv' },
@@ -571,6 +575,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       }),
     ),
     listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
+    usdtValue: (asset, amount) => {
+      if (asset === 'USDT') return amount;
+      const index = markets.service.latestIndex(`${asset}USDT`);
+      return index ? (amount * index.price) / ATOMS_PER_UNIT : undefined;
+    },
+    adjustmentApprovalThreshold: config.adjustmentApprovalThreshold,
     // why: the finance review routes call the wallet's staff-side methods once it is registered.
     wallet: () => wallet,
     delivery: () => delivery.backOffice,

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { toAtoms } from '@bourse/shared';
 import { z } from 'zod';
 import { isKnownVenue } from './modules/markets/venue-feed.ts';
 import type { LimitRule, LimitStoreKind } from './platform/rate-limit.ts';
@@ -225,6 +226,21 @@ const ConfigSchema = z.object({
   INDEX_TICK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   DELIVERY_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   TRIAL_TURNOVER_MULTIPLE: z.coerce.number().min(1).max(1000).default(10),
+  // why: a decimal USDT figure, kept exact (atoms) like every amount.
+  ADJUSTMENT_APPROVAL_THRESHOLD: z
+    .string()
+    .optional()
+    .transform((value, ctx): bigint => {
+      const text = value?.trim() || '1000';
+      if (!/^\d{1,10}(\.\d{1,8})?$/.test(text)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `ADJUSTMENT_APPROVAL_THRESHOLD: expected USDT like 1000, got "${value}"`,
+        });
+        return z.NEVER;
+      }
+      return toAtoms(text);
+    }),
   MINING_JOB_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   MARKET_MAKER: flag(true),
   NATS_URL: z
@@ -349,6 +365,11 @@ export interface Config {
    * sets its own (never below 2 / (1 − the highest payout ratio); docs/trial-money.md).
    */
   trialTurnoverMultiple: number;
+  /**
+   * A manual adjustment worth more than this (USDT atoms at the index), or in an asset without a
+   * price, waits for a second staff member's approval.
+   */
+  adjustmentApprovalThreshold: bigint;
   /** How often the mining job looks for whole UTC days to pay and output to release. */
   miningJobMs: number;
   /** `nats://…` switches the bus to NATS JetStream; unset means the in-process bus. */
@@ -464,6 +485,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     indexTickRetentionMs: parsed.INDEX_TICK_RETENTION_DAYS * 24 * 60 * 60_000,
     deliveryGraceSeconds: parsed.DELIVERY_GRACE_SECONDS,
     trialTurnoverMultiple: parsed.TRIAL_TURNOVER_MULTIPLE,
+    adjustmentApprovalThreshold: parsed.ADJUSTMENT_APPROVAL_THRESHOLD,
     miningJobMs: parsed.MINING_JOB_SECONDS * 1000,
     marketMaker: parsed.MARKET_MAKER,
     natsUrl: parsed.NATS_URL || undefined,

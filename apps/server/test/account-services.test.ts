@@ -370,6 +370,10 @@ describe.each(DIALECTS)('account services on $name', ({ name, skip }) => {
         network: 'TRC20',
         address: ADDRESSES.trx,
       });
+      const withdrawPage = async () =>
+        (await server.call('GET', '/Finance/txpage', { coin: 'USDT' }, { token: erin.token })).data;
+      // the withdrawal page says codes are on, so the app asks for one before it sends the request
+      expect((await withdrawPage()).totp).toBe(1);
       const fields = { coin: 'USDT', address_id: addressId, amount: '20', paypassword: 'pay-1234' };
       expect((await withdraw(server, erin.token, fields)).code).toBe(2113);
       expect((await withdraw(server, erin.token, { ...fields, gacode: '000000' })).code).toBe(2114);
@@ -396,6 +400,7 @@ describe.each(DIALECTS)('account services on $name', ({ name, skip }) => {
         ).code,
       ).toBe(1000);
       expect((await login({})).code).toBe(1000);
+      expect((await withdrawPage()).totp).toBe(0);
     });
 
     it('sessions and devices: list, end one, end all others; anti-phishing code in notices and mail', async () => {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentService } from '../src/modules/content/service.ts';
+import { SettingsService } from '../src/modules/settings/service.ts';
 import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 
@@ -207,7 +209,7 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
       ).toEqual(['content.delete staff:2', 'content.update staff:2', 'content.create staff:1']);
     });
 
-    it('states a reserve claim only while published proof of reserves backs it', async () => {
+    it('states a reserve claim only while published proof of reserves backs it, and a leverage claim only while an open market offers that leverage', async () => {
       expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
         leverage_max: '',
         reserve_btc: '',
@@ -215,12 +217,31 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
       const bad = await admin('POST', '/content-claims', { leverageMax: 'five', reserveBtc: '' });
       expect(bad.code).toBe(6007);
       const set = await admin('POST', '/content-claims', { leverageMax: '5', reserveBtc: '20000' });
-      expect(set.data).toEqual({ leverageMax: '5', reserveBtc: '20000', reserveEvidence: false });
-      // no snapshot is published on this store: the reserve figure is withheld from customers
+      expect(set.data).toEqual({
+        leverageMax: '5',
+        reserveBtc: '20000',
+        reserveEvidence: false,
+        leverageOffered: 0,
+      });
+      // no snapshot is published on this store, and no market offers leverage: both figures are
+      // withheld from customers
       expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
-        leverage_max: '5',
+        leverage_max: '',
         reserve_btc: '',
       });
+      // the same claims, read where open markets offer 3x, then 5x: shown only once it is true
+      const { store, clock } = server.app.ctx;
+      const withLeverage = (offered: number) =>
+        new ContentService({
+          db: store.db,
+          clock,
+          audit: server.app.ctx.audit,
+          settings: new SettingsService({ db: store.db }),
+          reserveEvidence: async () => true,
+          leverageOffered: async () => offered,
+        }).publicClaims();
+      expect(await withLeverage(3)).toEqual({ leverageMax: '', reserveBtc: '20000' });
+      expect(await withLeverage(5)).toEqual({ leverageMax: '5', reserveBtc: '20000' });
       const audit = await callAdmin(server, 'GET', '/audit', { target: 'settings:claims' }, owner);
       expect(audit.data[0]).toMatchObject({ action: 'content.claims', actor: 'staff:2' });
     });
@@ -248,9 +269,10 @@ describe('demo content', () => {
     expect((await server.call('GET', '/Index/page', { slug: 'msb' }, { lang: 'it-it' })).data.title).toBe(
       'Registrazione MSB',
     );
-    // the demo publishes a proof-of-reserves snapshot at start, so the reserve claim is backed
+    // the demo publishes a proof-of-reserves snapshot at start, so the reserve claim is backed;
+    // no market offers leverage, so the demo's leverage claim is not shown
     expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
-      leverage_max: '5',
+      leverage_max: '',
       reserve_btc: '20000',
     });
   });
@@ -268,7 +290,7 @@ describe('demo content', () => {
 
     expect((await server.call('GET', '/por/snapshots', {})).data.list).toEqual(before);
     expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
-      leverage_max: '5',
+      leverage_max: '',
       reserve_btc: '20000',
     });
   });

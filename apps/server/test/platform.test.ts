@@ -81,6 +81,9 @@ describe('platform', () => {
     const doc = (await (await fetch(`${server.url}/docs/json`)).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
+        '/admin-api/adjustments',
+        '/admin-api/adjustments/{id}/approve',
+        '/admin-api/adjustments/{id}/reject',
         '/admin-api/agents',
         '/admin-api/agents/{id}/decision',
         '/admin-api/audit',
@@ -241,6 +244,7 @@ describe('platform', () => {
         '/apiv/user/tgcode',
         '/apiv/user/deladdress',
         '/apiv/user/delbank',
+        '/apiv/user/index',
         '/apiv/user/mybill',
         '/apiv/user/online',
         '/apiv/user/sub_respwd',

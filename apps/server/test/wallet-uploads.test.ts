@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
@@ -151,6 +152,44 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
         const missing = await fetch(`${server.url}/Upload/public/${encodeURIComponent(probe)}`);
         expect(missing.status, probe).toBe(404);
       }
+    });
+
+    it('removes the voucher when the deposit row itself cannot be written', async () => {
+      const db = server.app.ctx.store.db;
+      // why: a real failure of the store, not a mock: a trigger refuses every new deposit row.
+      if (name === 'postgres') {
+        await sql`create function refuse_deposit() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(
+          db,
+        );
+        await sql`create trigger refuse_deposit before insert on deposits for each row execute function refuse_deposit()`.execute(
+          db,
+        );
+      } else {
+        await sql`create trigger refuse_deposit before insert on deposits begin select raise(abort, 'refused by the test'); end`.execute(
+          db,
+        );
+      }
+      const before = storedFiles();
+      try {
+        const answer = await postDeposit(server, token, FIELDS, {
+          data: await pngImage(),
+          filename: 'voucher.png',
+        });
+        expect(answer.code).toBe(1006);
+        expect(storedFiles()).toEqual(before);
+      } finally {
+        await sql`drop trigger refuse_deposit${sql.raw(name === 'postgres' ? ' on deposits' : '')}`.execute(
+          db,
+        );
+        if (name === 'postgres') await sql`drop function refuse_deposit()`.execute(db);
+      }
+      // the same deposit goes through once the store takes rows again
+      const accepted = await postDeposit(server, token, FIELDS, {
+        data: await pngImage(),
+        filename: 'voucher.png',
+      });
+      expect(accepted.code).toBe(1000);
+      expect(storedFiles()).toHaveLength(before.length + 1);
     });
   });
 });

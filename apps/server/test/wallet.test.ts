@@ -82,6 +82,11 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
       expect((await server.call('GET', '/Finance/getallzhehe', {}, { token: user.token })).data).toEqual({
         total_usdt: '100.00000000',
       });
+      // the spec's user home: the profile and the same overview in one call
+      const home = await server.call('GET', '/user/index', {}, { token: user.token });
+      expect(home.code).toBe(1000);
+      const profile = await server.call('GET', '/User/getUserInfo', {}, { token: user.token });
+      expect(home.data).toEqual({ ...overview.data, userInfo: profile.data.userInfo });
       expect(
         (await server.call('GET', '/Finance/getmoney', { coin: 'usdt' }, { token: user.token })).data,
       ).toEqual({
@@ -124,7 +129,13 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
         '100.00000000',
       );
 
-      for (const path of ['/Finance/index', '/Finance/getallzhehe', '/User/czcoin', '/Finance/txcoin']) {
+      for (const path of [
+        '/Finance/index',
+        '/Finance/getallzhehe',
+        '/user/index',
+        '/User/czcoin',
+        '/Finance/txcoin',
+      ]) {
         expect((await server.call('GET', path)).code).toBe(100);
       }
     });
@@ -418,6 +429,7 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
         available: '500.00000000',
         paypassword: 1,
         withdraw_blocked: 0,
+        totp: 0,
       });
       expect(page.data.networks[0]).toEqual({
         network: 'TRC20',

@@ -39,11 +39,31 @@ function numberToPlain(value: number): string {
 /** Most decimals an amount may carry (atoms are 10^-8 units). */
 export const MAX_AMOUNT_DECIMALS = 8;
 
-const AMOUNT_RE = /^\d{1,20}(\.\d{1,8})?$/;
+/**
+ * Most integer digits an amount on the wire may carry: every amount is below 10^10 units
+ * (10^18 atoms), whatever the asset.
+ *
+ * why: atoms live in signed 64-bit columns (at most 2^63 − 1 ≈ 9.22 × 10^18). One amount of 10^19
+ * atoms or more fails in the driver (a 500), and amounts a little below 2^63 overflow as soon as two
+ * are added (a balance, a fee, a reservation). Below 10^18 atoms, nine of the largest amounts still
+ * add up inside 64 bits, and the bound is still far above any real deposit, order or adjustment
+ * (ten billion units of any coin).
+ */
+export const MAX_AMOUNT_INTEGER_DIGITS = 10;
+
+/** The largest amount, in atoms, that {@link isAmountString} lets through (10^18 − 1). */
+export const MAX_AMOUNT_ATOMS = 10n ** 18n - 1n;
+
+/** The largest record id: ids are signed 64-bit integers in every store (2^63 − 1). */
+export const MAX_RECORD_ID = 2n ** 63n - 1n;
+
+// why: {1,10} is MAX_AMOUNT_INTEGER_DIGITS.
+const AMOUNT_RE = /^\d{1,10}(\.\d{1,8})?$/;
 
 /**
- * True when `value` is an amount a user may type: digits with at most 8 decimals and 20 integer
- * digits, no sign, no exponent (`"12"`, `"0.5"`, `"1.23456789"`; not `"1.234567891"`, `"-1"`, `".5"`).
+ * True when `value` is an amount a user may type: digits with at most 8 decimals and
+ * {@link MAX_AMOUNT_INTEGER_DIGITS} integer digits, no sign, no exponent (`"12"`, `"0.5"`,
+ * `"1.23456789"`; not `"1.234567891"`, `"-1"`, `".5"`, `"10000000000"`).
  */
 export function isAmountString(value: string): boolean {
   return AMOUNT_RE.test(value);

@@ -4,6 +4,7 @@ import {
   formatPercent,
   fromAtoms,
   isAmountString,
+  MAX_AMOUNT_ATOMS,
   parseAmount,
   splitDuration,
   toAtoms,
@@ -101,8 +102,9 @@ describe('formatPercent', () => {
 
 describe('amounts typed by users', () => {
   it('accepts plain amounts with up to 8 decimals and nothing else', () => {
-    for (const ok of ['0', '12', '0.5', '1.23456789', '00012.10', '99999999999999999999.99999999']) {
+    for (const ok of ['0', '12', '0.5', '1.23456789', '00012.10', '9999999999.99999999']) {
       expect(isAmountString(ok)).toBe(true);
+      expect(parseAmount(ok) <= MAX_AMOUNT_ATOMS).toBe(true);
     }
     for (const bad of [
       '',
@@ -116,6 +118,10 @@ describe('amounts typed by users', () => {
       ' 1',
       '0x10',
       '123456789012345678901',
+      // at or past 10^10 units: see MAX_AMOUNT_INTEGER_DIGITS
+      '10000000000',
+      '92233720368.54775807',
+      '99999999999999999999.99999999',
     ]) {
       expect(isAmountString(bad)).toBe(false);
     }
@@ -127,10 +133,15 @@ describe('amounts typed by users', () => {
     expect(() => parseAmount('0.000000001')).toThrow(RangeError);
     expect(() => parseAmount('-1')).toThrow(RangeError);
   });
-  it('parseAmount ∘ fromAtoms is the identity on non-negative atoms', () => {
+  it('parseAmount ∘ fromAtoms is the identity on amounts up to the bound, and refuses past it', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 27n }), (atoms) => {
+      fc.property(fc.bigInt({ min: 0n, max: MAX_AMOUNT_ATOMS }), (atoms) => {
         expect(parseAmount(fromAtoms(atoms))).toBe(atoms);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.bigInt({ min: MAX_AMOUNT_ATOMS + 1n, max: 10n ** 27n }), (atoms) => {
+        expect(() => parseAmount(fromAtoms(atoms))).toThrow(RangeError);
       }),
     );
   });

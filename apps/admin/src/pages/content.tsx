@@ -54,6 +54,7 @@ interface Claims {
   leverageMax: string;
   reserveBtc: string;
   reserveEvidence?: boolean;
+  leverageOffered?: number;
 }
 
 const empty = (kind: Kind): Draft => ({
@@ -361,6 +362,15 @@ function ClaimsCard({ canWrite }: { canWrite: boolean }) {
         style={{ marginTop: 8, marginBottom: 0 }}
       >
         {claims.data?.reserveEvidence ? t('content.reserveBacked') : t('content.reserveUnbacked')}
+      </Typography.Paragraph>
+      <Typography.Paragraph
+        type={claims.data?.leverageOffered ? 'secondary' : 'warning'}
+        style={{ marginTop: 4, marginBottom: 0 }}
+        data-testid="claim-leverage-evidence"
+      >
+        {claims.data?.leverageOffered
+          ? t('content.leverageBacked', { x: claims.data.leverageOffered })
+          : t('content.leverageUnbacked')}
       </Typography.Paragraph>
     </Card>
   );

@@ -21,6 +21,7 @@ import * as mining from './migrations/2026_11_25_0024_mining.ts';
 import * as deliveryOpening from './migrations/2026_11_27_0024_delivery_opening.ts';
 import * as indexConstituents from './migrations/2026_11_27_0025_index_constituents.ts';
 import * as trialRules from './migrations/2026_11_27_0026_trial_rules.ts';
+import * as adjustmentRequests from './migrations/2026_11_27_0027_adjustment_requests.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0024_delivery_opening': deliveryOpening,
   '2026_11_27_0025_index_constituents': indexConstituents,
   '2026_11_27_0026_trial_rules': trialRules,
+  '2026_11_27_0027_adjustment_requests': adjustmentRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

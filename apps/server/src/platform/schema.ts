@@ -29,6 +29,7 @@ export interface Database {
   journal_entries: JournalEntriesTable;
   postings: PostingsTable;
   audit_log: AuditLogTable;
+  adjustment_requests: AdjustmentRequestsTable;
   staff: StaffTable;
   staff_sessions: StaffSessionsTable;
   delivery_products: DeliveryProductsTable;
@@ -238,6 +239,24 @@ export interface PostingsTable {
   account_id: bigint;
   amount: bigint;
   balance_after: bigint;
+}
+
+/** A manual adjustment above the approval threshold, waiting for a second staff member. */
+export interface AdjustmentRequestsTable {
+  id: Generated<bigint>;
+  user_id: bigint;
+  asset: string;
+  amount: bigint;
+  usdt_value: bigint | null;
+  reason: string;
+  key: string;
+  status: 'pending' | 'approved' | 'rejected';
+  requested_by: string;
+  requested_at: Millis;
+  decided_by: string | null;
+  decided_at: Millis | null;
+  decision_reason: string | null;
+  entry_id: bigint | null;
 }
 
 export interface AuditLogTable {

@@ -21,6 +21,8 @@ export interface FileStore {
   save(name: string, bytes: Buffer): Promise<void>;
   /** The file's bytes, or undefined when there is none by that name. */
   read(name: string): Promise<Buffer | undefined>;
+  /** Deletes the file by that name; nothing when there is none. */
+  remove(name: string): Promise<void>;
 }
 
 /** A {@link FileStore} in a local folder (`${DATA_DIR}/uploads`). */
@@ -49,6 +51,11 @@ export class LocalFileStore implements FileStore {
       throw error;
     }
   }
+
+  async remove(name: string): Promise<void> {
+    assertStoredName(name);
+    await fs.rm(path.join(this.#dir, name), { force: true });
+  }
 }
 
 /** A file part of a multipart request as the upload parser hands it to a route. */
@@ -66,6 +73,20 @@ export interface StoredImage {
 
 /** Largest upload accepted by default (5 MiB). */
 export const DEFAULT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Most pixels an uploaded image may have: 16 Mpx, what a photographed document needs (a 16 Mpx
+ * camera frame, 4608 × 3456, fits; phones save 12 Mpx by default). why: a PNG of one colour
+ * compresses about 1000 to 1, so the byte limit says nothing of what decoding costs; the pixel
+ * count does (up to 4 bytes each while decoding, 64 MiB at this limit).
+ */
+export const MAX_IMAGE_PIXELS = 4096 * 4096;
+
+/** Longest side an uploaded image may have, whatever its pixel count (a 1 × 16M strip is no photo). */
+export const MAX_IMAGE_SIDE = 8192;
+
+/** Longest one decode and re-encode may run before libvips abandons it (sharp counts in seconds). */
+export const DECODE_TIMEOUT_SECONDS = 10;
 
 /** Public path of stored uploads (spec section 7). */
 export const UPLOAD_PUBLIC_PREFIX = '/Upload/public/';
@@ -113,6 +134,70 @@ function endsWhereImageEnds(mime: string, data: Buffer): boolean {
 }
 
 /**
+ * A bounded queue for image decodes: at most `concurrency` run at once, at most `maxWaiting` wait
+ * for a turn, and one more is refused with UPLOAD_BUSY rather than queued. A task keeps its slot
+ * until it settles, so a decode is never counted out while libvips still holds its memory.
+ */
+export class DecodeQueue {
+  readonly #concurrency: number;
+  readonly #maxWaiting: number;
+  readonly #waiting: (() => void)[] = [];
+  #running = 0;
+
+  constructor(options: { concurrency: number; maxWaiting: number }) {
+    if (!(options.concurrency >= 1 && options.maxWaiting >= 0))
+      throw new Error('invalid decode queue bounds');
+    this.#concurrency = options.concurrency;
+    this.#maxWaiting = options.maxWaiting;
+  }
+
+  /** How many tasks run now and how many wait for a turn. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.#running, waiting: this.#waiting.length };
+  }
+
+  /** Runs `task` in its turn and answers its result; throws UPLOAD_BUSY at once when the queue is full. */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.#concurrency) {
+      if (this.#waiting.length >= this.#maxWaiting) throw new AppError('UPLOAD_BUSY');
+      // why: the slot is handed over by the task that finishes, so `#running` is not decremented
+      // and incremented in between, and no newcomer can take the turn of one that waited.
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } else {
+      this.#running++;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running--;
+    }
+  }
+}
+
+/**
+ * The decode queue every {@link ImageUploads} of this process shares by default: one decode at a
+ * time, eight waiting. why: what a decode spends (memory, libvips' threads, the cores) belongs to
+ * the process, not to a module, so the identity, wallet and support uploads share one bound. A
+ * decode of a 16 Mpx image takes well under a second, so eight waiting is a few seconds of delay.
+ */
+export const PROCESS_DECODE_QUEUE = new DecodeQueue({ concurrency: 1, maxWaiting: 8 });
+
+/**
+ * The image's width and height as its header gives them, read without decoding a pixel (sharp's
+ * `metadata()` reads the header only); for an animated image, one frame (only the first is decoded).
+ */
+async function readImageSize(data: Buffer): Promise<{ width: number; height: number }> {
+  try {
+    const meta = await sharp(data, { failOn: 'error' }).metadata();
+    return { width: meta.width ?? 0, height: meta.pageHeight ?? meta.height ?? 0 };
+  } catch {
+    throw new AppError('UPLOAD_NOT_IMAGE');
+  }
+}
+
+/**
  * Accepts images only: checked by content (magic bytes) against the name's extension, refused
  * when anything rides along (trailing data, markup), size-limited, then re-encoded with sharp to
  * WebP (which drops every metadata block and any crafted structure) and stored under a random name.
@@ -120,10 +205,12 @@ function endsWhereImageEnds(mime: string, data: Buffer): boolean {
 export class ImageUploads {
   readonly #store: FileStore;
   readonly #maxBytes: number;
+  readonly #decodes: DecodeQueue;
 
-  constructor(options: { store: FileStore; maxBytes?: number }) {
+  constructor(options: { store: FileStore; maxBytes?: number; decodes?: DecodeQueue }) {
     this.#store = options.store;
     this.#maxBytes = options.maxBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
+    this.#decodes = options.decodes ?? PROCESS_DECODE_QUEUE;
   }
 
   get maxBytes(): number {
@@ -131,9 +218,20 @@ export class ImageUploads {
   }
 
   /**
-   * Checks, re-encodes and stores one image. Throws UPLOAD_TOO_LARGE over the size limit and
-   * UPLOAD_NOT_IMAGE for anything that is not a plain JPEG, PNG, WebP or GIF named as what it is.
+   * Checks, re-encodes and stores one image. Throws UPLOAD_TOO_LARGE over the size limit,
+   * UPLOAD_NOT_IMAGE for anything that is not a plain JPEG, PNG, WebP or GIF named as what it is,
+   * IMAGE_TOO_LARGE when its header declares more than {@link MAX_IMAGE_PIXELS} or a side over
+   * {@link MAX_IMAGE_SIDE} (or its decode outlasts {@link DECODE_TIMEOUT_SECONDS}), and UPLOAD_BUSY
+   * when the decode queue is full.
    */
+  /**
+   * Deletes an image this store saved, when the record that was to point at it could not be
+   * written (so nothing is left that no record names).
+   */
+  removeImage(name: string): Promise<void> {
+    return this.#store.remove(name);
+  }
+
   async storeImage(file: UploadedFile): Promise<StoredImage> {
     if (file.data.length === 0) throw new AppError('UPLOAD_NOT_IMAGE');
     if (file.data.length > this.#maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
@@ -145,16 +243,28 @@ export class ImageUploads {
     if (!endsWhereImageEnds(detected.mime, file.data)) throw new AppError('UPLOAD_NOT_IMAGE');
     if (MARKUP_RE.test(file.data.toString('latin1'))) throw new AppError('UPLOAD_NOT_IMAGE');
 
-    let encoded: Buffer;
-    try {
-      encoded = await sharp(file.data, { limitInputPixels: 40_000_000, failOn: 'error' })
-        .rotate()
-        .resize({ width: 2400, height: 2400, fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 82 })
-        .toBuffer();
-    } catch {
-      throw new AppError('UPLOAD_NOT_IMAGE');
-    }
+    // why: the header is read before anything is decoded, so an image that would cost too much
+    // (a "bomb": a few KB of one colour declaring 40 Mpx) is refused for nothing.
+    const { width, height } = await readImageSize(file.data);
+    if (width < 1 || height < 1) throw new AppError('UPLOAD_NOT_IMAGE');
+    if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS)
+      throw new AppError('IMAGE_TOO_LARGE');
+
+    const encoded = await this.#decodes.run(async () => {
+      try {
+        // why: sharp's own pixel limit stays as a second guard, should a header understate.
+        return await sharp(file.data, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+          .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
+          .rotate()
+          .resize({ width: 2400, height: 2400, fit: 'inside', withoutEnlargement: true })
+          .webp({ quality: 82 })
+          .toBuffer();
+      } catch (error) {
+        const message = (error as Error).message;
+        if (/^timeout|pixel limit/i.test(message)) throw new AppError('IMAGE_TOO_LARGE');
+        throw new AppError('UPLOAD_NOT_IMAGE');
+      }
+    });
     const name = `${randomBytes(16).toString('hex')}.webp`;
     try {
       await this.#store.save(name, encoded);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAmountString } from '../format.ts';
 import { ReserveEntry } from './por.ts';
 
 /** `/admin-api/reserves/*`: proof-of-reserves snapshots and their reserve entries (back office). */
@@ -43,11 +44,14 @@ export const AddReserveBody = z.object({
     .string()
     .min(10, { error: 'POR_RESERVE_SIGNATURE' })
     .max(100, { error: 'POR_RESERVE_SIGNATURE' }),
-  balance: z.string().regex(/^\d{1,30}(\.\d{1,8})?$/, { error: 'CONFIG_AMOUNT_INVALID' }),
+  // why: the same bound as every amount (MAX_AMOUNT_INTEGER_DIGITS): the balance is kept in atoms
+  // in a signed 64-bit column, and reserve totals add many of them.
+  balance: z.string().refine(isAmountString, { error: 'CONFIG_AMOUNT_INVALID' }),
   height: z.coerce
     .number({ error: 'PARAM_ERROR' })
     .int({ error: 'PARAM_ERROR' })
-    .min(0, { error: 'PARAM_ERROR' }),
+    .min(0, { error: 'PARAM_ERROR' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'PARAM_ERROR' }),
   blockHash: z.string().min(1, { error: 'PARAM_ERROR' }).max(100, { error: 'PARAM_ERROR' }),
   sig: z.string().min(10, { error: 'POR_RESERVE_SIGNATURE' }).max(400, { error: 'POR_RESERVE_SIGNATURE' }),
 });

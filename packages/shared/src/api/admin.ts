@@ -51,8 +51,9 @@ const listLimit = z.coerce
   .max(200, { error: 'PARAM_ERROR' })
   .default(50);
 
-// why: 20 integer digits and 8 decimals, the same bound as every amount a customer types.
-const SIGNED_AMOUNT_RE = /^-?\d{1,20}(\.\d{1,8})?$/;
+// why: 10 integer digits and 8 decimals, the same bound as every amount a customer types
+// (MAX_AMOUNT_INTEGER_DIGITS: below 10^18 atoms, so a balance plus an adjustment stays in 64 bits).
+const SIGNED_AMOUNT_RE = /^-?\d{1,10}(\.\d{1,8})?$/;
 
 /** A positive amount staff type (a deposit's credited amount): at most 8 decimals. */
 export const staffAmountField = textField('AMOUNT_INVALID', { max: 40 }).refine(
@@ -323,9 +324,45 @@ export const StatementRow = z.object({
 export type StatementRow = z.infer<typeof StatementRow>;
 export const StatementList = z.array(StatementRow);
 
-/** `POST /users/:id/adjust`: the ledger entry and the user's available balance after it. */
-export const AdjustResult = z.object({ entryId: z.number().int(), balance: z.string() });
+/**
+ * `POST /users/:id/adjust`: `done` with the ledger entry and the user's available balance after
+ * it; or `pending` with the request a second staff member must approve (the adjustment is worth
+ * more than the approval threshold at the index, or its asset has no price).
+ */
+export const AdjustResult = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('done'), entryId: z.number().int(), balance: z.string() }),
+  z.object({ status: z.literal('pending'), requestId: z.string() }),
+]);
 export type AdjustResult = z.infer<typeof AdjustResult>;
+
+/** `GET /adjustments?status=`: requests for a second staff member's decision, newest first. */
+export const AdjustmentRequestQuery = z.object({
+  status: z.enum(['pending', 'approved', 'rejected'], { error: 'PARAM_ERROR' }).default('pending'),
+  token: tokenField,
+});
+
+export const AdjustmentRequest = z.object({
+  id: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  /** Its USDT value at the index when requested; null when the asset had no price. */
+  usdtValue: z.string().nullable(),
+  reason: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  requestedBy: z.string(),
+  requestedAt: z.number(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.number().nullable(),
+  decisionReason: z.string().nullable(),
+  entryId: z.string().nullable(),
+});
+export type AdjustmentRequest = z.infer<typeof AdjustmentRequest>;
+export const AdjustmentRequestList = z.array(AdjustmentRequest);
+
+/** `POST /adjustments/:id/reject`. */
+export const RejectAdjustmentBody = z.object({ reason: requiredReason, token: tokenField });
 
 /** A deposit as staff review it: the customer's record, whose it is and who reviewed it. */
 export const StaffDeposit = DepositRecord.extend({ user_id: z.string(), reviewed_by: z.string() });

@@ -41,6 +41,7 @@ export const LoginBody = z.object({
   gacode: optionalText('TOTP_WRONG', 16),
   token: tokenField,
 });
+export type LoginBody = z.input<typeof LoginBody>;
 
 export const TokenOnly = z.object({ token: tokenField });
 

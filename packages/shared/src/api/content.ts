@@ -110,4 +110,6 @@ export const AdminClaims = z.object({
   reserveBtc: z.string().max(20),
   /** Read-only: whether a published proof-of-reserves snapshot backs a reserve claim. */
   reserveEvidence: z.boolean().optional(),
+  /** Read-only: the highest leverage an open market offers (0 = none); a leverage claim above it is not shown. */
+  leverageOffered: z.number().int().optional(),
 });

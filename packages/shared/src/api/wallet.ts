@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResultKey } from '../errors.ts';
-import { isAmountString, MAX_AMOUNT_DECIMALS } from '../format.ts';
+import { isAmountString, MAX_AMOUNT_DECIMALS, MAX_RECORD_ID } from '../format.ts';
+import { UserInfo } from './auth.ts';
 import { optionalText, textField, tokenField } from './fields.ts';
 
 /**
@@ -24,8 +25,9 @@ export const networkField = textField('NETWORK_UNAVAILABLE', { max: 16 })
   .refine((v) => /^[A-Z0-9_-]{1,16}$/.test(v), { error: 'NETWORK_UNAVAILABLE' });
 
 /**
- * A positive amount typed by a user: a plain decimal with at most 8 decimals and 20 integer digits
- * (`"12"`, `"0.5"`, `"1.23456789"`). Anything else, zero included, answers AMOUNT_INVALID.
+ * A positive amount typed by a user: a plain decimal with at most 8 decimals and 10 integer digits
+ * (`"12"`, `"0.5"`, `"1.23456789"`; below 10^10 units, see `MAX_AMOUNT_INTEGER_DIGITS`). Anything
+ * else, zero included, answers `invalid` (AMOUNT_INVALID unless the field names its own key).
  */
 export function amountField(invalid: ResultKey = 'AMOUNT_INVALID') {
   return textField(invalid, { max: 40 }).refine((v) => isAmountString(v) && /[1-9]/.test(v), {
@@ -33,10 +35,15 @@ export function amountField(invalid: ResultKey = 'AMOUNT_INVALID') {
   });
 }
 
-/** A record id on the wire: a positive integer as a number or a digit string. */
+/**
+ * A record id on the wire: a positive integer as a number or a digit string, at most
+ * {@link MAX_RECORD_ID} (ids are signed 64-bit in every store; a larger one would fail in the driver).
+ */
 export const idField = z.coerce
   .string({ error: (issue) => (issue.input === undefined ? 'PARAM_MISSING' : 'PARAM_ERROR') })
-  .regex(/^[1-9]\d{0,18}$/, { error: 'PARAM_ERROR' });
+  .regex(/^[1-9]\d{0,18}$/, { error: 'PARAM_ERROR' })
+  // why: zod runs a refinement even after the regex refused, so BigInt only sees digits.
+  .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= MAX_RECORD_ID, { error: 'PARAM_ERROR' });
 
 /** An optional page number (1-based, at most 10,000). */
 export const pageField = z.coerce
@@ -215,6 +222,13 @@ export type AssetRow = z.infer<typeof AssetRow>;
 export const AssetsOverview = z.object({ total_usdt: amount, coins: z.array(AssetRow) });
 export type AssetsOverview = z.infer<typeof AssetsOverview>;
 
+/**
+ * `/user/index`: the assets tab's home (the spec's `User/index`): the signed-in user's profile
+ * (as `/User/getUserInfo` answers it) and the assets overview (as `/Finance/index`), in one call.
+ */
+export const UserHome = AssetsOverview.extend({ userInfo: UserInfo });
+export type UserHome = z.infer<typeof UserHome>;
+
 /** `/Finance/getallzhehe`: everything the user holds, valued in USDT. */
 export const TotalValue = z.object({ total_usdt: amount });
 
@@ -299,6 +313,8 @@ export const WithdrawPage = z.object({
   paypassword: z.union([z.literal(0), z.literal(1)]),
   /** 1 while withdrawals are blocked (24 hours after a login-password change). */
   withdraw_blocked: z.union([z.literal(0), z.literal(1)]),
+  /** 1 when the account has two-factor codes on: the request then needs `gacode`. */
+  totp: z.union([z.literal(0), z.literal(1)]),
 });
 export type WithdrawPage = z.infer<typeof WithdrawPage>;
 

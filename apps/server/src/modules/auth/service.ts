@@ -54,8 +54,8 @@ export interface AuthDeps {
   captchaEnabled: boolean;
   registerMode: 1 | 2;
   limits: AuthLimits;
-  /** Checks the second factor of accounts that have one (the security module). */
-  secondFactor?: { verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> };
+  /** Checks the second factor of accounts that have one (the security module). Required. */
+  secondFactor: { verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> };
   /** Tells a user of a login from a device not seen before. */
   notices?: Notifier;
 }
@@ -173,17 +173,15 @@ export class AuthService {
       throw await fail(user.id, 'LOGIN_PASSWORD_WRONG');
     }
     if (user.isFrozen) throw await fail(user.id, 'ACCOUNT_FROZEN');
-    if (this.#deps.secondFactor) {
-      try {
-        await this.#deps.secondFactor.verifySecondFactor(user.id, input.totpCode);
-      } catch (error) {
-        if (error instanceof AppError && (error.key === 'TOTP_REQUIRED' || error.key === 'TOTP_WRONG')) {
-          // why: asking for the code is not a failed attempt; the login limits keep their slot otherwise.
-          if (error.key === 'TOTP_REQUIRED') await limits.loginPerAccountAndIp.giveBack(accountIpKey);
-          throw await fail(user.id, error.key);
-        }
-        throw error;
+    try {
+      await this.#deps.secondFactor.verifySecondFactor(user.id, input.totpCode);
+    } catch (error) {
+      if (error instanceof AppError && (error.key === 'TOTP_REQUIRED' || error.key === 'TOTP_WRONG')) {
+        // why: asking for the code is not a failed attempt; the login limits keep their slot otherwise.
+        if (error.key === 'TOTP_REQUIRED') await limits.loginPerAccountAndIp.giveBack(accountIpKey);
+        throw await fail(user.id, error.key);
       }
+      throw error;
     }
 
     const seen = await repo.hasSucceededFrom(db, user.id, client.device);

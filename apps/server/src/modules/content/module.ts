@@ -14,6 +14,7 @@ export function registerContentModule(
     audit: AuditService;
     settings: SettingsService;
     reserveEvidence: () => Promise<boolean>;
+    leverageOffered: () => Promise<number>;
   },
 ): ContentService {
   const service = new ContentService(deps);

@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@bourse/i18n';
-import { AppError } from '@bourse/shared';
+import { AppError, ATOMS_PER_UNIT, toAtoms } from '@bourse/shared';
 import { CONTENT_PAGE_SLUGS } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
@@ -67,6 +67,7 @@ export class ContentService {
   readonly #audit: AuditService;
   readonly #settings: SettingsService;
   readonly #reserveEvidence: () => Promise<boolean>;
+  readonly #leverageOffered: () => Promise<number>;
 
   constructor(deps: {
     db: Db;
@@ -75,12 +76,15 @@ export class ContentService {
     settings: SettingsService;
     /** Whether a proof-of-reserves snapshot is published: the evidence a reserve claim links to. */
     reserveEvidence: () => Promise<boolean>;
+    /** The highest leverage an open market offers now (0 = none): what a leverage claim needs. */
+    leverageOffered: () => Promise<number>;
   }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#audit = deps.audit;
     this.#settings = deps.settings;
     this.#reserveEvidence = deps.reserveEvidence;
+    this.#leverageOffered = deps.leverageOffered;
   }
 
   async list(kind: 'announcement' | 'help', locale: Locale, page: number) {
@@ -127,23 +131,35 @@ export class ContentService {
     return { id: view.id, title: view.title };
   }
 
-  /** The marketing claims the operator configured ('' = not made), as staff set them. */
+  /**
+   * The marketing claims the operator configured ('' = not made), as staff set them, with the
+   * evidence each needs: a published reserve snapshot, and the highest leverage an open market
+   * offers.
+   */
   async configuredClaims() {
-    return {
-      leverageMax: (await this.#settings.get(CLAIM_LEVERAGE)) ?? '',
-      reserveBtc: (await this.#settings.get(CLAIM_RESERVE)) ?? '',
-      reserveEvidence: await this.#reserveEvidence(),
-    };
+    const [leverageMax, reserveBtc, reserveEvidence, leverageOffered] = await Promise.all([
+      this.#settings.get(CLAIM_LEVERAGE),
+      this.#settings.get(CLAIM_RESERVE),
+      this.#reserveEvidence(),
+      this.#leverageOffered(),
+    ]);
+    return { leverageMax: leverageMax ?? '', reserveBtc: reserveBtc ?? '', reserveEvidence, leverageOffered };
   }
 
   /**
-   * The claims customers see: a reserve figure only while a published proof-of-reserves snapshot
-   * backs it (the page links to it), so the app never states a reserve nobody can check.
+   * The claims customers see, each only while what the platform runs backs it: a reserve figure
+   * while a published proof-of-reserves snapshot backs it (the page links to it), a leverage
+   * figure while an open market offers at least that much leverage. The app never states what
+   * nobody can check or use.
    */
   async publicClaims() {
     const claims = await this.configuredClaims();
+    const isLeverageBacked =
+      claims.leverageMax !== '' &&
+      claims.leverageOffered > 0 &&
+      toAtoms(claims.leverageMax) <= BigInt(claims.leverageOffered) * ATOMS_PER_UNIT;
     return {
-      leverageMax: claims.leverageMax,
+      leverageMax: isLeverageBacked ? claims.leverageMax : '',
       reserveBtc: claims.reserveEvidence ? claims.reserveBtc : '',
     };
   }
@@ -281,7 +297,7 @@ export class ContentService {
     for (const value of [claims.leverageMax, claims.reserveBtc]) {
       if (value !== '' && !/^\d{1,9}(\.\d{1,8})?$/.test(value)) throw new AppError('CONFIG_AMOUNT_INVALID');
     }
-    const { reserveEvidence: _, ...before } = await this.configuredClaims();
+    const { reserveEvidence: _, leverageOffered: __, ...before } = await this.configuredClaims();
     await this.#db.transaction().execute(async (trx) => {
       await this.#settings.set(trx, CLAIM_LEVERAGE, claims.leverageMax);
       await this.#settings.set(trx, CLAIM_RESERVE, claims.reserveBtc);

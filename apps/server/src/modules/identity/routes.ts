@@ -61,6 +61,8 @@ export async function identityRoutes(
         'REALNAME_ALREADY',
         'UPLOAD_NOT_IMAGE',
         'UPLOAD_TOO_LARGE',
+        'IMAGE_TOO_LARGE',
+        'UPLOAD_BUSY',
         'UPLOAD_FAILED',
         'TOO_MANY_REQUESTS',
       ],

@@ -39,7 +39,7 @@ export interface LaunchpadDeps {
     listAncestors(db: Db, userId: bigint): Promise<{ userId: bigint; generation: number }[]>;
   };
   /** Refuses unverified users when the operator's policy asks for it (as for trading). */
-  identityGate?: { requireForTrading(userId: bigint): Promise<void> };
+  identityGate: { requireForTrading(userId: bigint): Promise<void> };
   /** Adds the project's coin to the platform's coins (the markets module). */
   coins: { addCoin(trx: Db, coin: { symbol: string; name: string; displayDecimals: number }): Promise<void> };
 }
@@ -259,7 +259,7 @@ export class LaunchpadService {
     const account = await this.#deps.users.getAccount(userId);
     if (!account) throw new AppError('PLEASE_LOGIN');
     if (account.tradeBanned || account.status === 'frozen') throw new AppError('LP_FORBIDDEN');
-    await this.#deps.identityGate?.requireForTrading(userId);
+    await this.#deps.identityGate.requireForTrading(userId);
     if (input.quantity <= 0n) throw new AppError('QTY_INVALID');
     const now = clock.now();
     let recordId: bigint;

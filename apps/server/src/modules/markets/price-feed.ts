@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Ticker } from '@bourse/shared';
+import { fromAtoms, type Ticker } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { RecordedPrice } from './service.ts';
 
@@ -26,8 +26,6 @@ export interface FeedMarket {
   priceDecimals: number;
 }
 
-/** Index prices are integers in 10^-8 units of the quote asset; no float is kept between steps. */
-const SCALE = 100_000_000n;
 const MINUTE_MS = 60_000;
 const DAY_MINUTES = 24 * 60;
 
@@ -106,10 +104,30 @@ function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
 }
 
-function toUnits(price: bigint, decimals: number): string {
-  const intPart = price / SCALE;
-  const frac = (price % SCALE).toString().padStart(8, '0').slice(0, decimals);
-  return decimals > 0 ? `${intPart}.${frac}` : intPart.toString();
+/**
+ * A market's ticker from its index figures (10^-8 quote units): the latest price and its 24h
+ * open, high and low, written to the market's price decimals (truncated), with the 24h change.
+ */
+export function buildTicker(
+  market: FeedMarket,
+  figures: { price: bigint; open: bigint; high: bigint; low: bigint },
+  ts: number,
+  source: string,
+): Ticker {
+  const d = market.priceDecimals;
+  return {
+    symbol: market.symbol,
+    base: market.base,
+    quote: market.quote,
+    priceDecimals: d,
+    price: fromAtoms(figures.price, d),
+    open24h: fromAtoms(figures.open, d),
+    high24h: fromAtoms(figures.high, d),
+    low24h: fromAtoms(figures.low, d),
+    change24h: percentChange(figures.open, figures.price),
+    ts,
+    source,
+  };
 }
 
 /** Percent change from `open` to `price`, truncated to two decimals, as a string like "-1.25". */
@@ -182,21 +200,7 @@ class SymbolState {
       if (p > high) high = p;
       if (p < low) low = p;
     }
-    const { market } = this.model;
-    const d = market.priceDecimals;
-    return {
-      symbol: market.symbol,
-      base: market.base,
-      quote: market.quote,
-      priceDecimals: d,
-      price: toUnits(this.price, d),
-      open24h: toUnits(open, d),
-      high24h: toUnits(high, d),
-      low24h: toUnits(low, d),
-      change24h: percentChange(open, this.price),
-      ts: now,
-      source,
-    };
+    return buildTicker(this.model.market, { price: this.price, open, high, low }, now, source);
   }
 }
 

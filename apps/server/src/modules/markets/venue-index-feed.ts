@@ -1,7 +1,7 @@
-import { fromAtoms, type Ticker } from '@bourse/shared';
+import type { Ticker } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Constituent, IndexAggregator } from './index-price.ts';
-import { type FeedMarket, type PriceFeed, percentChange } from './price-feed.ts';
+import { buildTicker, type FeedMarket, type PriceFeed } from './price-feed.ts';
 import type { Candle, IndexValue, RecordedPrice } from './service.ts';
 import type { VenueMarket, VenuePriceFeed, VenueSourceState } from './venue-feed.ts';
 
@@ -140,19 +140,5 @@ function toTicker(window: MarketWindow, latest: IndexValue, now: number): Ticker
     if (candle.l < low) low = candle.l;
   }
   open ??= latest.price;
-  const { market } = window;
-  const d = market.priceDecimals;
-  return {
-    symbol: market.symbol,
-    base: market.base,
-    quote: market.quote,
-    priceDecimals: d,
-    price: fromAtoms(latest.price, d),
-    open24h: fromAtoms(open, d),
-    high24h: fromAtoms(high, d),
-    low24h: fromAtoms(low, d),
-    change24h: percentChange(open, latest.price),
-    ts: latest.at,
-    source: latest.source,
-  };
+  return buildTicker(window.market, { price: latest.price, open, high, low }, latest.at, latest.source);
 }

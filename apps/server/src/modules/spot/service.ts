@@ -84,7 +84,7 @@ export interface SpotDeps {
   bus?: Bus;
   onError?: (error: unknown, what: string) => void;
   /** Refuses trading to unverified users when the operator's policy asks for it. */
-  identityGate?: { requireForTrading(userId: bigint): Promise<void> };
+  identityGate: { requireForTrading(userId: bigint): Promise<void> };
 }
 
 export interface PlaceInput {
@@ -140,7 +140,7 @@ export class SpotService {
    */
   async place(auth: AuthContext, input: PlaceInput): Promise<SpotOrder> {
     const userId = auth.userId;
-    await this.#deps.identityGate?.requireForTrading(userId);
+    await this.#deps.identityGate.requireForTrading(userId);
     const sequencer = await this.#sequencer(input.symbol);
     const market = sequencer.market;
     let prepared: { order: NewOrder; engine: EngineOrder };

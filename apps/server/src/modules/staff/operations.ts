@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { AppError, fromAtoms } from '@bourse/shared';
 import type { HealthReport } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db.ts';
+import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditRow, AuditService } from '../audit/service.ts';
 import type { AuthService, LoginLogEntry } from '../auth/service.ts';
 import type { AccountKind, LedgerService, StatementLine } from '../ledger/service.ts';
 import type { UserAccount, UserSummary, UsersService } from '../users/service.ts';
 import type { CoinSettings, NetworkSettings } from '../wallet/config.ts';
+import * as repo from './repository.ts';
 import type { StaffContext } from './service.ts';
 import type { StaffActorRef, WalletReview } from './wallet-port.ts';
 
@@ -22,6 +24,13 @@ export interface BackOfficeDeps {
   wallet?: () => WalletReview | undefined;
   /** Symbols of the coins the platform knows (adjustments are refused in any other asset). */
   listAssets: () => Promise<string[]>;
+  /** What `amount` atoms of `asset` are worth in USDT atoms at the index; undefined without a price. */
+  usdtValue: (asset: string, amount: bigint) => bigint | undefined;
+  /**
+   * Adjustments worth more than this (USDT atoms at the index), or with no price, need a second
+   * staff member's approval (`ADJUSTMENT_APPROVAL_THRESHOLD`).
+   */
+  adjustmentApprovalThreshold: bigint;
   /** The platform's health (database, bus, feed, last ledger check), as `/readyz` reports it. */
   health: () => Promise<HealthReport>;
   /**
@@ -51,6 +60,30 @@ export interface DashboardFigures {
 }
 
 const DAY_MS = 24 * 60 * 60_000;
+const REQUESTS_PAGE = 100;
+
+/** What a manual adjustment did: posted at once, or waiting for a second staff member. */
+export type AdjustOutcome =
+  | { status: 'done'; entryId: bigint; balance: bigint }
+  | { status: 'pending'; requestId: bigint };
+
+/** An adjustment request as the back office lists it. */
+export interface AdjustmentRequestView {
+  id: bigint;
+  userId: bigint;
+  username: string;
+  asset: string;
+  amount: bigint;
+  usdtValue: bigint | null;
+  reason: string;
+  status: repo.AdjustmentRequestRow['status'];
+  requestedBy: string;
+  requestedAt: number;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  decisionReason: string | null;
+  entryId: bigint | null;
+}
 
 /**
  * The back office's work on other modules' data: user search and profile, freezing and trade bans,
@@ -127,48 +160,203 @@ export class BackOfficeService {
   /**
    * A manual adjustment: one double-entry `adjustment` between the user's available balance and
    * the system account `adjustments`, with the reason as the memo the user sees in their bills.
-   * `key` makes a repeated submission take effect once (the second answers ILLEGAL_OPERATION).
+   * One worth more than the approval threshold at the index (or whose asset has no price) is not
+   * posted: it becomes a request a second staff member approves or rejects (four eyes). `key`
+   * makes a repeated submission take effect once (the second answers ILLEGAL_OPERATION).
    */
   async adjust(
     staff: StaffContext,
     input: { userId: bigint; asset: string; amount: bigint; reason: string; key?: string },
-  ): Promise<{ entryId: bigint; balance: bigint }> {
-    const { db, ledger, audit } = this.#deps;
+  ): Promise<AdjustOutcome> {
+    const { db, audit, clock } = this.#deps;
     if (input.amount === 0n) throw new AppError('PARAM_ERROR');
     if (!(await this.#deps.listAssets()).includes(input.asset)) throw new AppError('PARAM_ERROR');
     await this.getUser(input.userId);
-    const owner = { userId: input.userId };
-    const ref = `adjustment:${input.key || randomUUID()}`;
-    return db.transaction().execute(async (trx) => {
-      const before = await ledger.balance(trx, owner, input.asset, 'available');
-      const { entryId } = await ledger.post(trx, {
-        type: 'adjustment',
-        ref,
-        memo: input.reason,
-        by: staff.actor,
-        postings: [
-          { owner, asset: input.asset, kind: 'available', amount: input.amount },
-          { owner: { system: 'adjustments' }, asset: input.asset, kind: 'available', amount: -input.amount },
-        ],
+    const key = input.key || randomUUID();
+    const magnitude = input.amount < 0n ? -input.amount : input.amount;
+    const value = this.#deps.usdtValue(input.asset, magnitude);
+    if (value !== undefined && value <= this.#deps.adjustmentApprovalThreshold) {
+      return db.transaction().execute(async (trx) => ({
+        status: 'done' as const,
+        ...(await this.#postAdjustment(trx, staff.actor, staff.ip, { ...input, key })),
+      }));
+    }
+    try {
+      const requestId = await db.transaction().execute(async (trx) => {
+        const id = await repo.insertAdjustmentRequest(trx, {
+          user_id: input.userId,
+          asset: input.asset,
+          amount: input.amount,
+          usdt_value: value ?? null,
+          reason: input.reason,
+          key,
+          requested_by: staff.actor,
+          requested_at: toMillis(clock.now()),
+          decided_by: null,
+          decided_at: null,
+          decision_reason: null,
+          entry_id: null,
+        });
+        await audit.record(trx, {
+          actor: staff.actor,
+          action: 'ledger.adjust.request',
+          target: `user:${input.userId}`,
+          after: {
+            request: String(id),
+            asset: input.asset,
+            amount: fromAtoms(input.amount),
+            usdtValue: value === undefined ? null : fromAtoms(value),
+            threshold: fromAtoms(this.#deps.adjustmentApprovalThreshold),
+          },
+          reason: input.reason,
+          ip: staff.ip,
+        });
+        return id;
       });
-      const after = await ledger.balance(trx, owner, input.asset, 'available');
+      return { status: 'pending', requestId };
+    } catch (error) {
+      // why: the same submission twice: the unique key lets one request in.
+      if (isUniqueViolation(error)) throw new AppError('ILLEGAL_OPERATION');
+      throw error;
+    }
+  }
+
+  /** Adjustment requests, pending ones by default, newest first. */
+  async listAdjustmentRequests(
+    status?: repo.AdjustmentRequestRow['status'],
+  ): Promise<AdjustmentRequestView[]> {
+    const rows = await repo.listAdjustmentRequests(this.#deps.db, { status, limit: REQUESTS_PAGE });
+    const names = new Map<bigint, string>();
+    for (const id of new Set(rows.map((row) => row.user_id)))
+      names.set(id, (await this.#deps.users.getAccount(id))?.username ?? '');
+    return rows.map((row) => ({
+      id: row.id,
+      userId: row.user_id,
+      username: names.get(row.user_id) ?? '',
+      asset: row.asset,
+      amount: row.amount,
+      usdtValue: row.usdt_value,
+      reason: row.reason,
+      status: row.status,
+      requestedBy: row.requested_by,
+      requestedAt: fromMillis(row.requested_at),
+      decidedBy: row.decided_by,
+      decidedAt: row.decided_at === null ? null : fromMillis(row.decided_at),
+      decisionReason: row.decision_reason,
+      entryId: row.entry_id,
+    }));
+  }
+
+  /**
+   * Approves a pending request: a staff member other than the one who made it decides it, and its
+   * entry is posted, in one transaction with both audit records. Decided once: a second decision,
+   * at the same time or later, answers ADJUSTMENT_ALREADY_DECIDED and changes nothing.
+   */
+  async approveAdjustment(staff: StaffContext, id: bigint): Promise<{ entryId: bigint; balance: bigint }> {
+    const { db, audit, clock } = this.#deps;
+    return db.transaction().execute(async (trx) => {
+      const request = await this.#pendingRequest(trx, id);
+      if (request.requested_by === staff.actor) throw new AppError('ADJUSTMENT_SAME_STAFF');
+      const now = toMillis(clock.now());
+      const decided = await repo.decideAdjustmentRequest(trx, id, {
+        status: 'approved',
+        decided_by: staff.actor,
+        decided_at: now,
+        decision_reason: null,
+      });
+      if (!decided) throw new AppError('ADJUSTMENT_ALREADY_DECIDED');
+      const posted = await this.#postAdjustment(trx, request.requested_by, staff.ip, {
+        userId: request.user_id,
+        asset: request.asset,
+        amount: request.amount,
+        reason: request.reason,
+        key: request.key,
+      });
+      await repo.setAdjustmentEntry(trx, id, posted.entryId);
       await audit.record(trx, {
         actor: staff.actor,
-        action: 'ledger.adjust',
-        target: `user:${input.userId}`,
-        before: { asset: input.asset, available: fromAtoms(before) },
-        after: {
-          asset: input.asset,
-          available: fromAtoms(after),
-          amount: fromAtoms(input.amount),
-          entryId,
-          ref,
-        },
-        reason: input.reason,
+        action: 'ledger.adjust.approve',
+        target: `user:${request.user_id}`,
+        before: { request: String(id), status: 'pending', requestedBy: request.requested_by },
+        after: { request: String(id), status: 'approved', entryId: posted.entryId },
         ip: staff.ip,
       });
-      return { entryId, balance: after };
+      return posted;
     });
+  }
+
+  /** Rejects a pending request (its maker may withdraw it): nothing is posted; audited. */
+  async rejectAdjustment(staff: StaffContext, id: bigint, reason: string): Promise<void> {
+    const { db, audit, clock } = this.#deps;
+    await db.transaction().execute(async (trx) => {
+      const request = await this.#pendingRequest(trx, id);
+      const decided = await repo.decideAdjustmentRequest(trx, id, {
+        status: 'rejected',
+        decided_by: staff.actor,
+        decided_at: toMillis(clock.now()),
+        decision_reason: reason,
+      });
+      if (!decided) throw new AppError('ADJUSTMENT_ALREADY_DECIDED');
+      await audit.record(trx, {
+        actor: staff.actor,
+        action: 'ledger.adjust.reject',
+        target: `user:${request.user_id}`,
+        before: { request: String(id), status: 'pending', requestedBy: request.requested_by },
+        after: { request: String(id), status: 'rejected' },
+        reason,
+        ip: staff.ip,
+      });
+    });
+  }
+
+  async #pendingRequest(trx: Db, id: bigint): Promise<repo.AdjustmentRequestRow> {
+    const request = await repo.findAdjustmentRequest(trx, id);
+    if (!request) throw new AppError('RECORD_NOT_FOUND');
+    if (request.status !== 'pending') throw new AppError('ADJUSTMENT_ALREADY_DECIDED');
+    return request;
+  }
+
+  /**
+   * Posts an adjustment's entry inside `trx`, with its `ledger.adjust` audit record by `actor`
+   * (the staff member who asked for it; an approval adds its own record).
+   */
+  async #postAdjustment(
+    trx: Db,
+    actor: string,
+    ip: string,
+    input: { userId: bigint; asset: string; amount: bigint; reason: string; key: string },
+  ): Promise<{ entryId: bigint; balance: bigint }> {
+    const { ledger, audit } = this.#deps;
+    const owner = { userId: input.userId };
+    const ref = `adjustment:${input.key}`;
+    const before = await ledger.balance(trx, owner, input.asset, 'available');
+    const { entryId } = await ledger.post(trx, {
+      type: 'adjustment',
+      ref,
+      memo: input.reason,
+      by: actor,
+      postings: [
+        { owner, asset: input.asset, kind: 'available', amount: input.amount },
+        { owner: { system: 'adjustments' }, asset: input.asset, kind: 'available', amount: -input.amount },
+      ],
+    });
+    const after = await ledger.balance(trx, owner, input.asset, 'available');
+    await audit.record(trx, {
+      actor,
+      action: 'ledger.adjust',
+      target: `user:${input.userId}`,
+      before: { asset: input.asset, available: fromAtoms(before) },
+      after: {
+        asset: input.asset,
+        available: fromAtoms(after),
+        amount: fromAtoms(input.amount),
+        entryId,
+        ref,
+      },
+      reason: input.reason,
+      ip,
+    });
+    return { entryId, balance: after };
   }
 
   async dashboard(): Promise<DashboardFigures> {

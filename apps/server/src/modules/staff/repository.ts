@@ -1,5 +1,6 @@
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import type { Millis, StaffRole } from '../../platform/schema.ts';
+import type { AdjustmentRequestsTable, Millis, StaffRole } from '../../platform/schema.ts';
 
 /** Queries of the `staff` and `staff_sessions` tables (this module owns both). */
 
@@ -187,4 +188,59 @@ export async function revokeAllStaffSessions(db: Db, staffId: bigint, now: Milli
     .where('staff_id', '=', staffId)
     .where('revoked_at', 'is', null)
     .execute();
+}
+
+// --- adjustment requests (four eyes) ------------------------------------------------------------
+
+export type AdjustmentRequestRow = Selectable<AdjustmentRequestsTable>;
+
+/** Records a request; the key is unique, so the same submission twice is a unique violation. */
+export async function insertAdjustmentRequest(
+  db: Db,
+  values: Omit<Insertable<AdjustmentRequestsTable>, 'id' | 'status'>,
+): Promise<bigint> {
+  const row = await db
+    .insertInto('adjustment_requests')
+    .values({ ...values, status: 'pending' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function findAdjustmentRequest(db: Db, id: bigint): Promise<AdjustmentRequestRow | undefined> {
+  return db.selectFrom('adjustment_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Requests of one status (all when absent), newest first. */
+export function listAdjustmentRequests(
+  db: Db,
+  filter: { status?: AdjustmentRequestRow['status']; limit: number },
+): Promise<AdjustmentRequestRow[]> {
+  let query = db.selectFrom('adjustment_requests').selectAll();
+  if (filter.status) query = query.where('status', '=', filter.status);
+  return query.orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/** Decides a pending request, once: false when it was no longer pending (someone decided first). */
+export async function decideAdjustmentRequest(
+  db: Db,
+  id: bigint,
+  decision: {
+    status: 'approved' | 'rejected';
+    decided_by: string;
+    decided_at: Millis;
+    decision_reason: string | null;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('adjustment_requests')
+    .set(decision)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function setAdjustmentEntry(db: Db, id: bigint, entryId: bigint): Promise<void> {
+  await db.updateTable('adjustment_requests').set({ entry_id: entryId }).where('id', '=', id).execute();
 }

@@ -1,6 +1,8 @@
 import { AppError, fromAtoms, parseAmount, toAtoms } from '@bourse/shared';
 import {
   AdjustBody,
+  AdjustmentRequestList,
+  AdjustmentRequestQuery,
   AdjustResult,
   AuditList,
   AuditQuery,
@@ -15,6 +17,7 @@ import {
   LedgerCheck,
   LoginLogList,
   NetworkSettingsBody,
+  RejectAdjustmentBody,
   RejectBody,
   ReviewQueueQuery,
   StaffAccountList,
@@ -323,7 +326,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       operationId: 'adminAdjustBalance',
-      summary: 'Manual adjustment: a double-entry entry with the system account `adjustments`',
+      summary:
+        'Manual adjustment: a double-entry entry with the system account `adjustments`, or, above the approval threshold, a request for a second staff member',
       params: IdParams,
       body: AdjustBody,
       response: { 200: envelope(AdjustResult) },
@@ -337,7 +341,93 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
         reason,
         key,
       });
-      return ok(request, { entryId: toSafeNumber(result.entryId), balance: fromAtoms(result.balance) });
+      return ok(
+        request,
+        result.status === 'done'
+          ? { status: 'done', entryId: toSafeNumber(result.entryId), balance: fromAtoms(result.balance) }
+          : { status: 'pending', requestId: String(result.requestId) },
+      );
+    },
+  });
+
+  api.get('/adjustments', {
+    config: { staff: 'finance.read' },
+    schema: {
+      tags,
+      operationId: 'adminListAdjustmentRequests',
+      summary: 'Adjustment requests waiting for (or decided by) a second staff member',
+      querystring: AdjustmentRequestQuery,
+      response: { 200: envelope(AdjustmentRequestList) },
+    },
+    handler: async (request) => {
+      const rows = await backOffice.listAdjustmentRequests(request.query.status);
+      return ok(
+        request,
+        rows.map((row) => ({
+          id: String(row.id),
+          userId: String(row.userId),
+          username: row.username,
+          asset: row.asset,
+          amount: fromAtoms(row.amount),
+          usdtValue: row.usdtValue === null ? null : fromAtoms(row.usdtValue),
+          reason: row.reason,
+          status: row.status,
+          requestedBy: row.requestedBy,
+          requestedAt: row.requestedAt,
+          decidedBy: row.decidedBy,
+          decidedAt: row.decidedAt,
+          decisionReason: row.decisionReason,
+          entryId: row.entryId === null ? null : String(row.entryId),
+        })),
+      );
+    },
+  });
+
+  api.post('/adjustments/:id/approve', {
+    config: {
+      staff: 'finance.adjust',
+      errors: [
+        'RECORD_NOT_FOUND',
+        'ADJUSTMENT_SAME_STAFF',
+        'ADJUSTMENT_ALREADY_DECIDED',
+        'BALANCE_INSUFFICIENT',
+      ],
+    },
+    schema: {
+      tags,
+      operationId: 'adminApproveAdjustment',
+      summary: 'Approve an adjustment request (not its maker): its entry is posted',
+      params: IdParams,
+      body: StaffTokenBody,
+      response: { 200: envelope(AdjustResult) },
+    },
+    handler: async (request) => {
+      const result = await backOffice.approveAdjustment(requireStaff(request), BigInt(request.params.id));
+      return ok(request, {
+        status: 'done',
+        entryId: toSafeNumber(result.entryId),
+        balance: fromAtoms(result.balance),
+      });
+    },
+  });
+
+  api.post('/adjustments/:id/reject', {
+    config: { staff: 'finance.adjust', errors: ['RECORD_NOT_FOUND', 'ADJUSTMENT_ALREADY_DECIDED'] },
+    schema: {
+      tags,
+      operationId: 'adminRejectAdjustment',
+      summary: 'Reject (or, its maker, withdraw) an adjustment request: nothing is posted',
+      params: IdParams,
+      body: RejectAdjustmentBody,
+      response: { 200: Done },
+    },
+    handler: async (request) => {
+      await backOffice.rejectAdjustment(
+        requireStaff(request),
+        BigInt(request.params.id),
+        request.body.reason,
+      );
+      return ok(request, null);
     },
   });
 

@@ -89,7 +89,14 @@ export async function supportRoutes(
     config: {
       ...config,
       upload: true,
-      errors: ['UPLOAD_NOT_IMAGE', 'UPLOAD_TOO_LARGE', 'UPLOAD_FAILED', 'TOO_MANY_REQUESTS'],
+      errors: [
+        'UPLOAD_NOT_IMAGE',
+        'UPLOAD_TOO_LARGE',
+        'IMAGE_TOO_LARGE',
+        'UPLOAD_BUSY',
+        'UPLOAD_FAILED',
+        'TOO_MANY_REQUESTS',
+      ],
     },
     handler: async (request) =>
       ok(request, toWire(await support.sendImage(requireAuth(request), request.body.image))),

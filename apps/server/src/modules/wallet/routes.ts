@@ -29,6 +29,7 @@ import {
   RecordQuery,
   TokenOnly,
   TotalValue,
+  UserHome,
   WithdrawAddress,
   WithdrawAddressList,
   WithdrawalList,
@@ -72,6 +73,18 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
     },
     config,
     handler: async (request) => ok(request, await wallet.getAssets(requireAuth(request).userId)),
+  });
+
+  api.get('/user/index', {
+    schema: {
+      tags,
+      operationId: 'getUserHome',
+      summary: "The assets tab's home: the user's profile and every coin with its balance and value",
+      querystring: TokenOnly,
+      response: { 200: envelope(UserHome) },
+    },
+    config,
+    handler: async (request) => ok(request, await wallet.getUserHome(requireAuth(request).userId)),
   });
 
   api.get('/Finance/getallzhehe', {
@@ -187,6 +200,8 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
         'VOUCHER_REQUIRED',
         'UPLOAD_NOT_IMAGE',
         'UPLOAD_TOO_LARGE',
+        'IMAGE_TOO_LARGE',
+        'UPLOAD_BUSY',
         'UPLOAD_FAILED',
         'TOO_MANY_REQUESTS',
       ],

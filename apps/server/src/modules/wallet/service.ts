@@ -1,4 +1,4 @@
-import { AppError, ATOMS_PER_UNIT, fromAtoms } from '@bourse/shared';
+import { AppError, ATOMS_PER_UNIT, fromAtoms, MAX_AMOUNT_ATOMS } from '@bourse/shared';
 import type {
   AssetRow,
   AssetsOverview,
@@ -14,6 +14,7 @@ import type {
   DepositRecord,
   StaffDeposit,
   StaffWithdrawal,
+  UserHome,
   WithdrawAddress,
   WithdrawalRecord,
   WithdrawPage,
@@ -72,10 +73,16 @@ export interface WalletDeps {
   conversionFeeBps?: number;
   /** Tells users of reviews (deposits credited or rejected, withdrawals passed or rejected). */
   notices?: Notifier;
-  /** Checks the second factor of accounts that have one (the security module). */
-  secondFactor?: { verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> };
-  /** Refuses withdrawals that need a verified identity (the identity module's policy). */
-  identityGate?: { requireForWithdrawal(userId: bigint, usdtValue: bigint): Promise<void> };
+  /**
+   * The security module: whether an account has two-factor codes on (the withdrawal page says so)
+   * and the check of its code. Required, so a missed wire fails at start instead of skipping it.
+   */
+  secondFactor: {
+    isTotpEnabled(userId: bigint): Promise<boolean>;
+    verifySecondFactor(userId: bigint, code: string | undefined): Promise<void>;
+  };
+  /** Refuses withdrawals that need a verified identity (the identity module's policy). Required. */
+  identityGate: { requireForWithdrawal(userId: bigint, usdtValue: bigint): Promise<void> };
 }
 
 /** A coin the wallet can work with: listed, active, with its wallet switches and networks. */
@@ -274,6 +281,15 @@ export class WalletService {
   // --- balances ---------------------------------------------------------------------------------
 
   /** Every wallet coin with the user's available and frozen amounts, valued in USDT. */
+  /** The assets tab's home: the user's profile and the assets overview, read together. */
+  async getUserHome(userId: bigint): Promise<UserHome> {
+    const [userInfo, assets] = await Promise.all([
+      this.#deps.users.getUserInfo(userId),
+      this.getAssets(userId),
+    ]);
+    return { ...assets, userInfo };
+  }
+
   async getAssets(userId: bigint): Promise<AssetsOverview> {
     const { db, ledger } = this.#deps;
     const coins = await this.#walletCoins(db);
@@ -382,7 +398,9 @@ export class WalletService {
     if (!c.settings.depositEnabled) throw new AppError('DEPOSIT_DISABLED');
     const network = c.networks.find((n) => n.network === input.network);
     if (!network || !isDepositNetwork(network)) throw new AppError('NETWORK_UNAVAILABLE');
-    if (input.amount <= 0n) throw new AppError('AMOUNT_INVALID');
+    // why: every check the row can fail comes before the voucher is stored, so a refused deposit
+    // leaves no image behind; the route's schema already bounds amounts.
+    if (input.amount <= 0n || input.amount > MAX_AMOUNT_ATOMS) throw new AppError('AMOUNT_INVALID');
     if (input.amount < network.minDeposit) throw new AppError('AMOUNT_BELOW_MIN');
     if (!input.voucher || input.voucher.data.length === 0) throw new AppError('VOUCHER_REQUIRED');
     const pending = await repo.listDeposits(db, {
@@ -393,16 +411,23 @@ export class WalletService {
     });
     if (pending.length >= MAX_PENDING_DEPOSITS) throw new AppError('TOO_MANY_REQUESTS');
     const stored = await uploads.storeImage(input.voucher);
-    const id = await repo.insertDeposit(db, {
-      user_id: auth.userId,
-      coin: input.coin,
-      network: network.network,
-      address: network.depositAddress,
-      amount: input.amount,
-      tx_hash: input.hash,
-      voucher: stored.name,
-      created_at: toMillis(clock.now()),
-    });
+    let id: bigint;
+    try {
+      id = await repo.insertDeposit(db, {
+        user_id: auth.userId,
+        coin: input.coin,
+        network: network.network,
+        address: network.depositAddress,
+        amount: input.amount,
+        tx_hash: input.hash,
+        voucher: stored.name,
+        created_at: toMillis(clock.now()),
+      });
+    } catch (error) {
+      // why: a voucher no deposit names would stay for ever; the insert's own fault is what counts.
+      await uploads.removeImage(stored.name).catch(() => {});
+      throw error;
+    }
     return this.getDeposit(auth.userId, id);
   }
 
@@ -460,15 +485,16 @@ export class WalletService {
   // --- withdrawals ------------------------------------------------------------------------------
 
   async getWithdrawPage(auth: AuthContext, coin: string): Promise<WithdrawPage> {
-    const { db, ledger, users } = this.#deps;
+    const { db, ledger, users, secondFactor } = this.#deps;
     const c = await this.#requireCoin(db, coin);
     if (!c.settings.withdrawEnabled) throw new AppError('WITHDRAW_DISABLED');
-    const [available, addresses, cards, info, blocked] = await Promise.all([
+    const [available, addresses, cards, info, blocked, hasTotp] = await Promise.all([
       ledger.balance(db, { userId: auth.userId }, coin, 'available'),
       this.listAddresses(auth.userId, coin),
       this.listBankCards(auth.userId),
       users.getUserInfo(auth.userId),
       users.isWithdrawBlocked(auth.userId),
+      secondFactor.isTotpEnabled(auth.userId),
     ]);
     const networks = c.networks.filter(isWithdrawNetwork);
     return {
@@ -481,6 +507,7 @@ export class WalletService {
       bank_cards: networks.some((n) => n.addressFormat === 'bank') ? cards : [],
       paypassword: info.paypassword,
       withdraw_blocked: blocked ? 1 : 0,
+      totp: hasTotp ? 1 : 0,
     };
   }
 
@@ -533,15 +560,10 @@ export class WalletService {
     if (network.maxWithdraw > 0n && input.amount > network.maxWithdraw)
       throw new AppError('AMOUNT_ABOVE_MAX');
     if (await users.isWithdrawBlocked(auth.userId)) throw new AppError('WITHDRAW_BLOCKED');
-    if (this.#deps.identityGate) {
-      const price = (await this.#usdtPrices()).get(input.coin) ?? 0n;
-      await this.#deps.identityGate.requireForWithdrawal(
-        auth.userId,
-        (input.amount * price) / ATOMS_PER_UNIT,
-      );
-    }
+    const price = (await this.#usdtPrices()).get(input.coin) ?? 0n;
+    await this.#deps.identityGate.requireForWithdrawal(auth.userId, (input.amount * price) / ATOMS_PER_UNIT);
     await users.verifyWithdrawPassword(auth, input.payPassword);
-    await this.#deps.secondFactor?.verifySecondFactor(auth.userId, input.totpCode);
+    await this.#deps.secondFactor.verifySecondFactor(auth.userId, input.totpCode);
 
     const fee = network.withdrawFee;
     const held = input.amount + fee;

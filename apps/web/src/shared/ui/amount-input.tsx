@@ -1,8 +1,9 @@
+import { MAX_AMOUNT_INTEGER_DIGITS } from '@bourse/shared';
 import type { ReactNode } from 'react';
 import { TextField, type TextFieldProps } from './text-field.tsx';
 
 /** Longest integer part an amount may have (as `isAmountString` of @bourse/shared allows). */
-export const AMOUNT_MAX_INTEGER_DIGITS = 20;
+export const AMOUNT_MAX_INTEGER_DIGITS = MAX_AMOUNT_INTEGER_DIGITS;
 
 /**
  * What an amount field may hold after `raw` was typed or pasted, for a coin shown with `decimals`

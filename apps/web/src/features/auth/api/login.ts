@@ -1,29 +1,20 @@
+import type { LoginBody } from '@bourse/shared/api';
 import { useMutation } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
-
-export interface LoginInput {
-  username: string;
-  password: string;
-  /** The graphic code and its key, when the deployment asks for one. */
-  captcha?: { code: string; key: string };
-  /** The two-factor code (or a backup code), once the server asked for it. */
-  totpCode?: string;
-}
+import type { WireInput } from '../../../api/wire-input.ts';
 
 export interface LoginResult {
   token: string;
   uid: number;
 }
 
-/** `POST /Login/loginsubmit`: the spec names the username field `email`. Resolves with the envelope. */
-export function login(input: LoginInput) {
-  return post<LoginResult>('/Login/loginsubmit', {
-    email: input.username,
-    lpwd: input.password,
-    vcode: input.captcha?.code ?? '',
-    key: input.captcha?.key ?? '',
-    ...(input.totpCode ? { gacode: input.totpCode } : {}),
-  });
+/**
+ * `POST /Login/loginsubmit`: the spec names the username field `email`; `vcode` and `key` are the
+ * graphic code and its key when the deployment asks for one, `gacode` the two-factor code (or a
+ * backup code) once the server asked for it (TOTP_REQUIRED). Resolves with the envelope.
+ */
+export function login(input: WireInput<LoginBody>) {
+  return post<LoginResult>('/Login/loginsubmit', { ...input });
 }
 
 export function useLogin() {

@@ -51,10 +51,11 @@ export default function LoginPage() {
     setIsBusy(true);
     try {
       const body = await login({
-        username: name,
-        password,
-        captcha: captcha.payload,
-        totpCode: isTotpAsked ? totpCode.trim() : undefined,
+        email: name,
+        lpwd: password,
+        vcode: captcha.payload?.code,
+        key: captcha.payload?.key,
+        gacode: isTotpAsked ? totpCode.trim() : undefined,
       });
       showToast(body.msg, 'success');
       // why: the spec loads the user info before entering the app; a failure here is not fatal.

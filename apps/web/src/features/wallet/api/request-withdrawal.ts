@@ -1,33 +1,16 @@
-import type { WithdrawalRecord } from '@bourse/shared/api';
+import type { WithdrawalRecord, WithdrawBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
+import type { WireInput } from '../../../api/wire-input.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
-
-export interface RequestWithdrawalInput {
-  coin: string;
-  type: 'address' | 'bank';
-  /** The saved address (type `address`) or bank card (type `bank`). */
-  destinationId: string;
-  amount: string;
-  payPassword: string;
-  /** One key per submission: sending it twice takes effect once. */
-  idempotencyKey: string;
-}
 
 /**
  * `POST /Finance/tbhandle`: asks for a withdrawal; the amount plus fee is frozen until staff
- * review it. Resolves with the envelope (`data` is the record, under review).
+ * review it. `gacode` is the two-factor code, needed when the account has codes on (the server
+ * answers TOTP_REQUIRED without it). Resolves with the envelope (`data` is the record, under review).
  */
-export function requestWithdrawal(input: RequestWithdrawalInput) {
-  return post<WithdrawalRecord>('/Finance/tbhandle', {
-    coin: input.coin,
-    type: input.type,
-    address_id: input.type === 'address' ? input.destinationId : undefined,
-    bank_id: input.type === 'bank' ? input.destinationId : undefined,
-    amount: input.amount,
-    paypassword: input.payPassword,
-    idempotency_key: input.idempotencyKey,
-  });
+export function requestWithdrawal(input: WireInput<WithdrawBody>) {
+  return post<WithdrawalRecord>('/Finance/tbhandle', { ...input });
 }
 
 export function useRequestWithdrawal() {

@@ -1,5 +1,5 @@
 import '../components/wallet.css';
-import { fromAtoms, isAmountString, toAtoms, truncateDecimal } from '@bourse/shared';
+import { fromAtoms, isAmountString, RESULT_CODES, toAtoms, truncateDecimal } from '@bourse/shared';
 import { WithdrawBody, type WithdrawPage as WithdrawPageData } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useMemo, useRef, useState } from 'react';
@@ -19,6 +19,7 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
+import { TwoFactorSheet } from '../../../shared/ui/two-factor-sheet.tsx';
 import { useWithdrawPage } from '../api/get-withdraw-page.ts';
 import { useRequestWithdrawal } from '../api/request-withdrawal.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
@@ -27,6 +28,10 @@ import { trimZeros } from '../components/trim-zeros.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 type Network = WithdrawPageData['networks'][number];
+type WithdrawValues = { amount: string; paypassword: string; destination: string };
+
+const TOTP_REQUIRED_CODE = RESULT_CODES.TOTP_REQUIRED.code;
+const TOTP_WRONG_CODE = RESULT_CODES.TOTP_WRONG.code;
 
 /** The withdrawal form over the shared request schema, bounded by the network's limits and the balance. */
 function withdrawFormSchema(network: Network, available: string) {
@@ -70,9 +75,11 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
   const errorText = useFieldErrorText();
   const mutation = useRequestWithdrawal();
   const idempotencyKey = useRef(newIdempotencyKey());
-  const [pending, setPending] = useState<{ amount: string; paypassword: string; destination: string } | null>(
-    null,
-  );
+  const [pending, setPending] = useState<WithdrawValues | null>(null);
+  // why: an account with two-factor codes on needs one with the request; the page says so up
+  // front, and a TOTP_REQUIRED answer (codes turned on meanwhile) asks for one all the same.
+  const [asksCode, setAsksCode] = useState<WithdrawValues | null>(null);
+  const [codeError, setCodeError] = useState<string | undefined>();
   const [isDone, setIsDone] = useState(false);
   const schema = useMemo(() => withdrawFormSchema(network, page.available), [network, page.available]);
   const isBank = network.type === 'bank';
@@ -108,21 +115,25 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
     if (!isDone) setPending(values);
   });
 
-  function confirm() {
-    if (!pending || mutation.isPending) return;
+  function send(values: WithdrawValues, totpCode: string | undefined) {
+    if (mutation.isPending || isDone) return;
+    setCodeError(undefined);
     mutation.mutate(
       {
         coin: page.coin,
         type: network.type,
-        destinationId: pending.destination,
-        amount: pending.amount,
-        payPassword: pending.paypassword,
-        idempotencyKey: idempotencyKey.current,
+        address_id: isBank ? undefined : values.destination,
+        bank_id: isBank ? values.destination : undefined,
+        amount: values.amount,
+        paypassword: values.paypassword,
+        idempotency_key: idempotencyKey.current,
+        gacode: totpCode,
       },
       {
         onSuccess: (body) => {
           setIsDone(true);
           setPending(null);
+          setAsksCode(null);
           showToast(body.msg, 'success');
           setTimeout(() => navigate(PATHS.withdrawList, { replace: true }), NAVIGATE_DELAY_MS);
         },
@@ -131,9 +142,26 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
           // why: a refused request took no effect, so the next try is a new submission; after a
           // network failure the outcome is unknown, and the same key makes a retry safe.
           if (!(error instanceof ApiError && error.code === -1)) idempotencyKey.current = newIdempotencyKey();
+          const code = error instanceof ApiError ? error.code : undefined;
+          if (code === TOTP_REQUIRED_CODE || code === TOTP_WRONG_CODE) {
+            setAsksCode(values);
+            if (code === TOTP_WRONG_CODE) setCodeError(error.message);
+          } else {
+            setAsksCode(null);
+          }
         },
       },
     );
+  }
+
+  function confirm() {
+    if (!pending || mutation.isPending) return;
+    if (page.totp === 1) {
+      setAsksCode(pending);
+      setPending(null);
+    } else {
+      send(pending, undefined);
+    }
   }
 
   const addPath = isBank
@@ -279,6 +307,17 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
               ]
             : []
         }
+      />
+      <TwoFactorSheet
+        isOpen={asksCode !== null}
+        isBusy={mutation.isPending || isDone}
+        error={codeError}
+        onSubmit={(code) => asksCode && send(asksCode, code)}
+        onClose={() => {
+          setAsksCode(null);
+          setCodeError(undefined);
+        }}
+        testId="withdraw-totp"
       />
     </form>
   );
