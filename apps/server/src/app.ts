@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ATOMS_PER_UNIT } from '@bourse/shared';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -575,11 +574,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       }),
     ),
     listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
-    usdtValue: (asset, amount) => {
-      if (asset === 'USDT') return amount;
-      const index = markets.service.latestIndex(`${asset}USDT`);
-      return index ? (amount * index.price) / ATOMS_PER_UNIT : undefined;
-    },
+    usdtValue: (asset, amount) => wallet.usdtValue(asset, amount),
     adjustmentApprovalThreshold: config.adjustmentApprovalThreshold,
     // why: the finance review routes call the wallet's staff-side methods once it is registered.
     wallet: () => wallet,

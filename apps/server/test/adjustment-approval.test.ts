@@ -136,11 +136,17 @@ describe.each(DIALECTS)('four eyes on large adjustments on $name', ({ name, skip
 
     it('holds an adjustment in an asset without an index price, whatever its size', async () => {
       const customer = await registerAndLogin(server).then((u) => ({ ...u, uid: String(u.uid) }));
-      const tiny = await adjust(finance, customer.uid, { asset: 'BTC', amount: '0.00000001' });
+      // a coin listed with no market (as a launchpad project's new coin is): it has no index price
+      const markets = server.app.ctx.markets;
+      if (!markets) throw new Error('the markets module is registered');
+      await server.app.ctx.store.db
+        .transaction()
+        .execute((trx) => markets.addCoin(trx, { symbol: 'NOPX', name: 'No price', displayDecimals: 8 }));
+      const tiny = await adjust(finance, customer.uid, { asset: 'NOPX', amount: '0.00000001' });
       expect(tiny).toMatchObject({ code: 1000, data: { status: 'pending' } });
       const pending = await callAdmin(server, 'GET', '/adjustments', undefined, owner);
       expect(pending.data.find((r: { id: string }) => r.id === tiny.data.requestId)).toMatchObject({
-        asset: 'BTC',
+        asset: 'NOPX',
         amount: '0.00000001',
         usdtValue: null,
       });
@@ -159,6 +165,14 @@ describe.each(DIALECTS)('four eyes on large adjustments on $name', ({ name, skip
       expect(answers.map((a) => a.code).sort()).toEqual([1000, 6011, 6011, 6011]);
       expect(await usdtOf(customer.uid)).toBe('2500.00000000');
       expect(await adjustmentEntries()).toBe(before + 1);
+      // the same submission sent four times at once is one request
+      const key = 'four-eyes-burst-01';
+      const sent = await Promise.all(
+        Array.from({ length: 4 }, () => adjust(owner, customer.uid, { asset: 'USDT', amount: '3000', key })),
+      );
+      expect(sent.map((a) => a.code).sort()).toEqual([1000, 1003, 1003, 1003]);
+      const pending = await callAdmin(server, 'GET', '/adjustments', { status: 'pending' }, owner);
+      expect(pending.data.filter((r: { userId: string }) => r.userId === customer.uid)).toHaveLength(1);
     });
   });
 });

@@ -220,6 +220,37 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       expect((await read()).data.status).toBe('closed');
     });
 
+    it('opens a contract once, and refunds one once, when settlement runs race', async () => {
+      const user = await newTrader(server);
+      await indexTick(server, 'ETHUSDT', '3000');
+      const opening = await place(server, user.token, { symbol: 'ETHUSDT', amount: '100' });
+      const second = await place(server, user.token, { symbol: 'ETHUSDT', amount: '50', period: 180 });
+      await indexTick(server, 'ETHUSDT', '3001', opening.data.created_at + 1);
+      const runs = () =>
+        Promise.all(Array.from({ length: 4 }, () => deliveryOf(server).service.runSettlement()));
+      const opened = await runs();
+      expect(opened.reduce((sum, run) => sum + run.opened, 0)).toBe(2);
+      const read = async (id: string) =>
+        (await server.call('GET', '/Contract/cbillinfo', { id }, { token: user.token })).data;
+      expect(await read(opening.data.id)).toMatchObject({ status: 'open', open_price: '3001.00000000' });
+      // a third contract no tick opens: past the grace period, four racing runs refund it once
+      await server.clock.advance(1);
+      const late = await place(server, user.token, { symbol: 'ETHUSDT', amount: '30', period: 300 });
+      await server.clock.advance(301_000);
+      const closed = await runs();
+      expect(closed.reduce((sum, run) => sum + run.closed, 0)).toBe(1);
+      expect(await read(late.data.id)).toMatchObject({ status: 'closed', result: 'refund' });
+      const entries = await server.app.ctx.store.db
+        .selectFrom('journal_entries')
+        .select('id')
+        .where('ref', '=', `contract:${late.data.id}`)
+        .execute();
+      // its placement and its one refund
+      expect(entries).toHaveLength(2);
+      // the other, opened at the same tick, ran out with no closing tick yet: it waits
+      expect(await read(second.data.id)).toMatchObject({ status: 'settling' });
+    });
+
     it('settles a loss to the house and a draw as a refund', async () => {
       const user = await newTrader(server);
       await indexTick(server, 'BTCUSDT', '50000');

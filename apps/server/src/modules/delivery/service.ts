@@ -6,8 +6,6 @@ import type {
   DeliveryPage,
   TrialGrant,
 } from '@bourse/shared/api';
-import { IndexConstituent } from '@bourse/shared/api';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -16,7 +14,8 @@ import type { ContractResultValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import { constituentsToJson } from '../markets/constituents.ts';
+import { constituentsToJson, readWireConstituents } from '../markets/constituents.ts';
+import type { Constituent } from '../markets/index-price.ts';
 import type { Market } from '../markets/service.ts';
 import type { UserAccount } from '../users/service.ts';
 import * as repo from './repository.ts';
@@ -42,22 +41,13 @@ const DAY_MS = 24 * 60 * 60_000;
 /** Most contracts (and grants) one run of the settlement job handles; the next run goes on. */
 const BATCH = 500;
 
-/** One source's part in an index tick (see the markets module's aggregator). */
-export interface TickConstituent {
-  source: string;
-  price: bigint | null;
-  at: number | null;
-  used: boolean;
-  reason: IndexConstituent['reason'];
-}
-
 /** One index tick as the delivery module needs it. */
 export interface IndexTickValue {
   price: bigint;
   at: number;
   source: string;
   /** The sources' prices that made it; absent on ticks recorded before they were kept. */
-  constituents?: readonly TickConstituent[];
+  constituents?: readonly Constituent[];
 }
 
 /**
@@ -153,17 +143,6 @@ type GrantRow = NonNullable<Awaited<ReturnType<typeof repo.findGrant>>>;
 
 const ms = (value: bigint | null) => (value === null ? null : fromMillis(value));
 
-/** A tick's constituents as a contract keeps them: the wire's JSON, prices as decimal strings. */
-function writeConstituents(tick: IndexTickValue): string {
-  return constituentsToJson(tick.constituents ?? []);
-}
-
-function readConstituents(json: string | null): IndexConstituent[] | null {
-  return json === null ? null : StoredConstituents.parse(JSON.parse(json));
-}
-
-const StoredConstituents = z.array(IndexConstituent);
-const OPEN_STATUSES = repo.LIVE_STATUSES;
 const DONE_STATUSES = ['settled', 'closed'] as const;
 
 export function toContractRecord(row: ContractRow): ContractRecord {
@@ -180,12 +159,12 @@ export function toContractRecord(row: ContractRow): ContractRecord {
     open_price: row.open_price === null ? null : fromAtoms(row.open_price),
     open_at: ms(row.open_price_at),
     open_source: row.open_source,
-    open_constituents: readConstituents(row.open_constituents),
+    open_constituents: row.open_constituents === null ? null : readWireConstituents(row.open_constituents),
     expires_at: fromMillis(row.expires_at),
     close_price: row.close_price === null ? null : fromAtoms(row.close_price),
     close_at: ms(row.close_at),
     close_source: row.close_source,
-    close_constituents: readConstituents(row.close_constituents),
+    close_constituents: row.close_constituents === null ? null : readWireConstituents(row.close_constituents),
     profit: row.profit === null ? null : fromAtoms(row.profit),
     settled_at: ms(row.settled_at),
     created_at: fromMillis(row.opened_at),
@@ -461,7 +440,7 @@ export class DeliveryService {
   ): Promise<ContractList> {
     const rows = await repo.listContracts(this.#deps.db, {
       userId,
-      statuses: query.status === 'open' ? OPEN_STATUSES : DONE_STATUSES,
+      statuses: query.status === 'open' ? repo.LIVE_STATUSES : DONE_STATUSES,
       limit: PAGE_SIZE + 1,
       offset: (query.page - 1) * PAGE_SIZE,
     });
@@ -543,7 +522,7 @@ export class DeliveryService {
       open_price: tick.price,
       open_price_at: toMillis(tick.at),
       open_source: tick.source,
-      open_constituents: writeConstituents(tick),
+      open_constituents: constituentsToJson(tick.constituents ?? []),
       expires_at: toMillis(tick.at + Number(row.period) * 1000),
     });
     return written ? 'opened' : 'none';
@@ -603,7 +582,7 @@ export class DeliveryService {
         close_price: tick?.price ?? null,
         close_at: tick ? toMillis(tick.at) : null,
         close_source: tick?.source ?? null,
-        close_constituents: tick ? writeConstituents(tick) : null,
+        close_constituents: tick ? constituentsToJson(tick.constituents ?? []) : null,
         payout: outcome.payout,
         profit: outcome.profit,
         settled_at: toMillis(now),

@@ -22,12 +22,17 @@ export function constituentsToJson(constituents: readonly Constituent[]): string
 const StoredConstituents = z.array(IndexConstituent);
 
 /**
- * Reads stored constituents back; null (a tick recorded before they were kept) is none.
- * A malformed column throws: the store is the record of what a contract settled on.
+ * Stored constituents as the wire shows them (decimal-string prices). A malformed column throws:
+ * the store is the record of what a contract opened and settled on.
  */
+export function readWireConstituents(text: string): IndexConstituent[] {
+  return StoredConstituents.parse(JSON.parse(text));
+}
+
+/** Reads stored constituents back; null (a tick recorded before they were kept) is none. */
 export function constituentsFromJson(text: string | null): Constituent[] {
   if (text === null) return [];
-  return StoredConstituents.parse(JSON.parse(text)).map((c) => ({
+  return readWireConstituents(text).map((c) => ({
     source: c.source,
     price: c.price === null ? null : toAtoms(c.price),
     at: c.at,

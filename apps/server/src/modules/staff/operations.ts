@@ -25,7 +25,7 @@ export interface BackOfficeDeps {
   /** Symbols of the coins the platform knows (adjustments are refused in any other asset). */
   listAssets: () => Promise<string[]>;
   /** What `amount` atoms of `asset` are worth in USDT atoms at the index; undefined without a price. */
-  usdtValue: (asset: string, amount: bigint) => bigint | undefined;
+  usdtValue: (asset: string, amount: bigint) => Promise<bigint | undefined>;
   /**
    * Adjustments worth more than this (USDT atoms at the index), or with no price, need a second
    * staff member's approval (`ADJUSTMENT_APPROVAL_THRESHOLD`).
@@ -174,7 +174,7 @@ export class BackOfficeService {
     await this.getUser(input.userId);
     const key = input.key || randomUUID();
     const magnitude = input.amount < 0n ? -input.amount : input.amount;
-    const value = this.#deps.usdtValue(input.asset, magnitude);
+    const value = await this.#deps.usdtValue(input.asset, magnitude);
     if (value !== undefined && value <= this.#deps.adjustmentApprovalThreshold) {
       return db.transaction().execute(async (trx) => ({
         status: 'done' as const,

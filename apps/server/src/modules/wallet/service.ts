@@ -1192,6 +1192,12 @@ export class WalletService {
   }
 
   /** Index price of each coin in USDT atoms per unit: the newer of the recorded and the live price. */
+  /** What `amount` atoms of `coin` are worth in USDT atoms at the index; undefined without a price. */
+  async usdtValue(coin: string, amount: bigint): Promise<bigint | undefined> {
+    const price = (await this.#usdtPrices()).get(coin);
+    return price === undefined ? undefined : (amount * price) / ATOMS_PER_UNIT;
+  }
+
   async #usdtPrices(): Promise<Map<string, bigint>> {
     const latest = new Map<string, RecordedPrice>();
     const recorded = await this.#deps.markets.listRecordedPrices();
