@@ -130,7 +130,7 @@ const indexSymbolMapSetting = z
       .map((e) => e.trim())
       .filter(Boolean)) {
       const match =
-        /^([A-Z0-9]{2,20}):([a-z0-9_]+)=(-|[A-Z0-9]{1,20}\/[A-Z0-9]{1,20}(:[A-Z0-9]{1,20})?)$/.exec(entry);
+        /^([A-Z0-9]{2,20}):([a-z0-9_]+)=(-|[A-Z0-9]{1,20}\/[A-Z0-9]{1,20})$/.exec(entry);
       if (!match) {
         ctx.addIssue({
           code: 'custom',

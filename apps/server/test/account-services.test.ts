@@ -156,7 +156,11 @@ describe.each(DIALECTS)('account services on $name', ({ name, skip }) => {
 
       const reject = await admin('POST', `/identity/${mine.id}/reject`, { reason: '' }, compliance);
       expect(reject.code).toBe(1002);
-      const approved = await admin('POST', `/identity/${mine.id}/approve`, {}, compliance);
+      // the reviewer confirms the number read on the image; another number is refused
+      expect(
+        (await admin('POST', `/identity/${mine.id}/approve`, { idno: 'TR7654321' }, compliance)).code,
+      ).toBe(6012);
+      const approved = await admin('POST', `/identity/${mine.id}/approve`, { idno: 'TR1234567' }, compliance);
       expect(approved.data).toMatchObject({ status: 'approved', reviewedBy: 'compliance1' });
       expect((await admin('POST', `/identity/${mine.id}/reject`, { reason: 'late' }, compliance)).code).toBe(
         1003,

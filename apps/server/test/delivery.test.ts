@@ -585,13 +585,22 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
       const again = await callAdmin(server, 'POST', '/delivery/trial-grants', body, owner);
       expect(again.data.id).toBe(granted.data.id);
       expect((await page(server, user.token)).balance.trial).toBe('1250.00000000');
+      // a double click: the same submission four times at once is the one grant, answered to each
+      const other = await newTrader(server, { usdt: false });
+      const burst = { userId: String(other.uid), planId: plan.data.id, key: randomUUID() };
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => callAdmin(server, 'POST', '/delivery/trial-grants', burst, owner)),
+      );
+      expect(answers.map((a) => a.code)).toEqual([1000, 1000, 1000, 1000]);
+      expect(new Set(answers.map((a) => a.data.id)).size).toBe(1);
+      expect((await page(server, other.token)).balance.trial).toBe('1250.00000000');
       const plans = await callAdmin(server, 'GET', '/delivery/trial-plans', undefined, owner);
       expect(plans.data.map((p: { name: string }) => p.name)).toEqual(['signup', 'autumn']);
       const audit = await server.app.ctx.audit.list(server.app.ctx.store.db, {
         action: 'delivery.trial.grant',
         limit: 10,
       });
-      expect(audit).toHaveLength(1);
+      expect(audit).toHaveLength(2);
     });
 
     it('expires trial money: what is left returns to the trial account and the grant refuses', async () => {

@@ -138,7 +138,13 @@ export async function verifyUser(
   expect(submitted.code, submitted.msg).toBe(1000);
   const queue = await callAdmin(server, 'GET', '/identity', undefined, complianceToken);
   const mine = queue.data.list.find((row: { userId: number }) => row.userId === user.uid);
-  const approved = await callAdmin(server, 'POST', `/identity/${mine.id}/approve`, {}, complianceToken);
+  const approved = await callAdmin(
+    server,
+    'POST',
+    `/identity/${mine.id}/approve`,
+    { idno: `TK${String(user.uid).padStart(8, '0')}` },
+    complianceToken,
+  );
   expect(approved.code).toBe(1000);
 }
 

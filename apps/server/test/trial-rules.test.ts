@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { MAX_AMOUNT_ATOMS } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requiredTurnover } from '../src/modules/delivery/service.ts';
 import {
   advance,
   approveIdentity,
@@ -113,7 +115,9 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       return row.id as string;
     }
 
-    const approve = (id: string) => callAdmin(server, 'POST', `/identity/${id}/approve`, {}, owner);
+    /** Approves a submission, the reviewer confirming the document number `idno` read on its image. */
+    const approve = (id: string, idno: string) =>
+      callAdmin(server, 'POST', `/identity/${id}/approve`, { idno }, owner);
 
     async function grantsOf(userId: bigint) {
       return server.app.ctx.store.db
@@ -138,7 +142,7 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       expect((await submitIdentity(alice, 'AB-123 456')).code).toBe(1000);
       // under review: still nothing
       expect((await page(server, alice.token)).balance.trial).toBe('0.00000000');
-      expect((await approve(await reviewId(alice.uid))).code).toBe(1000);
+      expect((await approve(await reviewId(alice.uid), 'AB123456')).code).toBe(1000);
       const after = await page(server, alice.token);
       expect(after.balance.trial).toBe('1000.00000000');
       expect(after.trial_grants).toHaveLength(1);
@@ -160,11 +164,11 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       const first = await join();
       const second = await join();
       expect((await submitIdentity(first, 'XY-900 100')).code).toBe(1000);
-      expect((await approve(await reviewId(first.uid))).code).toBe(1000);
+      expect((await approve(await reviewId(first.uid), 'XY900100')).code).toBe(1000);
       expect((await page(server, first.token)).balance.trial).toBe('1000.00000000');
       expect((await submitIdentity(second, 'xy900100')).code).toBe(1000);
       // the approval itself goes through: the identity is real; it just has had its trial money
-      expect((await approve(await reviewId(second.uid))).code).toBe(1000);
+      expect((await approve(await reviewId(second.uid), 'XY 900 100')).code).toBe(1000);
       const data = await page(server, second.token);
       expect(data.balance.trial).toBe('0.00000000');
       expect(data.trial_grants).toEqual([]);
@@ -191,11 +195,27 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       expect(unverified.code).toBe(2101);
     });
 
+    it('approves only with the number the reviewer reads on the image: one document under invented numbers is refused', async () => {
+      const mallory = await join();
+      // the customer typed a number that is not the one on the document
+      expect((await submitIdentity(mallory, 'FAKE-0042')).code).toBe(1000);
+      const id = await reviewId(mallory.uid);
+      expect(await approve(id, 'REAL-7777')).toMatchObject({
+        code: 6012,
+        msg: 'The document number does not match the one the customer entered. Check the image, or reject the submission.',
+      });
+      expect((await page(server, mallory.token)).balance.trial).toBe('0.00000000');
+      const queue = await callAdmin(server, 'GET', '/identity', undefined, owner);
+      expect(queue.data.list.find((r: { id: string }) => r.id === id)).toMatchObject({ status: 'pending' });
+      expect((await approve(id, '')).code).toBe(1002);
+      expect((await approve(id, '#')).code).toBe(2121);
+    });
+
     it('gives exactly one grant when accounts with the same document are approved at once', async () => {
       const accounts = await Promise.all([join(), join(), join(), join()]);
       for (const account of accounts) expect((await submitIdentity(account, 'BURST-0001')).code).toBe(1000);
       const ids = await Promise.all(accounts.map((a) => reviewId(a.uid)));
-      const answers = await Promise.all(ids.map((id) => approve(id)));
+      const answers = await Promise.all(ids.map((id) => approve(id, 'BURST-0001')));
       expect(answers.map((a) => a.code)).toEqual([1000, 1000, 1000, 1000]);
       const grants = (await Promise.all(accounts.map((a) => grantsOf(a.userId)))).flat();
       expect(grants).toHaveLength(1);
@@ -276,6 +296,25 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       await server.clock.advance(61_000);
       for (const symbol of ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'XRPUSDT'])
         await indexTick(server, symbol, '100');
+      await deliveryOf(server).service.runSettlement();
+    });
+
+    it('never links accounts by a private or loopback address (a proxy the server does not trust)', async () => {
+      const first = await join({ ip: '10.0.0.5' });
+      await approveIdentity(server, first.userId, `LAN-1-${first.uid}`);
+      const second = await join({ ip: '10.0.0.5' });
+      await credit(second.userId);
+      await indexTick(server, 'DOGEUSDT', '0.4');
+      expect((await place(server, first.token, { symbol: 'DOGEUSDT', amount: '20', trial: '1' })).code).toBe(
+        1000,
+      );
+      expect(
+        (await place(server, second.token, { symbol: 'DOGEUSDT', amount: '20', direction: 'down' })).code,
+      ).toBe(1000);
+      await indexTick(server, 'DOGEUSDT', '0.4', server.clock.now() + 1);
+      await advance(server, 1);
+      await server.clock.advance(61_000);
+      await indexTick(server, 'DOGEUSDT', '0.4');
       await deliveryOf(server).service.runSettlement();
     });
 
@@ -481,5 +520,14 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       await winTrial(user, 'TRXUSDT');
       expect((await page(server, user.token)).trial_turnover_left).toBe('400.00000000');
     });
+  });
+});
+
+describe('the turnover a trial profit needs', () => {
+  it('rounds up to the atom and never passes what the 64-bit column and any amount allow', () => {
+    // 12.34567891 × 40.00 = 493.8271564, rounded up
+    expect(requiredTurnover(1_234_567_891n, 4000n)).toBe(49_382_715_640n);
+    expect(requiredTurnover(1n, 1050n)).toBe(11n);
+    expect(requiredTurnover(MAX_AMOUNT_ATOMS, 4000n)).toBe(MAX_AMOUNT_ATOMS);
   });
 });

@@ -359,9 +359,10 @@ describe('venue helpers', { timeout: 10_000 }, () => {
     expect(tickerPriceAtoms('okx', { last: 0.1, info: { last: '0.123456789' } })).toBeUndefined();
     expect(tickerPriceAtoms('kraken', { last: 0.3, info: {} })).toBe(30_000_000n);
     expect(tickerPriceAtoms('kraken', { last: 1e-7, info: {} })).toBe(10n);
-    expect(tickerPriceAtoms('kraken', { last: 1.5e21, info: {} })).toBe(
-      150_000_000_000_000_000_000_000_000_000n,
-    );
+    expect(tickerPriceAtoms('kraken', { last: 1.5e9, info: {} })).toBe(150_000_000_000_000_000n);
+    // a price past any amount's bound (it would overflow the 64-bit columns) is no price
+    expect(tickerPriceAtoms('kraken', { last: 1.5e21, info: {} })).toBeUndefined();
+    expect(tickerPriceAtoms('binance', { last: 1, info: { c: '92233720368.54775808' } })).toBeUndefined();
     expect(tickerPriceAtoms('bybit', { last: 1, info: { lastPrice: 'garbage' } })).toBeUndefined();
     expect(tickerPriceAtoms('kraken', { last: undefined, info: {} })).toBeUndefined();
     expect(tickerPriceAtoms('kraken', { last: 0, info: {} })).toBeUndefined();

@@ -99,6 +99,7 @@ export const RESULT_CODES = {
   TRIAL_TURNOVER_MULTIPLE_TOO_LOW: { code: 6009, status: 200 },
   ADJUSTMENT_SAME_STAFF: { code: 6010, status: 200 },
   ADJUSTMENT_ALREADY_DECIDED: { code: 6011, status: 200 },
+  DOCUMENT_NUMBER_MISMATCH: { code: 6012, status: 200 },
   // 7xxx trading (delivery contracts now; spot and perpetual reuse the general ones)
   MARKET_NOT_OPEN: { code: 7001, status: 200 },
   TRADING_BANNED: { code: 7002, status: 200 },

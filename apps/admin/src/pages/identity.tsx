@@ -131,15 +131,18 @@ export function IdentityPage() {
     enabled: openId !== null,
     queryFn: () => api<IdentityReview>('GET', `/identity/${openId}`),
   });
+  const [confirmedIdno, setConfirmedIdno] = useState('');
   const decide = useMutation({
-    mutationFn: (input: { id: number; approve: boolean; reason?: string }) =>
+    mutationFn: (input: { id: number; approve: boolean; reason?: string; idno?: string }) =>
       api<IdentityReview>('POST', `/identity/${input.id}/${input.approve ? 'approve' : 'reject'}`, {
         reason: input.reason,
+        idno: input.idno,
       }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['identity'] });
       message.success(t('identity.done'));
       setOpenId(null);
+      setConfirmedIdno('');
     },
     onError: (error) => message.error(error.message),
   });
@@ -208,10 +211,20 @@ export function IdentityPage() {
               <Button danger onClick={() => setIsRejecting(true)} data-testid="identity-reject">
                 {t('identity.reject')}
               </Button>
+              {/* why: the number as read on the image must match the one the customer typed. */}
+              <Input
+                style={{ width: 220 }}
+                value={confirmedIdno}
+                onChange={(event) => setConfirmedIdno(event.target.value)}
+                placeholder={t('identity.idnoConfirm')}
+                aria-label={t('identity.idnoConfirm')}
+                data-testid="identity-idno-confirm"
+              />
               <Button
                 type="primary"
                 loading={decide.isPending}
-                onClick={() => decide.mutate({ id: row.id, approve: true })}
+                disabled={confirmedIdno.trim() === ''}
+                onClick={() => decide.mutate({ id: row.id, approve: true, idno: confirmedIdno })}
                 data-testid="identity-approve"
               >
                 {t('identity.approve')}

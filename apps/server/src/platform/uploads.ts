@@ -218,13 +218,6 @@ export class ImageUploads {
   }
 
   /**
-   * Checks, re-encodes and stores one image. Throws UPLOAD_TOO_LARGE over the size limit,
-   * UPLOAD_NOT_IMAGE for anything that is not a plain JPEG, PNG, WebP or GIF named as what it is,
-   * IMAGE_TOO_LARGE when its header declares more than {@link MAX_IMAGE_PIXELS} or a side over
-   * {@link MAX_IMAGE_SIDE} (or its decode outlasts {@link DECODE_TIMEOUT_SECONDS}), and UPLOAD_BUSY
-   * when the decode queue is full.
-   */
-  /**
    * Deletes an image this store saved, when the record that was to point at it could not be
    * written (so nothing is left that no record names).
    */
@@ -232,6 +225,13 @@ export class ImageUploads {
     return this.#store.remove(name);
   }
 
+  /**
+   * Checks, re-encodes and stores one image. Throws UPLOAD_TOO_LARGE over the size limit,
+   * UPLOAD_NOT_IMAGE for anything that is not a plain JPEG, PNG, WebP or GIF named as what it is,
+   * IMAGE_TOO_LARGE when its header declares more than {@link MAX_IMAGE_PIXELS} or a side over
+   * {@link MAX_IMAGE_SIDE} (or its decode outlasts {@link DECODE_TIMEOUT_SECONDS}), and UPLOAD_BUSY
+   * when the decode queue is full.
+   */
   async storeImage(file: UploadedFile): Promise<StoredImage> {
     if (file.data.length === 0) throw new AppError('UPLOAD_NOT_IMAGE');
     if (file.data.length > this.#maxBytes) throw new AppError('UPLOAD_TOO_LARGE');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdentitySubmitBody } from './account.ts';
 import { textField } from './fields.ts';
 
 const TokenQuery = z.object({ token: z.string().max(200).optional() });
@@ -30,6 +31,13 @@ export const IdentityIdParams = z.object({ id: z.coerce.number().int().min(1) })
 export const IdentityImageParams = IdentityIdParams.extend({ side: z.enum(['front', 'back']) });
 
 export const IdentityRejectBody = z.object({ reason: textField('PARAM_ERROR', { max: 500 }) });
+
+/**
+ * `POST /identity/:id/approve`: the document number as the reviewer reads it on the image. It must
+ * match the one the customer typed (compared by their keyed hashes), so one real document cannot
+ * be approved under several invented numbers, each bringing a trial grant.
+ */
+export const IdentityApproveBody = z.object({ idno: IdentitySubmitBody.shape.idno });
 
 /** Which actions need a verified identity (the `identity.*` settings). */
 export const IdentityPolicy = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONSTITUENT_DROP_REASONS } from './delivery.ts';
+import { optionalText } from './fields.ts';
 
 /**
  * The back office's index-sources contract (`/admin-api/index/*`): per market, every venue that
@@ -76,7 +77,7 @@ export const SetIndexMappingBody = z
       .max(32, { error: 'INDEX_SOURCE_INVALID' }),
     use: z.enum(['default', 'symbol', 'off'], { error: 'PARAM_ERROR' }),
     venueSymbol: z.string().trim().toUpperCase().max(41, { error: 'INDEX_SYMBOL_INVALID' }).optional(),
-    reason: z.string().trim().max(500, { error: 'PARAM_ERROR' }).optional(),
+    reason: optionalText('PARAM_ERROR', 500),
   })
   .refine((body) => body.use !== 'symbol' || (body.venueSymbol ?? '') !== '', {
     error: 'INDEX_SYMBOL_INVALID',

@@ -31,6 +31,13 @@ export type ContractDirection = (typeof CONTRACT_DIRECTIONS)[number];
 export const CONTRACT_STATUSES = ['opening', 'open', 'settling', 'settled', 'closed'] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 
+/** The statuses of a contract whose amount is still held: accepted and not yet settled or closed. */
+export const LIVE_CONTRACT_STATUSES = [
+  'opening',
+  'open',
+  'settling',
+] as const satisfies readonly ContractStatus[];
+
 /** win, loss, draw (close = open, refunded), refund (closed after the grace period). */
 export const CONTRACT_RESULTS = ['win', 'loss', 'draw', 'refund'] as const;
 export type ContractResult = (typeof CONTRACT_RESULTS)[number];

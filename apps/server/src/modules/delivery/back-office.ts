@@ -247,7 +247,11 @@ export class DeliveryBackOffice {
       });
       return this.#grantRecord(id);
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      // why: the same submission twice at once: the first grant's key or identity lets it in, and
+      // the second (whichever index refused it) answers that grant, as a later repeat does.
+      const isRepeat =
+        isUniqueViolation(error) || (error instanceof AppError && error.key === 'TRIAL_ALREADY_CLAIMED');
+      if (!isRepeat) throw error;
       const first = await repo.findGrantByKey(db, key);
       if (!first) throw error;
       return this.#sameGrant(first, input);

@@ -1,3 +1,4 @@
+import { LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import type {
@@ -90,9 +91,6 @@ export async function replacePeriods(
 
 export type ContractRow = Omit<DeliveryContractsTable, 'id'> & { id: bigint };
 
-/** The statuses of a contract whose amount is still held: accepted and not yet settled or closed. */
-export const LIVE_STATUSES = ['opening', 'open', 'settling'] as const;
-
 export async function insertContract(db: Db, values: Omit<ContractRow, 'id'>): Promise<bigint> {
   const row = await db
     .insertInto('delivery_contracts')
@@ -154,7 +152,7 @@ export async function sumOpenAmount(db: Db, symbol: string, direction: 'up' | 'd
     .select(sql<bigint>`cast(coalesce(sum(amount), 0) as bigint)`.as('total'))
     .where('symbol', '=', symbol)
     .where('direction', '=', direction)
-    .where('status', 'in', LIVE_STATUSES)
+    .where('status', 'in', LIVE_CONTRACT_STATUSES)
     .executeTakeFirstOrThrow();
   return BigInt(row.total);
 }
@@ -225,7 +223,7 @@ export async function settleContract(
     .updateTable('delivery_contracts')
     .set(values)
     .where('id', '=', id)
-    .where('status', 'in', LIVE_STATUSES)
+    .where('status', 'in', LIVE_CONTRACT_STATUSES)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -236,7 +234,7 @@ export function sumOpenByUser(db: Db, funding: 'real' | 'trial') {
     .selectFrom('delivery_contracts')
     .select(['user_id', sql<bigint>`cast(sum(amount) as bigint)`.as('total')])
     .where('funding', '=', funding)
-    .where('status', 'in', LIVE_STATUSES)
+    .where('status', 'in', LIVE_CONTRACT_STATUSES)
     .groupBy('user_id')
     .execute();
 }
@@ -252,7 +250,7 @@ export function listExposure(db: Db) {
       sql<bigint>`cast(sum(amount) as bigint)`.as('open'),
       sql<bigint>`cast(sum(amount + (amount * ratio_bps) / 10000) as bigint)`.as('payout'),
     ])
-    .where('status', 'in', LIVE_STATUSES)
+    .where('status', 'in', LIVE_CONTRACT_STATUSES)
     .groupBy(['symbol', 'direction'])
     .execute();
 }
@@ -457,19 +455,26 @@ export async function listOpposingContracts(
     now: Millis;
   },
 ): Promise<{ user_id: bigint; funding: 'real' | 'trial' }[]> {
-  if (query.userIds.length === 0) return [];
-  let select = db
-    .selectFrom('delivery_contracts')
-    .select(['user_id', 'funding'])
-    .where('user_id', 'in', query.userIds)
-    .where('symbol', '=', query.symbol)
-    .where('direction', '=', query.direction)
-    .where('status', 'in', LIVE_STATUSES)
-    .where('expires_at', '>', query.now);
-  if (query.trialOnly) select = select.where('funding', '=', 'trial');
-  // why: the message names whose contract it is; one row per account and funding is enough.
-  return select.groupBy(['user_id', 'funding']).execute();
+  const found: { user_id: bigint; funding: 'real' | 'trial' }[] = [];
+  // why: an agent's referral tree can hold tens of thousands of accounts, past the drivers' bound
+  // parameters per statement (32,766 on SQLite); the ids go in slices, one statement at a time.
+  for (let i = 0; i < query.userIds.length; i += OPPOSING_SLICE) {
+    let select = db
+      .selectFrom('delivery_contracts')
+      .select(['user_id', 'funding'])
+      .where('user_id', 'in', query.userIds.slice(i, i + OPPOSING_SLICE))
+      .where('symbol', '=', query.symbol)
+      .where('direction', '=', query.direction)
+      .where('status', 'in', LIVE_CONTRACT_STATUSES)
+      .where('expires_at', '>', query.now);
+    if (query.trialOnly) select = select.where('funding', '=', 'trial');
+    // why: the message names whose contract it is; one row per account and funding is enough.
+    found.push(...(await select.groupBy(['user_id', 'funding']).execute()));
+  }
+  return found;
 }
+
+const OPPOSING_SLICE = 1000;
 
 /** Ids of the user's live grants still short of their turnover, the soonest to expire first. */
 export async function listGrantsNeedingTurnover(db: Db, userId: bigint, now: Millis): Promise<bigint[]> {

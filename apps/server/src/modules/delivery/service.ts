@@ -1,4 +1,4 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, MAX_AMOUNT_ATOMS } from '@bourse/shared';
 import type {
   ContractList,
   ContractRecord,
@@ -6,6 +6,7 @@ import type {
   DeliveryPage,
   TrialGrant,
 } from '@bourse/shared/api';
+import { LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -440,7 +441,7 @@ export class DeliveryService {
   ): Promise<ContractList> {
     const rows = await repo.listContracts(this.#deps.db, {
       userId,
-      statuses: query.status === 'open' ? repo.LIVE_STATUSES : DONE_STATUSES,
+      statuses: query.status === 'open' ? LIVE_CONTRACT_STATUSES : DONE_STATUSES,
       limit: PAGE_SIZE + 1,
       offset: (query.page - 1) * PAGE_SIZE,
     });
@@ -866,7 +867,10 @@ export function formatMultiple(hundredths: bigint): string {
  * in the user's favour.
  */
 export function requiredTurnover(profit: bigint, multiple: bigint): bigint {
-  return (profit * multiple + 99n) / 100n;
+  const required = (profit * multiple + 99n) / 100n;
+  // why: the 64-bit column holds it; no account places more than any amount may be, so a
+  // requirement above that is as good as never met, and the settlement that records it must not fail.
+  return required < MAX_AMOUNT_ATOMS ? required : MAX_AMOUNT_ATOMS;
 }
 
 /**

@@ -100,7 +100,14 @@ export function listByStatus(db: Db, status: IdentityStatus, limit: number, offs
 export async function decide(
   db: Db,
   id: bigint,
-  decision: { status: 'approved' | 'rejected'; reason: string; staffId: bigint; now: Millis },
+  decision: {
+    status: 'approved' | 'rejected';
+    reason: string;
+    staffId: bigint;
+    now: Millis;
+    /** On approval: the hash of the number the reviewer confirmed on the image. */
+    docHash?: string;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable('identity_verifications')
@@ -109,6 +116,7 @@ export async function decide(
       reason: decision.reason,
       reviewed_by: decision.staffId,
       reviewed_at: decision.now,
+      ...(decision.docHash === undefined ? {} : { doc_hash: decision.docHash }),
     })
     .where('id', '=', id)
     .where('status', '=', 'pending')

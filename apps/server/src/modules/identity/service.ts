@@ -232,7 +232,18 @@ export class IdentityService {
   }
 
   /** Approves or rejects (with a reason) a submission under review; the user is told. */
-  async decide(staff: StaffRef, id: bigint, decision: { approve: boolean; reason: string }) {
+  /**
+   * Approves or rejects a submission under review. An approval carries the document number as the
+   * reviewer reads it on the image: its hash must equal the one of the number the customer typed
+   * (DOCUMENT_NUMBER_MISMATCH otherwise, nothing changes), and it is the identity the trial grant
+   * and the same-identity link are keyed on (a submission from before numbers were asked for takes
+   * the reviewer's).
+   */
+  async decide(
+    staff: StaffRef,
+    id: bigint,
+    decision: { approve: true; documentNumber: string } | { approve: false; reason: string },
+  ) {
     const { db, clock, audit, users, notices } = this.#deps;
     const reason = decision.approve ? '' : decision.reason.trim();
     if (!decision.approve && !reason) throw new AppError('PARAM_MISSING');
@@ -240,11 +251,15 @@ export class IdentityService {
       const row = await repo.findVerification(trx, id);
       if (!row) throw new AppError('RECORD_NOT_FOUND');
       const status = decision.approve ? 'approved' : 'rejected';
+      const docHash = decision.approve ? this.documentHash(row.country, decision.documentNumber) : undefined;
+      if (docHash !== undefined && row.doc_hash !== null && row.doc_hash !== docHash)
+        throw new AppError('DOCUMENT_NUMBER_MISMATCH');
       const moved = await repo.decide(trx, id, {
         status,
         reason,
         staffId: staff.staffId,
         now: toMillis(clock.now()),
+        docHash,
       });
       if (!moved) throw new AppError('ILLEGAL_OPERATION');
       await users.setRealnameStatus(
@@ -261,8 +276,7 @@ export class IdentityService {
         reason: reason || undefined,
         ip: staff.ip,
       });
-      // why: a submission made before document numbers were asked for has no hash, so no grant.
-      if (decision.approve && row.doc_hash) await this.#deps.onApproved?.(trx, row.user_id, row.doc_hash);
+      if (docHash !== undefined) await this.#deps.onApproved?.(trx, row.user_id, docHash);
       if (decision.approve) await notices.notify(trx, row.user_id, 'IDENTITY_APPROVED');
       else await notices.notify(trx, row.user_id, 'IDENTITY_REJECTED', { reason });
       return row.user_id;

@@ -18,8 +18,8 @@ export interface IndexStaffActor {
   ip: string;
 }
 
-/** A venue's symbol for a market: ccxt's unified `BASE/QUOTE`, optionally `:SETTLE`. */
-const VENUE_SYMBOL = /^([A-Z0-9]{1,20})\/([A-Z0-9]{1,20})(?::[A-Z0-9]{1,20})?$/;
+/** A venue's symbol for a market: ccxt's unified spot `BASE/QUOTE` (only spot markets are loaded). */
+const VENUE_SYMBOL = /^([A-Z0-9]{1,20})\/([A-Z0-9]{1,20})$/;
 
 /** Quotes a venue pair may have instead of the market's own: only ever set by hand. */
 const USD_QUOTES = new Set(['USD', 'USDC']);
@@ -182,7 +182,7 @@ export class IndexSourcesBackOffice {
         target: `index:${market.symbol}:${input.venue}`,
         before: { venueSymbol: before.venueSymbol, origin: before.origin },
         after: { venueSymbol: after.venueSymbol, origin: after.origin },
-        reason: input.reason,
+        reason: input.reason || undefined,
         ip: staff.ip,
       });
     });

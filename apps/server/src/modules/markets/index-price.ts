@@ -1,5 +1,7 @@
-/** Why a source took no part in an index tick. */
-export type DropReason = 'stale' | 'outlier' | 'down' | 'unmapped' | 'invalid';
+import type { CONSTITUENT_DROP_REASONS } from '@bourse/shared/api';
+
+/** Why a source took no part in an index tick (the wire's reasons). */
+export type DropReason = (typeof CONSTITUENT_DROP_REASONS)[number];
 
 /** One source's part in one index tick: its price and time (null when it had none), used or why dropped. */
 export interface Constituent {
@@ -142,7 +144,7 @@ export class IndexAggregator {
     constituents.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
 
     const used = constituents.filter((c) => c.used);
-    if (used.length < this.minSources || used.length === 0) return { index: undefined, constituents };
+    if (used.length < this.minSources) return { index: undefined, constituents };
     const price = median(used.map((c) => c.price!).sort(compare));
     const names = used.map((c) => c.source);
     const source = names.length === 1 ? names[0]! : `median(${names.join(',')})`;

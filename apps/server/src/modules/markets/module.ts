@@ -105,8 +105,12 @@ export function registerMarketsModule(
     sources: deps.sources ?? { venues: [], minSources: 1, outlierBps: 300, staleMs: deps.indexStaleMs },
     activeMarkets: () => markets,
     // why: the node whose feed follows the venues may not be the one the owner's request reached.
+    // A failed publish does not undo the committed, audited change: the feed's node also takes
+    // the mappings up when it gains the lease.
     onMappingChanged: async () => {
-      await bus.publish(INDEX_MAPPINGS_SUBJECT, {});
+      await bus
+        .publish(INDEX_MAPPINGS_SUBJECT, {})
+        .catch((error) => deps.onError(error, INDEX_MAPPINGS_SUBJECT));
     },
   });
   let latest: Ticker[] = [];
@@ -143,6 +147,12 @@ export function registerMarketsModule(
       feed.step();
       ticks = indexOfSimulated(feed);
     } else {
+      // why: only the node holding the feed's lease follows the venues (one set of connections,
+      // not one per node); it takes up the mappings as they stand now, in case it missed a change.
+      if (isNewHolder) {
+        await backOffice.applyMappings();
+        await feed.venues.start();
+      }
       // why: a market with fewer valid sources than the minimum gets no tick, so its index goes
       // stale: new contracts are refused and settlements wait, rather than trusting one venue.
       ticks = feed.sample();
@@ -225,9 +235,6 @@ export function registerMarketsModule(
         }
       }
       if (!runFeed) return;
-      // why: only a node that runs the feed job follows the venues; the others take its ticks
-      // from the bus. Connecting never fails the start: an unreachable venue is marked down.
-      if (feed.source === 'venues') await feed.venues.start();
       jobs.push(
         deps.scheduler.runEvery(FEED_JOB, deps.feedIntervalMs, (run) => recordTick(run.isNewHolder), {
           lease: true,

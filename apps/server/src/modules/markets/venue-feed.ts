@@ -1,8 +1,8 @@
 import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
-import { toAtoms } from '@bourse/shared';
+import { MAX_AMOUNT_ATOMS, toAtoms } from '@bourse/shared';
 import type { Exchange, Ticker } from 'ccxt';
-import type { DropReason, SourceQuote } from './index-price.ts';
+import type { MissingSource, SourceQuote } from './index-price.ts';
 
 /** A market the index follows, and which symbol each venue quotes it under. */
 export interface VenueMarket {
@@ -126,7 +126,9 @@ function numberToDecimal(value: number): string | undefined {
 function decimalAtoms(text: string | undefined): bigint | undefined {
   if (text === undefined || !PLAIN_DECIMAL.test(text)) return undefined;
   const atoms = toAtoms(text);
-  return atoms > 0n ? atoms : undefined;
+  // why: a price past what any amount may be would overflow the 64-bit columns it is recorded in
+  // (and fail every market's tick with it); such a message is garbage, not a price.
+  return atoms > 0n && atoms <= MAX_AMOUNT_ATOMS ? atoms : undefined;
 }
 
 /**
@@ -328,9 +330,9 @@ export class VenuePriceFeed {
   }
 
   /** The latest quote of every venue that has one for `symbol`, plus the configured venues that have none and why ('down' or 'unmapped'). */
-  quotes(symbol: string): { quotes: SourceQuote[]; missing: { source: string; reason: DropReason }[] } {
+  quotes(symbol: string): { quotes: SourceQuote[]; missing: MissingSource[] } {
     const quotes: SourceQuote[] = [];
-    const missing: { source: string; reason: DropReason }[] = [];
+    const missing: MissingSource[] = [];
     for (const venue of this.venues) {
       const feed = this.feeds.get(`${venue.id}|${symbol}`);
       if (!feed) continue;

@@ -3,6 +3,7 @@ import { AppError } from '@bourse/shared';
 import {
   BroadcastBody,
   BroadcastList,
+  IdentityApproveBody,
   IdentityIdParams,
   IdentityImageParams,
   IdentityPolicy,
@@ -103,12 +104,22 @@ export async function accountStaffRoutes(app: FastifyInstance, deps: AccountBack
   });
 
   api.post('/identity/:id/approve', {
-    config: { staff: 'identity.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
+    config: {
+      staff: 'identity.review',
+      errors: [
+        'RECORD_NOT_FOUND',
+        'ILLEGAL_OPERATION',
+        'DOCUMENT_NUMBER_INVALID',
+        'DOCUMENT_NUMBER_MISMATCH',
+      ],
+    },
     schema: {
       tags,
       operationId: 'adminApproveIdentity',
-      summary: 'Approve a submission under review; the user is notified (audited)',
+      summary:
+        'Approve a submission under review, confirming the document number read on the image; the user is notified (audited)',
       params: IdentityIdParams,
+      body: IdentityApproveBody,
       response: { 200: envelope(IdentityReview) },
     },
     handler: async (request) =>
@@ -117,7 +128,7 @@ export async function accountStaffRoutes(app: FastifyInstance, deps: AccountBack
         toWire(
           await identity().decide(staffRef(request), BigInt(request.params.id), {
             approve: true,
-            reason: '',
+            documentNumber: request.body.idno,
           }),
         ),
       ),

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { type SqlBool, sql } from 'kysely';
 import { type Db, executeSql, repeated } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
@@ -164,17 +165,24 @@ export function listAncestors(db: Db, userId: bigint) {
 
 /** Users joined to `userId` by a referral edge of any depth, either way. */
 export async function listReferralRelatives(db: Db, userId: bigint): Promise<bigint[]> {
-  const [up, down] = await Promise.all([
-    db.selectFrom('referral_edges').select('ancestor_id as id').where('descendant_id', '=', userId).execute(),
-    db.selectFrom('referral_edges').select('descendant_id as id').where('ancestor_id', '=', userId).execute(),
-  ]);
+  const up = await db
+    .selectFrom('referral_edges')
+    .select('ancestor_id as id')
+    .where('descendant_id', '=', userId)
+    .execute();
+  const down = await db
+    .selectFrom('referral_edges')
+    .select('descendant_id as id')
+    .where('ancestor_id', '=', userId)
+    .execute();
   return [...up, ...down].map((row) => row.id);
 }
 
 /**
- * Users other than `userId` registered from the same address within `windowMs` of it. Loopback
- * and unknown addresses say nothing about where a customer is (a server reached without a proxy in
- * front sees only loopback), so they never match.
+ * Users other than `userId` registered from the same address within `windowMs` of it. Loopback,
+ * private and unknown addresses say nothing about where a customer is (a server reached without a
+ * proxy in front, or behind one that is not trusted, sees only its own network's addresses), so
+ * they never match: otherwise every customer of such a deployment would be linked to every other.
  */
 export async function listSameRegistrationAddress(
   db: Db,
@@ -198,8 +206,29 @@ export async function listSameRegistrationAddress(
   return rows.map((row) => row.id);
 }
 
+/** Loopback, private (RFC 1918), link-local and unique-local addresses, for IPv4 and IPv6. */
+const LOCAL_NETWORKS = new net.BlockList();
+for (const [address, prefix] of [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['169.254.0.0', 16],
+  ['100.64.0.0', 10],
+] as const)
+  LOCAL_NETWORKS.addSubnet(address, prefix, 'ipv4');
+for (const [address, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  LOCAL_NETWORKS.addSubnet(address, prefix, 'ipv6');
+
 function isUninformativeAddress(ip: string): boolean {
-  return ip === '' || ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+  const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  const family = net.isIP(address);
+  if (family === 0) return true;
+  return LOCAL_NETWORKS.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 export async function insertReferralEdges(

@@ -191,10 +191,9 @@ export class UsersService {
    * caller's transaction).
    */
   async linkedAccounts(db: Db, userId: bigint, windowMs: number): Promise<bigint[]> {
-    const [relatives, neighbours] = await Promise.all([
-      repo.listReferralRelatives(db, userId),
-      repo.listSameRegistrationAddress(db, userId, BigInt(windowMs)),
-    ]);
+    // why: one after the other: `db` is a transaction, one connection that runs one query at a time.
+    const relatives = await repo.listReferralRelatives(db, userId);
+    const neighbours = await repo.listSameRegistrationAddress(db, userId, BigInt(windowMs));
     return [...new Set([...relatives, ...neighbours])];
   }
 

@@ -1,4 +1,4 @@
-import type { ContractList, ContractRecord } from '@bourse/shared/api';
+import { type ContractList, type ContractRecord, LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { serverNow } from '../../../shared/server-clock.ts';
@@ -19,8 +19,8 @@ export async function getContractList(
 export const SETTLING_POLL_MS = 2000;
 
 /** True while a contract's amount is held: waiting to open, counting down, or settling. */
-export function isLive(record: ContractRecord): boolean {
-  return record.status === 'opening' || record.status === 'open' || record.status === 'settling';
+export function isLive(record: Pick<ContractRecord, 'status'>): boolean {
+  return (LIVE_CONTRACT_STATUSES as readonly string[]).includes(record.status);
 }
 
 /** True once a listed contract has run out its time but is not settled yet. */

@@ -2,6 +2,7 @@ import { splitDuration } from '@bourse/shared';
 import type { ContractDirection, ContractRecord } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { IconArrowDown, IconArrowUp } from '../../../shared/ui/icons.tsx';
+import { isLive } from '../api/get-contract-list.ts';
 
 const UNIT_KEYS = {
   seconds: 'delivery.duration.seconds',
@@ -49,7 +50,7 @@ const RESULT_KEYS = {
 /** A contract's state in words: opening, open, settling, settled or closed (refunded). */
 export function StatusTag({ status, testId }: { status: ContractRecord['status']; testId?: string }) {
   const { t } = useTranslation();
-  const tone = status === 'opening' || status === 'open' || status === 'settling' ? 'pending' : 'done';
+  const tone = isLive({ status }) ? 'pending' : 'done';
   return (
     <span className={`contract-tag is-${tone}`} data-testid={testId} data-status={status}>
       {t(STATUS_KEYS[status])}
