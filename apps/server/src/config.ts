@@ -129,8 +129,7 @@ const indexSymbolMapSetting = z
       .split(';')
       .map((e) => e.trim())
       .filter(Boolean)) {
-      const match =
-        /^([A-Z0-9]{2,20}):([a-z0-9_]+)=(-|[A-Z0-9]{1,20}\/[A-Z0-9]{1,20})$/.exec(entry);
+      const match = /^([A-Z0-9]{2,20}):([a-z0-9_]+)=(-|[A-Z0-9]{1,20}\/[A-Z0-9]{1,20})$/.exec(entry);
       if (!match) {
         ctx.addIssue({
           code: 'custom',
