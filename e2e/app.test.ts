@@ -134,6 +134,8 @@ describe('customer app at phone size', () => {
     await input(page, 'register-username').fill('e2e_alice');
     await input(page, 'register-password').fill('secret123');
     await input(page, 'register-password2').fill('secret123');
+    // the demo publishes terms of service: the box is ticked to accept them
+    await page.getByTestId('register-terms-checkbox').check();
     expect(await toastAfter(page, () => page.getByTestId('register-submit').click())).toBe(
       '登録が完了しました',
     );
@@ -302,8 +304,9 @@ describe('customer app at phone size', () => {
       const loads = countLoads(page);
       await page.goto(`${platform.url}/#/Index/uoption`);
       await waitForHash(page, '#/login');
-      // the first load, then the reload of the forced logout (spec §4)
-      await expect.poll(loads).toBe(2);
+      // the first load, then the reload of the forced logout (spec §4); the router may reach
+      // /login before the reload, whose document then takes its own time to load
+      await expect.poll(loads, { timeout: 10_000 }).toBe(2);
       expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
       await page.context().close();
     }

@@ -20,12 +20,18 @@ export function newDesktopContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ ...devices['Desktop Chrome'], viewport: { width: 1366, height: 900 } });
 }
 
-/** Registers through the API (the UI flow has its own test) and returns the credentials. */
+/**
+ * Registers through the API (the UI flow has its own test), accepting the terms of service in
+ * force as the registration page does.
+ */
 export async function registerViaApi(url: string, username: string, password = 'secret123'): Promise<void> {
+  const terms = (await (await fetch(`${url}/apiv/Index/terms`)).json()) as { data: { version: number } };
+  const fields: Record<string, string> = { account: username, lpwd: password };
+  if (terms.data.version > 0) fields.terms_version = String(terms.data.version);
   const response = await fetch(`${url}/apiv/Login/upregister`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account: username, lpwd: password }).toString(),
+    body: new URLSearchParams(fields).toString(),
   });
   const answer = (await response.json()) as { code: number };
   if (answer.code !== 1000) throw new Error(`register ${username}: ${JSON.stringify(answer)}`);

@@ -48,9 +48,15 @@ export async function prepareUsers(
       payload: new URLSearchParams(fields).toString(),
     });
     const tokens: string[] = [];
+    // why: the demo publishes terms of service; traders accept them at sign-up, as the app does.
+    const terms = (await app.inject({ url: '/apiv/Index/terms' })).json().data.version as number;
+    const accepted: Record<string, string> = terms > 0 ? { terms_version: String(terms) } : {};
     for (let i = 0; i < count; i++) {
       const account = `${prefix}${i}`;
-      await app.inject({ url: '/apiv/Login/upregister', ...form({ account, lpwd: 'bench-1234' }) });
+      await app.inject({
+        url: '/apiv/Login/upregister',
+        ...form({ account, lpwd: 'bench-1234', ...accepted }),
+      });
       const login = (
         await app.inject({ url: '/apiv/Login/loginsubmit', ...form({ email: account, lpwd: 'bench-1234' }) })
       ).json();

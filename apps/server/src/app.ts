@@ -79,7 +79,7 @@ import {
 } from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness } from './readiness.ts';
-import { seedDemoCrowd, seedDemoData } from './seed.ts';
+import { DEMO_USERS, seedDemoCrowd, seedDemoData } from './seed.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -270,6 +270,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   let content!: ContentService;
   let launchpad!: LaunchpadModule;
   let mining!: MiningModule;
+  // why: the content module (registered last) keeps the terms of service; the services that trade,
+  // subscribe and pay out ask it whether the customer accepted the version in force.
+  const termsGate = { requireAccepted: (userId: bigint) => content.requireAccepted(userId) };
   // why: chat pictures are private to their conversation; nothing serves this folder.
   const chatFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'chat') });
   const mail = new MailService({
@@ -335,6 +338,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           captchasPerIp: limit('captcha_ip', limits.captchasPerIp),
         },
         secondFactor: { verifySecondFactor: (userId, code) => security.verifySecondFactor(userId, code) },
+        terms: {
+          acceptAtRegistration: (trx, userId, version, ip) =>
+            content.acceptAtRegistration(trx, userId, version, ip),
+        },
         notices: notices.service,
         clientConfig: () => ({
           register_mode: config.registerMode,
@@ -406,6 +413,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         notices: notices.service,
         secondFactor: security,
         identityGate: identity,
+        termsGate,
       });
       delivery = registerDeliveryModule(api, {
         db,
@@ -418,6 +426,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         bus,
         scheduler,
         identityGate: identity,
+        termsGate,
         identities: identity,
         accountLinks: {
           linkedAccounts: async (trx, userId) => [
@@ -439,6 +448,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         users,
         bus,
         identityGate: identity,
+        termsGate,
         onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
       });
       support = registerSupportModule(api, {
@@ -471,6 +481,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         settings,
         users,
         identityGate: identity,
+        termsGate,
         coins: markets.service,
         scheduler,
         // why: products rule 6: a per-minute job releases locks (and distributes, settles rewards).
@@ -485,6 +496,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         users,
         settings,
         scheduler,
+        termsGate,
         intervalMs: config.miningJobMs,
       });
       content = registerContentModule(api, {
@@ -548,7 +560,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const now = clock.now();
     await reserves.service.takeDemoSnapshot(now - (now % 1000));
   }
-  if (config.demo) await content.seedDemo();
+  if (config.demo) {
+    // why: the demo's own customers have accepted the demo terms, so they trade at once.
+    const demoUsers = await Promise.all(DEMO_USERS.map((u) => users.findLoginCandidate(u.username)));
+    await content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
+  }
 
   await registerStaffModule(app, {
     db,

@@ -155,7 +155,7 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
       expect(
         (await server.call('GET', '/Index/page', { slug: 'aboutus' }, { lang: 'de-de' })).data.title,
       ).toBe('Über uns');
-      const badSlug = await server.call('GET', '/Index/page', { slug: 'privacy' }, { lang: 'en-us' });
+      const badSlug = await server.call('GET', '/Index/page', { slug: 'careers' }, { lang: 'en-us' });
       expect([badSlug.code, badSlug.msg]).toEqual([1001, 'Invalid parameters.']);
 
       const noJapanese = await admin('POST', '/content', {
@@ -175,7 +175,7 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
       expect([longTitle.code, longTitle.msg]).toEqual([2118, 'The title must be 1 to 200 characters.']);
       const unknownPage = await admin('POST', '/content', {
         kind: 'page',
-        slug: 'privacy',
+        slug: 'careers',
         status: 'published',
         texts: { 'ja-JP': { title: 't', body: '' } },
       });

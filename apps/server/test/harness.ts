@@ -196,13 +196,27 @@ export async function startServer(
   };
 }
 
-/** Registers and logs in a user; returns the token and uid. */
+/**
+ * The registration fields a person who ticks the form's terms box sends: the terms version in
+ * force (none while no terms are published, as on a store without demo data).
+ */
+export async function acceptedTerms(server: TestServer): Promise<{ terms_version?: number }> {
+  const current = await server.call('GET', '/Index/terms');
+  if (current.code !== 1000) throw new Error(`terms version: ${JSON.stringify(current)}`);
+  return current.data.version > 0 ? { terms_version: current.data.version } : {};
+}
+
+/** Registers (accepting the terms in force, as the web app does) and logs in a user; returns the token and uid. */
 export async function registerAndLogin(
   server: TestServer,
   username = `user_${randomBytes(3).toString('hex')}`,
   password = 'secret123',
 ): Promise<{ token: string; uid: number; username: string; password: string }> {
-  const registered = await server.call('POST', '/Login/upregister', { account: username, lpwd: password });
+  const registered = await server.call('POST', '/Login/upregister', {
+    account: username,
+    lpwd: password,
+    ...(await acceptedTerms(server)),
+  });
   if (registered.code !== 1000) throw new Error(`register failed: ${JSON.stringify(registered)}`);
   const login = await server.call('POST', '/Login/loginsubmit', { email: username, lpwd: password });
   if (login.code !== 1000) throw new Error(`login failed: ${JSON.stringify(login)}`);

@@ -4,7 +4,14 @@ import { expect } from 'vitest';
 import type { LaunchpadService } from '../src/modules/launchpad/service.ts';
 import type { AccountKind, Owner } from '../src/modules/ledger/service.ts';
 import { enrolStaff, signInStaffRoles } from './delivery-harness.ts';
-import { type ApiAnswer, callAdmin, type DialectName, startServer, type TestServer } from './harness.ts';
+import {
+  type ApiAnswer,
+  acceptedTerms,
+  callAdmin,
+  type DialectName,
+  startServer,
+  type TestServer,
+} from './harness.ts';
 import { fund, pngImage } from './wallet-harness.ts';
 
 export const DAY_MS = 86_400_000;
@@ -154,6 +161,7 @@ export async function join(server: TestServer, username: string, invit?: string)
     account: username,
     lpwd: 'secret123',
     ...(invit ? { invit } : {}),
+    ...(await acceptedTerms(server)),
   });
   expect(registered.code, registered.msg).toBe(1000);
   const login = await server.call('POST', '/Login/loginsubmit', { email: username, lpwd: 'secret123' });

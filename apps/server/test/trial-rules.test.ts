@@ -13,7 +13,14 @@ import {
   placeOpen,
   signInOwner,
 } from './delivery-harness.ts';
-import { type ApiAnswer, callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
+import {
+  type ApiAnswer,
+  acceptedTerms,
+  callAdmin,
+  DIALECTS,
+  startServer,
+  type TestServer,
+} from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { pngImage, walletOf } from './wallet-harness.ts';
 
@@ -56,7 +63,12 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       const registered = await server.call(
         'POST',
         '/Login/upregister',
-        { account: username, lpwd: 'secret123', ...(options.invit ? { invit: options.invit } : {}) },
+        {
+          account: username,
+          lpwd: 'secret123',
+          ...(options.invit ? { invit: options.invit } : {}),
+          ...(await acceptedTerms(server)),
+        },
         { headers },
       );
       expect(registered.code, registered.msg).toBe(1000);

@@ -60,6 +60,19 @@ const I_PREV = 13;
 
 /** Smallest ladder; a power of two ≥ 1024 so the two bitmap levels divide it evenly. */
 const INITIAL_LEVELS = 4096;
+/**
+ * Widest ladder (about 17 MB). A book whose levels span more keeps the levels beyond the window in
+ * sorted arrays (see `FarLevel`); the window follows the market.
+ */
+export const MAX_WINDOW_LEVELS = 2 ** 20;
+
+/** A price level outside the ladder's window: rare, so a plain object in a sorted array. */
+interface FarLevel {
+  price: number;
+  head: number;
+  tail: number;
+  total: number;
+}
 
 function encodeTif(tif: TimeInForce | undefined): number {
   if (tif === 'ioc') return TIF_IOC;
@@ -89,8 +102,11 @@ function countTrailingZeros(bits: number): number {
  * The fast book. Orders live in pooled 64-byte records in one typed-array buffer, chained in an
  * intrusive doubly linked FIFO list per price level (O(1) cancel), found by id through an
  * allocation-free open-addressing index; levels live in a tick-indexed ladder (price −
- * base) that re-centres and doubles when a price falls outside it; a two-level bitmap of non-empty
- * levels finds the next best price with `Math.clz32` in a few word reads. Trigger orders, rare by
+ * base), a window of at most `MAX_WINDOW_LEVELS` that re-centres and doubles when a price falls
+ * outside it; a two-level bitmap of non-empty levels finds the next best price with `Math.clz32` in
+ * a few word reads. A book wider than the window keeps its outlying levels (bids below it, asks
+ * above it) in sorted arrays and moves the window when matching reaches them, so any price up to
+ * 2^31 − 1 ticks is accepted at any distance from the rest. Trigger orders, rare by
  * nature, live in two sorted arrays. Limit, market and cancel commands allocate nothing; storage
  * only grows, by doubling.
  */
@@ -110,18 +126,29 @@ export class FastBook implements OrderBook {
   private links = new Int32Array(this.records.buffer);
   private readonly slotById = new IdIndex();
 
-  // Price ladder (index = price − base).
+  // Price ladder (index = price − base): the window of levels near the market.
   private base: number;
+  // why: initialised here, not in the constructor, so V8 never sees these fields undefined and keeps
+  // their types exact for the hot paths.
   private levelCount = INITIAL_LEVELS;
   private heads = new Int32Array(INITIAL_LEVELS).fill(NONE);
   private tails = new Int32Array(INITIAL_LEVELS).fill(NONE);
   private totals = new Float64Array(INITIAL_LEVELS);
   private words = new Uint32Array(INITIAL_LEVELS >>> 5);
   private summary = new Uint32Array(INITIAL_LEVELS >>> 10);
+  /** Best level of each side inside the window, or NONE. */
   private bestBid = NONE;
   private bestAsk = NONE;
+  /** Non-empty levels of each side inside the window. */
   private bidLevels = 0;
   private askLevels = 0;
+  // why: levels beyond the window, best first. Every far bid is below the window and every far ask
+  // above it, so a side's best level is in the window whenever the side has one there, and the
+  // matching loop only leaves the window when a side's window part is used up.
+  private readonly farBids: FarLevel[] = [];
+  private readonly farAsks: FarLevel[] = [];
+  /** Levels beyond the window, both sides: 0 on every hot path of a book that fits its window. */
+  private farLevels = 0;
 
   // Trigger book.
   private readonly triggerById = new Map<number, TriggerOrder>();
@@ -140,13 +167,23 @@ export class FastBook implements OrderBook {
   private takerFilledQty = 0;
   private takerFilledQuote = 0;
   private takerStopped = false;
+  /** The taker used up its opposite side's window part, and the next level beyond it crosses. */
+  private takerAtEdge = false;
 
-  constructor(spec: MarketSpec) {
+  /** @param maxWindow the widest ladder window in levels, a power of two ≥ 1024 (smaller in tests). */
+  constructor(spec: MarketSpec, maxWindow = MAX_WINDOW_LEVELS) {
     this.spec = { ...validateMarketSpec(spec) };
+    if (maxWindow < 1024 || nextPowerOfTwo(maxWindow) !== maxWindow) {
+      throw new Error('maxWindow must be a power of two ≥ 1024');
+    }
     this.stp = encodeStp(spec.selfTradePrevention);
     this.tradesMovePrice = spec.triggerSource === 'trade';
-    this.maxLevels = Math.max(INITIAL_LEVELS, nextPowerOfTwo(spec.maxPrice - spec.minPrice + 1));
+    this.maxLevels = Math.min(
+      maxWindow,
+      Math.max(INITIAL_LEVELS, nextPowerOfTwo(spec.maxPrice - spec.minPrice + 1)),
+    );
     this.base = spec.minPrice;
+    if (this.maxLevels < INITIAL_LEVELS) this.relayWindow(this.base, this.maxLevels);
   }
 
   apply(command: Command, sink: EventSink): ResultCode {
@@ -268,8 +305,15 @@ export class FastBook implements OrderBook {
         const side = this.links[(slot << 4) + I_SIDE];
         const price = this.links[(slot << 4) + I_PRICE];
         const index = price - this.base;
-        const total = this.totals[index] - command.qty;
-        this.totals[index] = total;
+        let total: number;
+        if (index >= 0 && index < this.levelCount) {
+          total = this.totals[index] - command.qty;
+          this.totals[index] = total;
+        } else {
+          const level = this.findFar(side, price);
+          total = level.total - command.qty;
+          level.total = total;
+        }
         sink.onCancelled(seq, orderId, userId, command.qty, 'reduce');
         sink.onBookDelta(seq, SIDE_NAMES[side], price, total);
       }
@@ -301,11 +345,13 @@ export class FastBook implements OrderBook {
   }
 
   getBestBid(): number {
-    return this.bestBid === NONE ? 0 : this.base + this.bestBid;
+    if (this.bestBid !== NONE) return this.base + this.bestBid;
+    return this.farBids.length === 0 ? 0 : this.farBids[0].price;
   }
 
   getBestAsk(): number {
-    return this.bestAsk === NONE ? 0 : this.base + this.bestAsk;
+    if (this.bestAsk !== NONE) return this.base + this.bestAsk;
+    return this.farAsks.length === 0 ? 0 : this.farAsks[0].price;
   }
 
   getLastPrice(): number {
@@ -330,8 +376,14 @@ export class FastBook implements OrderBook {
     for (let i = this.bestBid; i !== NONE && bids.length < maxLevels; i = this.findPrevSet(i - 1)) {
       bids.push([this.base + i, this.totals[i]]);
     }
+    for (let i = 0; i < this.farBids.length && bids.length < maxLevels; i++) {
+      bids.push([this.farBids[i].price, this.farBids[i].total]);
+    }
     for (let i = this.bestAsk; i !== NONE && asks.length < maxLevels; i = this.findNextSet(i + 1)) {
       asks.push([this.base + i, this.totals[i]]);
+    }
+    for (let i = 0; i < this.farAsks.length && asks.length < maxLevels; i++) {
+      asks.push([this.farAsks[i].price, this.farAsks[i].total]);
     }
     return { bids, asks };
   }
@@ -347,8 +399,16 @@ export class FastBook implements OrderBook {
       for (let slot = this.heads[i]; slot !== NONE; slot = this.links[(slot << 4) + I_NEXT])
         bids.push(this.readSlot(slot));
     }
+    for (const level of this.farBids) {
+      for (let slot = level.head; slot !== NONE; slot = this.links[(slot << 4) + I_NEXT])
+        bids.push(this.readSlot(slot));
+    }
     for (let i = this.bestAsk; i !== NONE; i = this.findNextSet(i + 1)) {
       for (let slot = this.heads[i]; slot !== NONE; slot = this.links[(slot << 4) + I_NEXT])
+        asks.push(this.readSlot(slot));
+    }
+    for (const level of this.farAsks) {
+      for (let slot = level.head; slot !== NONE; slot = this.links[(slot << 4) + I_NEXT])
         asks.push(this.readSlot(slot));
     }
     return {
@@ -367,8 +427,8 @@ export class FastBook implements OrderBook {
   }
 
   /** Rebuilds a book from a snapshot, keeping every order's priority. */
-  static restore(snapshot: BookSnapshot): FastBook {
-    const book = new FastBook(snapshot.spec);
+  static restore(snapshot: BookSnapshot, maxWindow = MAX_WINDOW_LEVELS): FastBook {
+    const book = new FastBook(snapshot.spec, maxWindow);
     book.lastSeq = snapshot.lastSeq;
     book.lastPrice = snapshot.lastPrice;
     for (const order of [...snapshot.bids, ...snapshot.asks]) {
@@ -402,8 +462,11 @@ export class FastBook implements OrderBook {
   ): ResultCode {
     const isBuy = side === BUY;
     const best = isBuy ? this.bestAsk : this.bestBid;
+    // why: with none of that side in the window, the levels beyond it may still cross.
     const crosses =
-      best !== NONE && (isMarket || (isBuy ? this.base + best <= price : this.base + best >= price));
+      best !== NONE
+        ? isMarket || (isBuy ? this.base + best <= price : this.base + best >= price)
+        : this.farLevels !== 0 && this.crossesBeyondWindow(isBuy, isMarket ? 0 : price);
     if (tif === TIF_POST_ONLY && crosses) {
       sink.onCancelled(seq, orderId, userId, qty, 'post-only');
       sink.onDone(seq, orderId, userId, 0, 0, 0);
@@ -418,7 +481,10 @@ export class FastBook implements OrderBook {
     if (crosses) {
       this.takerRemaining = qty;
       this.takerAmount = quoteAmount;
-      this.match(seq, isBuy, orderId, userId, isMarket ? (isBuy ? Number.MAX_SAFE_INTEGER : 0) : price, sink);
+      const limit = isMarket ? (isBuy ? Number.MAX_SAFE_INTEGER : 0) : price;
+      if (best !== NONE) this.match(seq, isBuy, orderId, userId, limit, sink);
+      if (best === NONE || this.takerAtEdge)
+        this.matchBeyondWindow(seq, isBuy, orderId, userId, limit, sink, best === NONE);
     } else {
       // why: most passive limits do not cross; skipping the matching loop's set-up pays for this branch.
       this.takerRemaining = qty;
@@ -567,6 +633,50 @@ export class FastBook implements OrderBook {
     this.takerFilledQty = filledQty;
     this.takerFilledQuote = filledQuote;
     this.takerStopped = stopped;
+    if (index === NONE && this.farLevels !== 0 && !stopped)
+      this.takerAtEdge = this.crossesBeyondWindow(isBuy, limit);
+  }
+
+  /** Whether the best level beyond the window on a taker's opposite side is within its `limit` (0: any). */
+  private crossesBeyondWindow(isBuy: boolean, limit: number): boolean {
+    const far = isBuy ? this.farAsks : this.farBids;
+    if (far.length === 0) return false;
+    if (limit === 0) return true;
+    return isBuy ? far[0].price <= limit : far[0].price >= limit;
+  }
+
+  /**
+   * Goes on matching a taker that used up its opposite side's window part while the next level
+   * beyond the window crosses: moves the window onto that level and matches again, until done.
+   * Rare: the market moved more than the window in one order. Adds up the taker fields.
+   */
+  private matchBeyondWindow(
+    seq: number,
+    isBuy: boolean,
+    takerId: number,
+    takerUser: number,
+    limit: number,
+    sink: EventSink,
+    fromStart: boolean,
+  ): void {
+    if (fromStart) {
+      this.takerFilledQty = 0;
+      this.takerFilledQuote = 0;
+      this.takerStopped = false;
+      this.takerAtEdge = true;
+    }
+    let filledQty = this.takerFilledQty;
+    let filledQuote = this.takerFilledQuote;
+    while (this.takerAtEdge) {
+      this.takerAtEdge = false;
+      if (this.takerRemaining === 0 && this.takerAmount === 0) break;
+      this.bringFarBest(isBuy ? SELL : BUY);
+      this.match(seq, isBuy, takerId, takerUser, limit, sink);
+      filledQty += this.takerFilledQty;
+      filledQuote += this.takerFilledQuote;
+    }
+    this.takerFilledQty = filledQty;
+    this.takerFilledQuote = filledQuote;
   }
 
   /** Whether a fill-or-kill order would fill completely, with self-trade prevention applied. */
@@ -591,6 +701,17 @@ export class FastBook implements OrderBook {
       }
       index = isBuy ? this.findNextSet(index + 1) : this.findPrevSet(index - 1);
     }
+    for (const level of isBuy ? this.farAsks : this.farBids) {
+      if (isBuy ? level.price > price : level.price < price) return false;
+      for (let slot = level.head; slot !== NONE; slot = this.links[(slot << 4) + I_NEXT]) {
+        if (this.stp !== STP_NONE && this.records[(slot << 3) + F_USER_ID] === userId) {
+          if (this.stp === STP_CANCEL_OLDEST) continue;
+          return false;
+        }
+        need -= this.records[(slot << 3) + F_QTY];
+        if (need <= 0) return true;
+      }
+    }
     return false;
   }
 
@@ -605,7 +726,7 @@ export class FastBook implements OrderBook {
     filledQuote: number,
   ): number {
     let index = price - this.base;
-    if (index < 0 || index >= this.levelCount) index = this.makeRoom(price);
+    if (index < 0 || index >= this.levelCount) index = this.makeRoom(price, side);
     const slot = this.takeSlot();
     const records = this.records;
     const links = this.links;
@@ -619,6 +740,8 @@ export class FastBook implements OrderBook {
     links[link + I_PRICE] = price;
     links[link + I_SIDE] = side;
     links[link + I_NEXT] = NONE;
+    this.slotById.set(orderId, slot);
+    if (index === NONE) return this.linkFar(side, price, slot, qty);
     const tail = this.tails[index];
     if (tail === NONE) {
       this.heads[index] = slot;
@@ -638,7 +761,6 @@ export class FastBook implements OrderBook {
     this.tails[index] = slot;
     const total = this.totals[index] + qty;
     this.totals[index] = total;
-    this.slotById.set(orderId, slot);
     return total;
   }
 
@@ -675,6 +797,7 @@ export class FastBook implements OrderBook {
     const links = this.links;
     const link = slot << 4;
     const index = links[link + I_PRICE] - this.base;
+    if (index < 0 || index >= this.levelCount) return this.unlinkFar(slot);
     const prev = links[link + I_PREV];
     const next = links[link + I_NEXT];
     if (prev === NONE) this.heads[index] = next;
@@ -735,42 +858,212 @@ export class FastBook implements OrderBook {
   }
 
   /**
-   * Moves or widens the ladder so that `price` fits, keeping every live level. The new window covers
-   * the live range plus `price` with as much room again, centred; sizes stay powers of two.
-   * @returns the index of `price` in the new ladder.
+   * Makes room for a new level at `price` (of `side`) outside the window. When every level and
+   * `price` fit in the widest window, the window covers them all, centred, sizes staying powers of
+   * two. Otherwise the window takes its widest size, and a bid below it or an ask above it simply
+   * goes beyond it; a bid above it or an ask below it (the market moved) moves the window onto it.
+   * @returns the index of `price` in the window, or NONE when the level belongs beyond it.
    */
-  private makeRoom(price: number): number {
-    if (this.bidLevels + this.askLevels === 0) {
+  private makeRoom(price: number, side: number): number {
+    if (this.bidLevels + this.askLevels === 0 && this.farLevels === 0) {
       // why: an empty ladder is all sentinels and zero bits, so moving it is just moving its base.
       this.base = price - (this.levelCount >>> 1);
       return price - this.base;
     }
-    const lowIndex = this.findNextSet(0);
-    const highIndex = this.findPrevSet(this.levelCount - 1);
-    const low = Math.min(this.base + lowIndex, price);
-    const high = Math.max(this.base + highIndex, price);
-    const span = high - low + 1;
-    const size = Math.min(this.maxLevels, Math.max(this.levelCount, nextPowerOfTwo(span * 2)));
-    const base = low - Math.floor((size - span) / 2);
-    const shift = this.base - base;
+    const fits = this.moveWindow(price, side, true);
+    if (!fits) return NONE;
+    return price - this.base;
+  }
 
-    const heads = new Int32Array(size).fill(NONE);
-    const tails = new Int32Array(size).fill(NONE);
-    const totals = new Float64Array(size);
-    heads.set(this.heads.subarray(lowIndex, highIndex + 1), lowIndex + shift);
-    tails.set(this.tails.subarray(lowIndex, highIndex + 1), lowIndex + shift);
-    totals.set(this.totals.subarray(lowIndex, highIndex + 1), lowIndex + shift);
-    this.heads = heads;
-    this.tails = tails;
-    this.totals = totals;
-    this.words = new Uint32Array(size >>> 5);
-    this.summary = new Uint32Array(size >>> 10);
-    this.levelCount = size;
+  /**
+   * Moves the window onto the best level beyond it of `side` (whose window part is empty).
+   * @returns that level's index in the window.
+   */
+  private bringFarBest(side: number): number {
+    const far = side === BUY ? this.farBids : this.farAsks;
+    if (far.length === 0) return NONE;
+    const price = far[0].price;
+    this.moveWindow(price, side, false);
+    return price - this.base;
+  }
+
+  /**
+   * Re-lays the window so that it holds `price`, keeping every far bid below it and every far ask
+   * above it. With `mayLeave`, a bid below or an ask above a window already at its widest is left
+   * beyond it instead (nothing moves).
+   * @returns whether `price` is inside the window now.
+   */
+  private moveWindow(price: number, side: number, mayLeave: boolean): boolean {
+    const hasDense = this.bidLevels + this.askLevels > 0;
+    const lowIndex = hasDense ? this.findNextSet(0) : NONE;
+    const highIndex = hasDense ? this.findPrevSet(this.levelCount - 1) : NONE;
+    const farBids = this.farBids;
+    const farAsks = this.farAsks;
+    let low = price;
+    let high = price;
+    if (hasDense) {
+      low = Math.min(low, this.base + lowIndex);
+      high = Math.max(high, this.base + highIndex);
+    }
+    if (farBids.length > 0) {
+      low = Math.min(low, farBids[farBids.length - 1].price);
+      high = Math.max(high, farBids[0].price);
+    }
+    if (farAsks.length > 0) {
+      low = Math.min(low, farAsks[0].price);
+      high = Math.max(high, farAsks[farAsks.length - 1].price);
+    }
+    const span = high - low + 1;
+    if (span <= this.maxLevels) {
+      const size = Math.min(this.maxLevels, Math.max(this.levelCount, nextPowerOfTwo(span * 2)));
+      this.relayWindow(low - Math.floor((size - span) / 2), size);
+      return true;
+    }
+    const size = this.maxLevels;
+    const isBelow = price < this.base;
+    if (mayLeave && hasDense && size === this.levelCount && (side === BUY ? isBelow : !isBelow)) return false;
+    // why: the window must start at or below the lowest ask and end at or above the highest bid, so
+    // that no far level is better than the window's best of its side.
+    let highestBid = side === BUY ? price : -Infinity;
+    let lowestAsk = side === SELL ? price : Infinity;
+    if (this.bestBid !== NONE) highestBid = Math.max(highestBid, this.base + this.bestBid);
+    else if (farBids.length > 0) highestBid = Math.max(highestBid, farBids[0].price);
+    if (this.bestAsk !== NONE) lowestAsk = Math.min(lowestAsk, this.base + this.bestAsk);
+    else if (farAsks.length > 0) lowestAsk = Math.min(lowestAsk, farAsks[0].price);
+    const base = Math.min(Math.max(price - size / 2, highestBid - size + 1), lowestAsk);
+    this.relayWindow(base, size);
+    return price >= base && price < base + size;
+  }
+
+  /**
+   * Rebuilds the window at `base` with `size` levels: levels inside it go to the ladder, the rest
+   * beyond it, sorted best first. Rare (the market moved by half a window), so it allocates.
+   */
+  private relayWindow(base: number, size: number): void {
+    const levels: FarLevel[] = [];
+    const sides: number[] = [];
+    if (this.bidLevels + this.askLevels > 0) {
+      for (let i = this.findNextSet(0); i !== NONE; i = this.findNextSet(i + 1)) {
+        const head = this.heads[i];
+        levels.push({ price: this.base + i, head, tail: this.tails[i], total: this.totals[i] });
+        sides.push(this.links[(head << 4) + I_SIDE]);
+      }
+    }
+    for (const level of this.farBids) {
+      levels.push(level);
+      sides.push(BUY);
+    }
+    for (const level of this.farAsks) {
+      levels.push(level);
+      sides.push(SELL);
+    }
+    this.farBids.length = 0;
+    this.farAsks.length = 0;
     this.base = base;
-    for (let i = lowIndex + shift; i <= highIndex + shift; i++) if (heads[i] !== NONE) this.setBit(i);
-    if (this.bestBid !== NONE) this.bestBid += shift;
-    if (this.bestAsk !== NONE) this.bestAsk += shift;
-    return price - base;
+    if (size === this.levelCount) {
+      // why: a window at its widest moves without reallocating 17 MB each time.
+      this.heads.fill(NONE);
+      this.tails.fill(NONE);
+      this.totals.fill(0);
+      this.words.fill(0);
+      this.summary.fill(0);
+    } else {
+      this.levelCount = size;
+      this.heads = new Int32Array(size).fill(NONE);
+      this.tails = new Int32Array(size).fill(NONE);
+      this.totals = new Float64Array(size);
+      this.words = new Uint32Array(size >>> 5);
+      this.summary = new Uint32Array(size >>> 10);
+    }
+    this.bestBid = NONE;
+    this.bestAsk = NONE;
+    this.bidLevels = 0;
+    this.askLevels = 0;
+    for (let k = 0; k < levels.length; k++) {
+      const level = levels[k];
+      const index = level.price - base;
+      if (index < 0 || index >= size) {
+        (sides[k] === BUY ? this.farBids : this.farAsks).push(level);
+        continue;
+      }
+      this.heads[index] = level.head;
+      this.tails[index] = level.tail;
+      this.totals[index] = level.total;
+      this.setBit(index);
+      if (sides[k] === BUY) {
+        this.bidLevels++;
+        if (index > this.bestBid) this.bestBid = index;
+      } else {
+        this.askLevels++;
+        if (this.bestAsk === NONE || index < this.bestAsk) this.bestAsk = index;
+      }
+    }
+    this.farBids.sort((a, b) => b.price - a.price);
+    this.farAsks.sort((a, b) => a.price - b.price);
+    this.farLevels = this.farBids.length + this.farAsks.length;
+  }
+
+  /** Position of `price` in a side's far levels (best first): its level's, or where it would go. */
+  private farPosition(far: FarLevel[], side: number, price: number): number {
+    let low = 0;
+    let high = far.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (side === BUY ? far[mid].price > price : far[mid].price < price) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The far level of a resting order's price (it exists while the order rests). */
+  private findFar(side: number, price: number): FarLevel {
+    const far = side === BUY ? this.farBids : this.farAsks;
+    return far[this.farPosition(far, side, price)];
+  }
+
+  /** Appends a slot to its far level, creating the level. @returns the level's new total. */
+  private linkFar(side: number, price: number, slot: number, qty: number): number {
+    const far = side === BUY ? this.farBids : this.farAsks;
+    const at = this.farPosition(far, side, price);
+    let level = far[at];
+    if (level === undefined || level.price !== price) {
+      level = { price, head: NONE, tail: NONE, total: 0 };
+      far.splice(at, 0, level);
+      this.farLevels++;
+    }
+    const link = slot << 4;
+    if (level.tail === NONE) {
+      level.head = slot;
+      this.links[link + I_PREV] = NONE;
+    } else {
+      this.links[(level.tail << 4) + I_NEXT] = slot;
+      this.links[link + I_PREV] = level.tail;
+    }
+    level.tail = slot;
+    level.total += qty;
+    return level.total;
+  }
+
+  /** `unlink` for an order on a far level, dropping the level when it empties. */
+  private unlinkFar(slot: number): number {
+    const links = this.links;
+    const link = slot << 4;
+    const side = links[link + I_SIDE];
+    const far = side === BUY ? this.farBids : this.farAsks;
+    const at = this.farPosition(far, side, links[link + I_PRICE]);
+    const level = far[at];
+    const prev = links[link + I_PREV];
+    const next = links[link + I_NEXT];
+    if (prev === NONE) level.head = next;
+    else links[(prev << 4) + I_NEXT] = next;
+    if (next === NONE) level.tail = prev;
+    else links[(next << 4) + I_PREV] = prev;
+    level.total -= this.records[(slot << 3) + F_QTY];
+    if (level.head === NONE) {
+      far.splice(at, 1);
+      this.farLevels--;
+    }
+    return level.total;
   }
 
   private setBit(index: number): void {

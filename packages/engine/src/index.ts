@@ -14,7 +14,7 @@ export * from './types.ts';
 export {
   getResultCodeName,
   getResultStage,
-  MAX_PRICE_BAND,
+  MAX_PRICE,
   validateMarketSpec,
   validatePlace,
 } from './validate.ts';

@@ -48,9 +48,9 @@ export interface MarketSpec {
   lotSize: number;
   /** Lowest accepted limit and trigger price, in ticks (≥ 1). */
   minPrice: number;
-  /** Highest accepted limit and trigger price, in ticks; `maxPrice - minPrice < 2^24`, `maxPrice < 2^31`. */
+  /** Highest accepted limit and trigger price, in ticks; `maxPrice < 2^31` (`MAX_PRICE`), any band width. */
   maxPrice: number;
-  /** Largest quantity of one order, in lots; `maxPrice × maxQty` must be a safe integer. */
+  /** Largest quantity of one order, in lots; a limit order's `price × qty` must also be a safe integer. */
   maxQty: number;
   selfTradePrevention: SelfTradePrevention;
   triggerSource: TriggerSource;

@@ -8,9 +8,8 @@ import {
   type ResultCodeName,
 } from './types.ts';
 
-/** Widest price band a market may have, in ticks (bounds the fast book's ladder). */
-export const MAX_PRICE_BAND = 2 ** 24;
-const MAX_PRICE = 2 ** 31 - 1;
+/** Highest price a market may accept, in ticks (a resting order keeps its price in 32 bits). */
+export const MAX_PRICE = 2 ** 31 - 1;
 
 const CODE_NAMES = new Map<number, ResultCodeName>(
   (Object.keys(ResultCode) as ResultCodeName[]).map((name) => [ResultCode[name], name]),
@@ -48,9 +47,7 @@ export function validateMarketSpec(spec: MarketSpec): MarketSpec {
   if (!isPositiveInt(spec.maxPrice) || spec.maxPrice < spec.minPrice || spec.maxPrice > MAX_PRICE) {
     fail('maxPrice must be an integer in [minPrice, 2^31)');
   }
-  if (spec.maxPrice - spec.minPrice >= MAX_PRICE_BAND) fail('price band wider than 2^24 ticks');
   if (!isPositiveInt(spec.maxQty)) fail('maxQty must be a positive safe integer');
-  if (!Number.isSafeInteger(spec.maxPrice * spec.maxQty)) fail('maxPrice × maxQty is not a safe integer');
   const stp = spec.selfTradePrevention;
   if (stp !== 'none' && stp !== 'cancel-newest' && stp !== 'cancel-oldest' && stp !== 'cancel-both') {
     fail('selfTradePrevention');
@@ -105,6 +102,9 @@ export function validatePlaceFields(
     if (!isPositiveInt(price)) return ResultCode.REJECT_INVALID_PRICE;
     if (price < spec.minPrice || price > spec.maxPrice) return ResultCode.REJECT_PRICE_OUT_OF_BAND;
     if (!isPositiveInt(qty) || qty > spec.maxQty) return ResultCode.REJECT_INVALID_QTY;
+    // why: then every fill's quote (a maker's price × at most its quantity) is a safe integer,
+    // whatever the band and maxQty.
+    if (price * qty > Number.MAX_SAFE_INTEGER) return ResultCode.REJECT_INVALID_QTY;
     if (quoteAmount !== 0) return ResultCode.REJECT_INVALID_QUOTE_AMOUNT;
   } else if (orderType === 'market') {
     if (tif !== undefined && tif !== 'ioc') return ResultCode.REJECT_INVALID_TIME_IN_FORCE;

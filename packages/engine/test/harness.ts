@@ -3,6 +3,7 @@ import {
   type Command,
   type EngineEvent,
   EventRecorder,
+  FastBook,
   type MarketSpec,
   type OrderBook,
   type PlaceCommand,
@@ -11,6 +12,16 @@ import {
   type TimeInForce,
   type TriggerDirection,
 } from '../src/index.ts';
+
+/**
+ * The fast book with its smallest ladder window (1,024 levels), so that books a few thousand ticks
+ * wide already keep levels beyond the window and move it.
+ */
+export const FAST_BOOK_SMALL_WINDOW: BookImplementation = {
+  name: 'fast (1,024-level window)',
+  create: (spec) => new FastBook(spec, 1024),
+  restore: (snapshot) => FastBook.restore(snapshot, 1024),
+};
 
 /** A market spec for tests; override what a test is about. */
 export function makeSpec(overrides: Partial<MarketSpec> = {}): MarketSpec {

@@ -5,6 +5,7 @@ import {
   type EngineEvent,
   EventRecorder,
   FAST_BOOK,
+  MAX_PRICE,
   type MarketSpec,
   NAIVE_BOOK,
   type OrderBook,
@@ -12,7 +13,7 @@ import {
   type ResultCode,
   type SelfTradePrevention,
 } from '../src/index.ts';
-import { makeSpec } from './harness.ts';
+import { FAST_BOOK_SMALL_WINDOW, makeSpec } from './harness.ts';
 
 /** A command before `toCommands` gives it a sequence number and resolves its order id. */
 type Step = Command extends infer C ? (C extends Command ? Omit<C, 'seq'> : never) : never;
@@ -163,6 +164,41 @@ function toCommands(steps: Step[], drift: number): Command[] {
   });
 }
 
+/** The whole price range (a limit's price × qty still bounded by the safe integers). */
+const wideSpecArb: fc.Arbitrary<MarketSpec> = specArb.map((spec) => ({ ...spec, maxPrice: MAX_PRICE }));
+
+/**
+ * Books wider than the fast ladder's window: the same steps, prices spread `scale` ticks apart
+ * around 150,000,000 (so the narrow band straddles a 1,024-level window at scale 97 and exceeds it
+ * at 1,031; "anywhere" prices land all over the range), drifting by `drift` per command.
+ */
+const wideScenario = fc.record({
+  spec: wideSpecArb,
+  steps: fc.array(step, { minLength: 1, maxLength: 250, size: 'max' }),
+  drift: fc.constantFrom(0, 0, 7, -5, 311, 40_000),
+  scale: fc.constantFrom(1, 97, 1_031, 70_000),
+});
+
+function toWideCommands(steps: Step[], drift: number, scale: number): Command[] {
+  const spread = (value: number | undefined, i: number): number | undefined =>
+    value === undefined || value <= 0
+      ? value
+      : Math.min(MAX_PRICE, Math.max(1, 150_000_000 + (value - 100) * scale + drift * i));
+  return toCommands(steps, 0).map((command, i) => {
+    if (command.type === 'place') {
+      return {
+        ...command,
+        price: spread(command.price, i),
+        triggerPrice: spread(command.triggerPrice, i),
+        // why: amounts scaled to the prices, so buys by amount still buy lots.
+        quoteAmount: command.quoteAmount === undefined ? undefined : command.quoteAmount * 1_500_000,
+      };
+    }
+    if (command.type === 'price-update') return { ...command, price: spread(command.price, i) ?? 1 };
+    return command;
+  });
+}
+
 interface Trace {
   codes: ResultCode[];
   events: EngineEvent[][];
@@ -298,6 +334,56 @@ describe('property: fast book against the naive reference', () => {
           expect(fast.getRestingCount()).toBe(naive.getRestingCount());
         }),
         { numRuns: 400 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'books wider than the ladder window match the naive book (levels beyond the window, window moves)',
+    () => {
+      fc.assert(
+        fc.property(wideScenario, ({ spec, steps, drift, scale }) => {
+          const commands = toWideCommands(steps, drift, scale);
+          const naive = NAIVE_BOOK.create(spec);
+          const expected = run(naive, commands, expectUncrossed);
+          for (const implementation of [FAST_BOOK_SMALL_WINDOW, FAST_BOOK]) {
+            const fast = implementation.create(spec);
+            const actual = run(fast, commands, expectUncrossed);
+            expect(actual.codes).toEqual(expected.codes);
+            expect(actual.events).toEqual(expected.events);
+            expect(fast.takeSnapshot()).toEqual(naive.takeSnapshot());
+            expect(fast.getStateHash()).toBe(naive.getStateHash());
+            expect(fast.getDepth(1000)).toEqual(naive.getDepth(1000));
+            expect(fast.getBestBid()).toBe(naive.getBestBid());
+            expect(fast.getBestAsk()).toBe(naive.getBestAsk());
+            expect(fast.getRestingCount()).toBe(naive.getRestingCount());
+          }
+          expectConservation(expected.events.flat(), naive);
+        }),
+        { numRuns: 300 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'wide books snapshot and restore at any point into a small-window fast book and continue identically',
+    () => {
+      fc.assert(
+        fc.property(wideScenario, fc.nat(), ({ spec, steps, drift, scale }, cut) => {
+          const commands = toWideCommands(steps, drift, scale);
+          const split = cut % (commands.length + 1);
+          const whole = run(NAIVE_BOOK.create(spec), commands);
+          for (const from of [NAIVE_BOOK, FAST_BOOK_SMALL_WINDOW]) {
+            const first = from.create(spec);
+            run(first, commands.slice(0, split));
+            const second = FAST_BOOK_SMALL_WINDOW.restore(JSON.parse(JSON.stringify(first.takeSnapshot())));
+            expect(second.getStateHash()).toBe(first.getStateHash());
+            expect(run(second, commands.slice(split)).events).toEqual(whole.events.slice(split));
+          }
+        }),
+        { numRuns: 100 },
       );
     },
     PROPERTY_TIMEOUT_MS,

@@ -25,7 +25,7 @@ function load(namespace: string, locale: string): Map<string, string> {
 
 /** Values that may legitimately read the same in English and another language. */
 const SAME_AS_ENGLISH_OK =
-  /^(Bourse|UID|USDT|BTC|ETH|[A-Z]{2,6}(\/[A-Z]{2,6})?|\{\{\w+\}\}|[\d\s.,:%+\-–/×()]+|OK|E-?mail|Email|App|Online|Chat|Logo|ID|IP|Level|Support|Code|Service|Notification|Notifications|Total|Max|Min|Index|Simulated|Info|Version|Token|Hotline|Mail)$/i;
+  /^(Bourse|UID|USDT|BTC|ETH|[A-Z]{2,6}(\/[A-Z]{2,6})?|\{\{\w+\}\}|[\d\s.,:%+\-–/×()]+|OK|E-?mail|Email|App|Online|Chat|Logo|ID|IP|Level|Support|Code|Service|Notification|Notifications|Total|Max|Min|Index|Simulated|Info|Version|Token|Hotline|Mail|Whitepaper)$/i;
 
 describe('locales', () => {
   it('has the nine locales, ja-JP first in line as default', () => {

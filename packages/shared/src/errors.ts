@@ -55,6 +55,8 @@ export const RESULT_CODES = {
   CONTENT_BODY_INVALID: { code: 2119, status: 200 },
   CONTENT_DEFAULT_TEXT_REQUIRED: { code: 2120, status: 200 },
   DOCUMENT_NUMBER_INVALID: { code: 2121, status: 200 },
+  TERMS_NOT_ACCEPTED: { code: 2122, status: 200 },
+  TERMS_VERSION_STALE: { code: 2123, status: 200 },
   // 3xxx funds
   WITHDRAW_PASSWORD_WRONG: { code: 3001, status: 200 },
   WITHDRAW_PASSWORD_NOT_SET: { code: 3002, status: 200 },
@@ -126,6 +128,9 @@ export const RESULT_CODES = {
   TRIAL_ALREADY_CLAIMED: { code: 7030, status: 200 },
   TRIAL_OPPOSITE_REAL_OPEN: { code: 7031, status: 200 },
   TRIAL_OPPOSITE_LINKED: { code: 7032, status: 200 },
+  // why: 7040 onwards: spot trigger orders.
+  TRIGGER_PRICE_INVALID: { code: 7040, status: 200 },
+  TRIGGER_WOULD_FIRE: { code: 7041, status: 200 },
   // 76xx launchpad, 77xx agents
   LP_NOT_STARTED: { code: 7601, status: 200 },
   LP_CLOSED: { code: 7602, status: 200 },

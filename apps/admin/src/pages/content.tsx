@@ -37,6 +37,8 @@ interface Item {
   publishAt: number;
   author: string | null;
   updatedAt: number;
+  /** The terms page's version (0: not the terms, or a changed terms text not yet published). */
+  termsVersion: number;
   texts: Record<string, { title: string; body: string }>;
 }
 
@@ -155,6 +157,9 @@ export function ContentPage() {
               <Space>
                 {row.pinned && <Tag color="gold">{t('content.pinned')}</Tag>}
                 {row.slug && <Tag>{row.slug}</Tag>}
+                {row.termsVersion > 0 && (
+                  <Tag color="blue">{t('content.termsVersion', { version: row.termsVersion })}</Tag>
+                )}
                 <span>{row.texts['ja-JP']?.title ?? Object.values(row.texts)[0]?.title}</span>
               </Space>
             ),
@@ -241,6 +246,9 @@ export function ContentPage() {
                   options={[
                     { value: 'aboutus', label: t('content.slug.aboutus') },
                     { value: 'msb', label: t('content.slug.msb') },
+                    { value: 'terms', label: t('content.slug.terms') },
+                    { value: 'privacy', label: t('content.slug.privacy') },
+                    { value: 'whitepaper', label: t('content.slug.whitepaper') },
                   ]}
                   style={{ width: 200 }}
                 />
@@ -273,6 +281,11 @@ export function ContentPage() {
               )}
             </Space>
             <Typography.Paragraph type="secondary">{t('content.htmlHelp')}</Typography.Paragraph>
+            {draft.kind === 'page' && draft.slug === 'terms' && (
+              <Typography.Paragraph type="warning" data-testid="content-terms-help">
+                {t('content.termsHelp')}
+              </Typography.Paragraph>
+            )}
             <Tabs
               items={LOCALES.map((locale) => ({
                 key: locale,

@@ -22,6 +22,8 @@ import * as deliveryOpening from './migrations/2026_11_27_0024_delivery_opening.
 import * as indexConstituents from './migrations/2026_11_27_0025_index_constituents.ts';
 import * as trialRules from './migrations/2026_11_27_0026_trial_rules.ts';
 import * as adjustmentRequests from './migrations/2026_11_27_0027_adjustment_requests.ts';
+import * as spotTriggers from './migrations/2026_11_27_0028_spot_triggers.ts';
+import * as terms from './migrations/2026_11_27_0029_terms.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,6 +50,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0025_index_constituents': indexConstituents,
   '2026_11_27_0026_trial_rules': trialRules,
   '2026_11_27_0027_adjustment_requests': adjustmentRequests,
+  '2026_11_27_0028_spot_triggers': spotTriggers,
+  '2026_11_27_0029_terms': terms,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -58,6 +58,7 @@ export interface Database {
   support_messages: SupportMessagesTable;
   content_items: ContentItemsTable;
   content_texts: ContentTextsTable;
+  terms_acceptances: TermsAcceptancesTable;
   lp_projects: LpProjectsTable;
   lp_records: LpRecordsTable;
   lp_rewards: LpRewardsTable;
@@ -508,11 +509,17 @@ export interface SpotOrdersTable {
   symbol: string;
   user_id: bigint;
   side: 'buy' | 'sell';
-  type: 'limit' | 'market';
+  type: 'limit' | 'market' | 'stop_limit' | 'stop_market' | 'take_profit';
   tif: 'gtc' | 'ioc' | 'fok' | 'post_only';
   price: bigint | null;
   qty: bigint | null;
   quote_amount: bigint | null;
+  /** A trigger type's trigger price on the last trade price; null for limit and market. */
+  trigger_price: bigint | null;
+  /** `gte` or `lte` the trigger; null without one. */
+  trigger_condition: 'gte' | 'lte' | null;
+  /** When the trigger fired and the order entered the book; null while it waits or without one. */
+  triggered_at: Millis | null;
   filled_qty: bigint;
   filled_quote: bigint;
   fee: bigint;
@@ -763,6 +770,16 @@ export interface ContentItemsTable {
   created_by: bigint | null;
   created_at: Millis;
   updated_at: Millis;
+  /** A terms page's version (unique when > 0); 0 for other items and unpublished terms texts. */
+  terms_version: Generated<bigint>;
+}
+
+/** Which terms-of-service versions each customer accepted, when and from where. */
+export interface TermsAcceptancesTable {
+  user_id: bigint;
+  version: bigint;
+  accepted_at: Millis;
+  ip: Generated<string>;
 }
 
 export interface ContentTextsTable {

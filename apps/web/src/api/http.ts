@@ -1,4 +1,4 @@
-import { type Envelope, SESSION_INVALID_CODE, SUCCESS_CODE } from '@bourse/shared';
+import { type Envelope, RESULT_CODES, SESSION_INVALID_CODE, SUCCESS_CODE } from '@bourse/shared';
 import { getLangHeader, i18next } from '../shared/i18n/i18n.ts';
 import { endSession, getToken, keepNoticeForNextLoad } from '../shared/storage.ts';
 import { showToast } from '../shared/ui/toast.ts';
@@ -13,6 +13,12 @@ const TRANSPORT_LOGOUT = [
   { status: 401, code: 4010 },
   { status: 403, code: 4005 },
 ];
+
+/**
+ * Dispatched on `window` when the server refuses an action until the customer accepts the terms
+ * of service in force (TERMS_NOT_ACCEPTED); the app answers with its accept sheet.
+ */
+export const TERMS_REQUIRED_EVENT = 'bourse:terms-required';
 
 /** English server messages the spec maps to translated texts (spec §8). */
 const TRANSLATED_SERVER_MESSAGES: Record<string, string> = {
@@ -158,6 +164,9 @@ export async function request<T>(
   // only shows the message.
   if (body.code === SESSION_INVALID_CODE && token && !hooks.isPublicPath(currentPath())) {
     forceLogout(body.msg);
+  } else if (body.code === RESULT_CODES.TERMS_NOT_ACCEPTED.code) {
+    // why: the sheet that opens says what the message would, and offers the way on.
+    window.dispatchEvent(new Event(TERMS_REQUIRED_EVENT));
   } else if (!options.silent || body.code === SESSION_INVALID_CODE) {
     showMessage(body.msg);
   }

@@ -163,6 +163,19 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ]),
   route('/Index/aboutus', () => contentPages().then((m) => ({ default: m.AboutPage })), {}, ['content']),
   route('/Index/msb', () => contentPages().then((m) => ({ default: m.MsbPage })), {}, ['content']),
+  // The legal pages are public: the register page links to them before anyone has a session.
+  route('/Index/privacy', () => contentPages().then((m) => ({ default: m.PrivacyPage })), { public: true }, [
+    'content',
+  ]),
+  route('/Index/terms', () => contentPages().then((m) => ({ default: m.TermsPage })), { public: true }, [
+    'content',
+  ]),
+  route(
+    '/Index/whitepaper',
+    () => contentPages().then((m) => ({ default: m.WhitepaperPage })),
+    { public: true },
+    ['content'],
+  ),
   // The launchpad (issue 13): the projects (white, spec §2), one project, the user's records, and
   // the agent centre (no path in the spec: named in its style).
   route(

@@ -79,6 +79,10 @@ export const PATHS = {
   announcement: '/Index/gginfo',
   aboutUs: '/Index/aboutus',
   msb: '/Index/msb',
+  /** The privacy policy, terms of service and whitepaper (spec §1; no paths there: named in its style). Public. */
+  privacy: '/Index/privacy',
+  terms: '/Index/terms',
+  whitepaper: '/Index/whitepaper',
   /** The help centre and one article (in the spec's feature list, no path: named in its style). */
   help: '/Index/help',
   helpArticle: '/Index/helpinfo',

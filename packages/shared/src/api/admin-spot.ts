@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isDecimalString, toAtoms } from '../format.ts';
 import { optionalText, textField, tokenField } from './fields.ts';
-import { DEPTH_MAX_LEVELS, ORDER_STATUSES } from './spot.ts';
+import { DEPTH_MAX_LEVELS, ORDER_STATUSES, ORDER_TYPES, TRIGGER_CONDITIONS } from './spot.ts';
 
 /**
  * The back office's spot-market contract (`/admin-api/spot/*`): markets (create, edit, halt,
@@ -144,11 +144,16 @@ export const AdminSpotOrder = z.object({
   userId: z.string(),
   symbol: z.string(),
   side: z.enum(['buy', 'sell']),
-  type: z.enum(['limit', 'market']),
+  type: z.enum(ORDER_TYPES),
   tif: z.string(),
   price: decimal.nullable(),
   qty: decimal.nullable(),
   quoteAmount: decimal.nullable(),
+  /** A trigger type's trigger price and condition on the last price; null otherwise. */
+  triggerPrice: decimal.nullable(),
+  triggerCondition: z.enum(TRIGGER_CONDITIONS).nullable(),
+  /** When the trigger fired (unix ms); null while it waits and without one. */
+  triggeredAt: z.number().int().nullable(),
   filledQty: decimal,
   turnover: decimal,
   fee: decimal,

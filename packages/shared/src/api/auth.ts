@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalSecret, optionalText, textField, tokenField } from './fields.ts';
+import { optionalSecret, optionalText, termsVersionField, textField, tokenField } from './fields.ts';
 
 /** Usernames: 4–20 letters, digits or underscores, or an e-mail address. */
 export const USERNAME_RE =
@@ -24,6 +24,11 @@ export const RegisterBody = z.object({
   lpwd: password('PASSWORD_INVALID'),
   invit: optionalText('INVITE_CODE_INVALID', 32),
   ...captcha,
+  /**
+   * The terms-of-service version the person accepted on the form (`GET /Index/terms`); it must be
+   * the current one. Optional: an account created without it accepts before trading.
+   */
+  terms_version: termsVersionField.optional(),
   token: tokenField,
 });
 

@@ -34,13 +34,49 @@ export const ContentDetail = z.object({
 });
 export type ContentDetail = z.infer<typeof ContentDetail>;
 
-/** The operator's pages (spec §2: /Index/aboutus, /Index/msb). */
-export const CONTENT_PAGE_SLUGS = ['aboutus', 'msb'] as const;
+/**
+ * The operator's pages: about us and the MSB certificate (spec §2: /Index/aboutus, /Index/msb),
+ * and the privacy policy, terms of service and whitepaper (spec §1).
+ */
+export const CONTENT_PAGE_SLUGS = ['aboutus', 'msb', 'privacy', 'terms', 'whitepaper'] as const;
+export type ContentPageSlug = (typeof CONTENT_PAGE_SLUGS)[number];
+/** The page whose published version customers accept (a new published text is a new version). */
+export const TERMS_PAGE_SLUG = 'terms' satisfies ContentPageSlug;
 export const ContentPageQuery = z.object({
   slug: z.enum(CONTENT_PAGE_SLUGS, {
     error: (i) => (i.input === undefined ? 'PARAM_MISSING' : 'PARAM_ERROR'),
   }),
 });
+
+// ---- Terms of service (`/Index/terms`, `/user/terms`, `/user/acceptterms`) ----
+
+/** The terms-of-service version in force; 0 when no terms are published (nothing to accept). */
+export const TermsVersion = z.object({ version: z.number().int() });
+export type TermsVersion = z.infer<typeof TermsVersion>;
+
+/** The signed-in customer's acceptance of the terms in force. */
+export const TermsStatus = z.object({
+  /** The version in force; 0 = none published. */
+  version: z.number().int(),
+  /** The newest version this customer accepted; 0 = none. */
+  accepted_version: z.number().int(),
+  /** When they accepted it (unix ms); 0 = never. */
+  accepted_at: z.number().int(),
+  /** Whether trading, subscribing and withdrawing wait for this customer to accept `version`. */
+  must_accept: z.boolean(),
+});
+export type TermsStatus = z.infer<typeof TermsStatus>;
+
+export const AcceptTermsBody = z.object({
+  /** The version the customer read and accepts; anything but the one in force is TERMS_VERSION_STALE. */
+  version: z.coerce
+    .number({ error: (i) => (i.input === undefined ? 'PARAM_MISSING' : 'TERMS_VERSION_STALE') })
+    .int({ error: 'TERMS_VERSION_STALE' })
+    .min(1, { error: 'TERMS_VERSION_STALE' })
+    .max(1_000_000_000, { error: 'TERMS_VERSION_STALE' }),
+  token: z.string().max(200).optional(),
+});
+export type AcceptTermsBody = z.input<typeof AcceptTermsBody>;
 
 /** The newest pinned announcement, for the home page's scrolling line; `null` when none. */
 export const Marquee = z.object({
@@ -81,6 +117,11 @@ export const AdminContentItem = z.object({
   publishAt: z.number().int(),
   author: z.string().nullable(),
   updatedAt: z.number().int(),
+  /**
+   * The terms page's version (0 for every other item, and for a terms draft whose text changed):
+   * publishing a changed terms text makes a new version that customers accept again.
+   */
+  termsVersion: z.number().int(),
   /** Per locale; ja-JP is always present. */
   texts: z.record(z.string(), z.object({ title: z.string(), body: z.string() })),
 });
@@ -90,7 +131,7 @@ export const AdminContentList = z.object({ list: z.array(AdminContentItem) });
 
 export const AdminContentBody = z.object({
   kind: z.enum(CONTENT_KINDS, { error: 'PARAM_ERROR' }),
-  /** For pages: `aboutus` or `msb`; ignored otherwise. */
+  /** For pages: `aboutus`, `msb`, `privacy`, `terms` or `whitepaper`; ignored otherwise. */
   slug: z.string().max(40, { error: 'PARAM_ERROR' }).optional().default(''),
   pinned: z.boolean().optional().default(false),
   status: z.enum(['draft', 'published'], { error: 'PARAM_ERROR' }),

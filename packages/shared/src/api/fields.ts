@@ -29,6 +29,13 @@ export function optionalText(invalid: ResultKey, max: number) {
     .transform((v) => v ?? '');
 }
 
+/** A terms-of-service version as sent by a form (a whole number, 1 and up); anything else is stale. */
+export const termsVersionField = z.coerce
+  .number({ error: 'TERMS_VERSION_STALE' })
+  .int({ error: 'TERMS_VERSION_STALE' })
+  .min(1, { error: 'TERMS_VERSION_STALE' })
+  .max(1_000_000_000, { error: 'TERMS_VERSION_STALE' });
+
 /** Session token as a request field; the auth hook reads it, schemas only allow it. */
 export const tokenField = z.string().max(200).optional();
 

@@ -17,8 +17,26 @@ import { amountField, CoinBalance, idempotencyKeyField, idField, pageField, reco
 export const ORDER_SIDES = ['buy', 'sell'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
 
-export const ORDER_TYPES = ['limit', 'market'] as const;
+/**
+ * `limit` and `market` enter the book at once. The trigger types wait, with their funds held,
+ * until the market's last trade price reaches `trigger_price`, then enter as a limit order at
+ * `price` (`stop_limit`) or as a market order (`stop_market`, `take_profit`). A stop buys when the
+ * price rises to its trigger and sells when it falls to it; a take-profit the other way round.
+ */
+export const ORDER_TYPES = ['limit', 'market', 'stop_limit', 'stop_market', 'take_profit'] as const;
 export type SpotOrderType = (typeof ORDER_TYPES)[number];
+
+/** The order types that wait for a trigger price. */
+export const TRIGGER_ORDER_TYPES = ['stop_limit', 'stop_market', 'take_profit'] as const;
+export type TriggerOrderType = (typeof TRIGGER_ORDER_TYPES)[number];
+
+/**
+ * A trigger's condition on the last trade price: `gte` fires when it rises to the trigger or
+ * above, `lte` when it falls to it or below. Derived from the type and side: stop buy and
+ * take-profit sell are `gte`; stop sell and take-profit buy are `lte`.
+ */
+export const TRIGGER_CONDITIONS = ['gte', 'lte'] as const;
+export type TriggerCondition = (typeof TRIGGER_CONDITIONS)[number];
 
 /** Time in force of a limit order; `post_only` rests without taking or is revoked. */
 export const TIME_IN_FORCE = ['gtc', 'ioc', 'fok', 'post_only'] as const;
@@ -40,7 +58,10 @@ export const DEPTH_MAX_LEVELS = 100;
 
 /**
  * POST `/Trade/place`. Limit: `price` and `qty` (base), `tif` (default gtc). Market sell: `qty`.
- * Market buy: `quote_amount` (what to spend, in the quote coin). Funds are held at acceptance:
+ * Market buy: `quote_amount` (what to spend, in the quote coin). A trigger type also needs
+ * `trigger_price`, which the last price must not have reached yet (else TRIGGER_WOULD_FIRE):
+ * `stop_limit` takes `price` and `qty` like a limit; `stop_market` and `take_profit` take what a
+ * market order of their side takes. Funds are held at acceptance, triggers included:
  * a limit buy holds price × qty, a market buy its quote amount, a sell its quantity (each side's
  * fee is taken from the coin it receives, so the hold needs no room for it). Prices must sit on
  * the tick size, quantities on the lot size.
@@ -52,6 +73,7 @@ export const PlaceOrderBody = z.object({
   price: amountField('PRICE_INVALID').optional(),
   qty: amountField('QTY_INVALID').optional(),
   quote_amount: amountField('AMOUNT_INVALID').optional(),
+  trigger_price: amountField('TRIGGER_PRICE_INVALID').optional(),
   tif: z.enum(TIME_IN_FORCE, { error: 'PARAM_ERROR' }).optional().default('gtc'),
   idempotency_key: idempotencyKeyField,
   token: tokenField,
@@ -228,8 +250,18 @@ export const SpotOrder = z.object({
   /** Completion degree: filled ÷ ordered, percent with two decimals (`"37.50"`). */
   completion: decimal,
   status: z.enum(ORDER_STATUSES),
-  /** Why a revoked order ended: `user`, `unfilled`, `fok`, `post_only`, `self_trade`, `halt`. */
+  /**
+   * Why a revoked order ended: `user`, `unfilled`, `fok`, `post_only`, `self_trade`, `halt`;
+   * for a trigger that fired and could not enter: `trigger_out_of_band` (its limit price, or the
+   * market's price for a market order, was outside the band around the index when it fired).
+   */
   revoke_reason: z.string().nullable(),
+  /** The trigger price of a trigger type; null for `limit` and `market`. */
+  trigger_price: decimal.nullable(),
+  /** The spec's "trigger condition": on the last price, `gte` or `lte` the trigger; null without one. */
+  trigger_condition: z.enum(TRIGGER_CONDITIONS).nullable(),
+  /** When the trigger fired (unix ms); null while it waits and for orders without one. */
+  triggered_at: z.number().nullable(),
   created_at: z.number(),
   updated_at: z.number(),
 });

@@ -56,6 +56,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         'USERNAME_EXISTS',
         'REGISTERED_TOO_MANY',
         'REGISTER_MODE_DISABLED',
+        'TERMS_VERSION_STALE',
       ],
     },
     schema: {
@@ -66,9 +67,16 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       response: { 200: envelope(z.null()) },
     },
     handler: async (request) => {
-      const { account, lpwd, invit, vcode, key } = request.body;
+      const { account, lpwd, invit, vcode, key, terms_version } = request.body;
       await options.auth.register(
-        { account, password: lpwd, invitationCode: invit, captchaCode: vcode, captchaKey: key },
+        {
+          account,
+          password: lpwd,
+          invitationCode: invit,
+          captchaCode: vcode,
+          captchaKey: key,
+          termsVersion: terms_version === undefined ? undefined : BigInt(terms_version),
+        },
         1,
         clientOf(request),
       );
@@ -86,6 +94,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         'PHONE_EXISTS',
         'REGISTERED_TOO_MANY',
         'REGISTER_MODE_DISABLED',
+        'TERMS_VERSION_STALE',
       ],
     },
     schema: {
@@ -96,9 +105,16 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       response: { 200: envelope(z.null()) },
     },
     handler: async (request) => {
-      const { account, lpwd, invit, vcode, key } = request.body;
+      const { account, lpwd, invit, vcode, key, terms_version } = request.body;
       await options.auth.register(
-        { account, password: lpwd, invitationCode: invit, captchaCode: vcode, captchaKey: key },
+        {
+          account,
+          password: lpwd,
+          invitationCode: invit,
+          captchaCode: vcode,
+          captchaKey: key,
+          termsVersion: terms_version === undefined ? undefined : BigInt(terms_version),
+        },
         2,
         clientOf(request),
       );

@@ -17,6 +17,8 @@ export interface RegisterInput {
   invitationCode: string;
   captchaCode: string;
   captchaKey: string;
+  /** The terms-of-service version accepted on the form; absent: the account accepts later. */
+  termsVersion?: bigint;
 }
 
 export interface LoginInput {
@@ -56,6 +58,11 @@ export interface AuthDeps {
   limits: AuthLimits;
   /** Checks the second factor of accounts that have one (the security module). Required. */
   secondFactor: { verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> };
+  /**
+   * Records, in the sign-up's transaction, the terms version accepted on the form (the content
+   * module); TERMS_VERSION_STALE when it is not the one in force. Required.
+   */
+  terms: { acceptAtRegistration(trx: Db, userId: bigint, version: bigint, ip: string): Promise<void> };
   /** Tells a user of a login from a device not seen before. */
   notices?: Notifier;
 }
@@ -92,7 +99,8 @@ export class AuthService {
 
   /**
    * Creates an account (mode 1: username or e-mail; mode 2: phone number). Takes a slot of the
-   * per-address sign-up limit first, then checks the captcha, the name and the invitation code.
+   * per-address sign-up limit first, then checks the captcha, the name and the invitation code,
+   * and records the terms version accepted on the form (it must be the one in force).
    */
   async register(input: RegisterInput, mode: 1 | 2, client: ClientInfo): Promise<bigint> {
     const { db, users, limits } = this.#deps;
@@ -103,15 +111,19 @@ export class AuthService {
       await this.#checkCaptcha(input.captchaKey, input.captchaCode);
       // why: hash before the transaction: the write lock is not held through a slow hash.
       const passwordHash = await hashPassword(input.password);
-      return await db.transaction().execute((trx) =>
-        users.createUser(trx, {
+      return await db.transaction().execute(async (trx) => {
+        const userId = await users.createUser(trx, {
           account: input.account,
           isPhone: mode === 2,
           passwordHash,
           invitedBy: input.invitationCode || undefined,
           ip: client.ip,
-        }),
-      );
+        });
+        if (input.termsVersion !== undefined) {
+          await this.#deps.terms.acceptAtRegistration(trx, userId, input.termsVersion, client.ip);
+        }
+        return userId;
+      });
     } catch (error) {
       // why: the limit counts accounts created; a refused sign-up gives its slot back.
       await limits.registrationsPerIp.giveBack(ipKey);

@@ -132,3 +132,51 @@ export async function deleteItem(db: Db, id: bigint): Promise<void> {
   await db.deleteFrom('content_texts').where('item_id', '=', id).execute();
   await db.deleteFrom('content_items').where('id', '=', id).execute();
 }
+
+// ---- terms of service ----
+
+export async function setTermsVersion(db: Db, id: bigint, version: bigint): Promise<void> {
+  await db.updateTable('content_items').set({ terms_version: version }).where('id', '=', id).execute();
+}
+
+/** The highest version any terms page ever had (0 when none): the next one is above it. */
+export async function maxTermsVersion(db: Db): Promise<bigint> {
+  const row = await db
+    .selectFrom('content_items')
+    .select((eb) => eb.fn.max('terms_version').as('version'))
+    .executeTakeFirst();
+  return BigInt(row?.version ?? 0);
+}
+
+/** A user's newest acceptance, or undefined. */
+export function newestAcceptance(db: Db, userId: bigint) {
+  return db
+    .selectFrom('terms_acceptances')
+    .select(['version', 'accepted_at'])
+    .where('user_id', '=', userId)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Records an acceptance; accepting a version twice keeps the first time. */
+export async function insertAcceptance(
+  db: Db,
+  row: { userId: bigint; version: bigint; ip: string; now: Millis },
+): Promise<void> {
+  await db
+    .insertInto('terms_acceptances')
+    .values({ user_id: row.userId, version: row.version, accepted_at: row.now, ip: row.ip })
+    .onConflict((oc) => oc.columns(['user_id', 'version']).doNothing())
+    .execute();
+}
+
+export async function hasAccepted(db: Db, userId: bigint, version: bigint): Promise<boolean> {
+  const row = await db
+    .selectFrom('terms_acceptances')
+    .select('version')
+    .where('user_id', '=', userId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return row !== undefined;
+}

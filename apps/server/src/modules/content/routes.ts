@@ -1,4 +1,5 @@
 import {
+  AcceptTermsBody,
   Claims,
   ContentDetail,
   ContentList,
@@ -6,14 +7,27 @@ import {
   ContentPageQuery,
   ContentQuery,
   Marquee,
+  TermsStatus,
+  TermsVersion,
+  TokenOnly,
 } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelope, ok } from '../../platform/http.ts';
+import { requireAuth } from '../../platform/auth-hook.ts';
+import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import type { ContentService } from './service.ts';
 
 type Detail = Awaited<ReturnType<ContentService['detail']>>;
+type Status = Awaited<ReturnType<ContentService['termsStatus']>>;
+function toStatus(status: Status) {
+  return {
+    version: Number(status.version),
+    accepted_version: Number(status.acceptedVersion),
+    accepted_at: status.acceptedAt,
+    must_accept: status.mustAccept,
+  };
+}
 function toDetail(item: Detail) {
   return {
     id: toSafeNumber(item.id),
@@ -28,7 +42,9 @@ function toDetail(item: Detail) {
  * Public reading of what content staff publish, in the request's language (ja-JP when an item has
  * no text in it): `/Index/gglist` and `/Index/gginfo` (announcements), `/Index/help` and
  * `/Index/helpinfo` (the help centre), `/Index/page` (about us, the MSB certificate),
- * `/Index/marquee` (the home page's line) and `/Index/claims` (the operator's marketing claims).
+ * `/Index/marquee` (the home page's line) and `/Index/claims` (the operator's marketing claims);
+ * the terms of service in force (`/Index/terms`) and a customer's acceptance of them
+ * (`/user/terms`, `/user/acceptterms`).
  */
 export async function contentRoutes(
   app: FastifyInstance,
@@ -85,7 +101,8 @@ export async function contentRoutes(
     schema: {
       tags,
       operationId: 'getContentPage',
-      summary: 'One of the operator’s pages: about us (`aboutus`) or the MSB certificate (`msb`)',
+      summary:
+        'One of the operator’s pages: about us (`aboutus`), the MSB certificate (`msb`), the privacy policy (`privacy`), the terms of service (`terms`) or the whitepaper (`whitepaper`)',
       querystring: ContentPageQuery,
       response: { 200: envelope(ContentDetail) },
     },
@@ -118,6 +135,48 @@ export async function contentRoutes(
     handler: async (request) => {
       const claims = await content.publicClaims();
       return ok(request, { leverage_max: claims.leverageMax, reserve_btc: claims.reserveBtc });
+    },
+  });
+
+  api.get('/Index/terms', {
+    schema: {
+      tags,
+      operationId: 'getTermsVersion',
+      summary:
+        'The terms-of-service version in force (0: none published); registration sends it as `terms_version`',
+      response: { 200: envelope(TermsVersion) },
+    },
+    handler: async (request) => ok(request, { version: Number(await content.currentTermsVersion()) }),
+  });
+
+  api.get('/user/terms', {
+    config: { auth: true },
+    schema: {
+      tags,
+      operationId: 'getTermsStatus',
+      summary: 'The terms version in force and whether this customer must accept it before trading',
+      querystring: TokenOnly,
+      response: { 200: envelope(TermsStatus) },
+    },
+    handler: async (request) => ok(request, toStatus(await content.termsStatus(requireAuth(request).userId))),
+  });
+
+  api.post('/user/acceptterms', {
+    config: { auth: true, errors: ['TERMS_VERSION_STALE', 'PARAM_MISSING'] },
+    schema: {
+      tags,
+      operationId: 'acceptTerms',
+      summary: 'Accept the terms version in force (the one read); a stale version is refused',
+      body: AcceptTermsBody,
+      response: { 200: envelope(TermsStatus) },
+    },
+    handler: async (request) => {
+      const status = await content.acceptTerms(
+        requireAuth(request).userId,
+        BigInt(request.body.version),
+        clientOf(request).ip,
+      );
+      return ok(request, toStatus(status));
     },
   });
 }

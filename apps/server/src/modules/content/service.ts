@@ -1,13 +1,14 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@bourse/i18n';
 import { AppError, ATOMS_PER_UNIT, toAtoms } from '@bourse/shared';
-import { CONTENT_PAGE_SLUGS } from '@bourse/shared/api';
+import { CONTENT_PAGE_SLUGS, TERMS_PAGE_SLUG } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { ContentKind } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { SettingsService } from '../settings/service.ts';
-import { DEMO_CONTENT } from './demo.ts';
+import { DEMO_CONTENT, type DemoContentItem } from './demo.ts';
+import { DEMO_PAGES } from './demo-pages.ts';
 import * as repo from './repository.ts';
 import { sanitizeBody } from './sanitize.ts';
 
@@ -15,6 +16,17 @@ const PAGE = 20;
 const CLAIM_LEVERAGE = 'claims.leverage_max';
 const CLAIM_RESERVE = 'claims.reserve_btc';
 const DEMO_SEEDED = 'demo_content_seeded';
+const DEMO_PAGES_SEEDED = 'demo_pages_seeded';
+/** The last terms version ever given: versions only go up, even when a text is unpublished or deleted. */
+const TERMS_LAST_VERSION = 'content.terms_last_version';
+/**
+ * How long the terms version in force is kept between reads on the order path. A version staff
+ * publish on this node applies at once; one published on another node, or one whose publish time
+ * comes, within this time.
+ */
+const TERMS_CACHE_MS = 5_000;
+/** At most this many remembered acceptances (user and version) before the memory starts over. */
+const ACCEPTED_CACHE_MAX = 100_000;
 
 export interface StaffRef {
   staffId: bigint;
@@ -68,6 +80,9 @@ export class ContentService {
   readonly #settings: SettingsService;
   readonly #reserveEvidence: () => Promise<boolean>;
   readonly #leverageOffered: () => Promise<number>;
+  #terms: { version: bigint; readAt: number } | undefined;
+  /** `user:version` pairs known accepted: an acceptance is never withdrawn, so this never goes stale. */
+  readonly #accepted = new Set<string>();
 
   constructor(deps: {
     db: Db;
@@ -166,14 +181,41 @@ export class ContentService {
 
   /**
    * Demo mode: the demo announcements, pages and help articles, and the spec's two claims, written
-   * once (the `demo_content_seeded` setting records it), so staff edits and deletions stay.
+   * once (the `demo_content_seeded` setting records it), so staff edits and deletions stay; the
+   * privacy policy, terms of service (version 1, accepted by `acceptedBy`, the demo's own
+   * customers) and whitepaper likewise once (`demo_pages_seeded`), also on a store seeded before
+   * those pages existed.
    */
-  async seedDemo(): Promise<boolean> {
-    if (await this.#settings.get(DEMO_SEEDED)) return false;
+  async seedDemo(acceptedBy: readonly bigint[] = []): Promise<boolean> {
+    const now = this.#clock.now();
+    const seeded = await this.#seedOnce(DEMO_SEEDED, DEMO_CONTENT, async (trx) => {
+      await this.#settings.set(trx, CLAIM_LEVERAGE, '5');
+      await this.#settings.set(trx, CLAIM_RESERVE, '20000');
+    });
+    const pagesSeeded = await this.#seedOnce(DEMO_PAGES_SEEDED, DEMO_PAGES, async (trx, ids) => {
+      const termsId = ids.get(TERMS_PAGE_SLUG);
+      if (termsId === undefined) return;
+      const version = await this.#newTermsVersion(trx);
+      await repo.setTermsVersion(trx, termsId, version);
+      for (const userId of acceptedBy) {
+        await repo.insertAcceptance(trx, { userId, version, ip: '127.0.0.1', now: toMillis(now) });
+      }
+    });
+    this.#terms = undefined;
+    return seeded || pagesSeeded;
+  }
+
+  async #seedOnce(
+    key: string,
+    items: readonly DemoContentItem[],
+    then: (trx: Db, idsBySlug: Map<string, bigint>) => Promise<void>,
+  ): Promise<boolean> {
+    if (await this.#settings.get(key)) return false;
     const now = this.#clock.now();
     return this.#db.transaction().execute(async (trx) => {
-      if (await this.#settings.get(DEMO_SEEDED, trx)) return false;
-      for (const item of DEMO_CONTENT) {
+      if (await this.#settings.get(key, trx)) return false;
+      const ids = new Map<string, bigint>();
+      for (const item of items) {
         const id = await repo.insertItem(trx, {
           kind: item.kind,
           slug: item.slug,
@@ -183,6 +225,7 @@ export class ContentService {
           staffId: null,
           now: toMillis(now),
         });
+        if (item.slug) ids.set(item.slug, id);
         await repo.replaceTexts(
           trx,
           id,
@@ -193,11 +236,81 @@ export class ContentService {
           })),
         );
       }
-      await this.#settings.set(trx, CLAIM_LEVERAGE, '5');
-      await this.#settings.set(trx, CLAIM_RESERVE, '20000');
-      await this.#settings.set(trx, DEMO_SEEDED, String(now));
+      await then(trx, ids);
+      await this.#settings.set(trx, key, String(now));
       return true;
     });
+  }
+
+  // ---- terms of service ----
+
+  /** The terms version in force now (0: no terms page is published, so nothing is to accept). */
+  async currentTermsVersion(db: Db = this.#db): Promise<bigint> {
+    const row = await repo.findPublished(
+      db,
+      { kind: 'page', slug: TERMS_PAGE_SLUG },
+      toMillis(this.#clock.now()),
+    );
+    return row?.terms_version ?? 0n;
+  }
+
+  /** A customer's acceptance of the terms in force. */
+  async termsStatus(userId: bigint) {
+    const [version, newest] = await Promise.all([
+      this.currentTermsVersion(),
+      repo.newestAcceptance(this.#db, userId),
+    ]);
+    const hasAccepted = version === 0n || (await this.#hasAccepted(userId, version));
+    return {
+      version,
+      acceptedVersion: newest?.version ?? 0n,
+      acceptedAt: newest ? fromMillis(newest.accepted_at) : 0,
+      mustAccept: !hasAccepted,
+    };
+  }
+
+  /**
+   * Records that a signed-in customer accepts `version`, which must be the one in force
+   * (TERMS_VERSION_STALE otherwise: they read another text). Accepting again changes nothing.
+   */
+  async acceptTerms(userId: bigint, version: bigint, ip: string) {
+    await this.#db.transaction().execute((trx) => this.acceptAtRegistration(trx, userId, version, ip));
+    return this.termsStatus(userId);
+  }
+
+  /**
+   * In the registration's transaction: records that the new account accepted `version` on the
+   * form, which must be the version in force (TERMS_VERSION_STALE otherwise, and nothing is
+   * created).
+   */
+  async acceptAtRegistration(trx: Db, userId: bigint, version: bigint, ip: string): Promise<void> {
+    const current = await this.currentTermsVersion(trx);
+    if (current === 0n || version !== current) throw new AppError('TERMS_VERSION_STALE');
+    await repo.insertAcceptance(trx, { userId, version, ip, now: toMillis(this.#clock.now()) });
+  }
+
+  /**
+   * TERMS_NOT_ACCEPTED unless the customer accepted the terms in force (nothing is required while
+   * none are published). On the order path: the version is read at most once per
+   * {@link TERMS_CACHE_MS}, and a customer's acceptance of it once.
+   */
+  async requireAccepted(userId: bigint): Promise<void> {
+    const now = this.#clock.now();
+    if (!this.#terms || now - this.#terms.readAt >= TERMS_CACHE_MS || now < this.#terms.readAt) {
+      this.#terms = { version: await this.currentTermsVersion(), readAt: now };
+    }
+    const version = this.#terms.version;
+    if (version === 0n) return;
+    if (!(await this.#hasAccepted(userId, version))) throw new AppError('TERMS_NOT_ACCEPTED');
+  }
+
+  async #hasAccepted(userId: bigint, version: bigint): Promise<boolean> {
+    const key = `${userId}:${version}`;
+    if (this.#accepted.has(key)) return true;
+    if (!(await repo.hasAccepted(this.#db, userId, version))) return false;
+    if (this.#accepted.size >= ACCEPTED_CACHE_MAX) this.#accepted.clear();
+    this.#accepted.add(key);
+    return true;
   }
 
   // ---- staff ----
@@ -217,6 +330,7 @@ export class ContentService {
       publishAt: fromMillis(row.publish_at),
       author: row.author ?? null,
       updatedAt: fromMillis(row.updated_at),
+      termsVersion: Number(row.terms_version),
       texts: Object.fromEntries(
         texts
           .filter((t) => t.item_id === row.id)
@@ -225,7 +339,12 @@ export class ContentService {
     }));
   }
 
-  /** Creates (no `id`) or updates an item; bodies are sanitised, ja-JP is required; audited. */
+  /**
+   * Creates (no `id`) or updates an item; bodies are sanitised, ja-JP is required; audited. The
+   * terms page gets a new version when it is published with a text not published before (a changed
+   * text saved as a draft loses its version until then); its publish time, pinning or a republish
+   * of the same text keep it, so customers accept again only what they have not read.
+   */
   async save(staff: StaffRef, input: ContentInput, id?: bigint): Promise<bigint> {
     const texts = Object.entries(input.texts)
       .filter(([locale, t]) => (LOCALES as readonly string[]).includes(locale) && t.title.trim())
@@ -236,7 +355,7 @@ export class ContentService {
       throw new AppError('PARAM_ERROR');
     const now = toMillis(this.#clock.now());
     const publishAt = toMillis(input.publishAt || this.#clock.now());
-    return this.#db.transaction().execute(async (trx) => {
+    const saved = await this.#db.transaction().execute(async (trx) => {
       let itemId = id;
       const before = id === undefined ? undefined : await repo.findItem(trx, id);
       if (id !== undefined && !before) throw new AppError('RECORD_NOT_FOUND');
@@ -259,6 +378,7 @@ export class ContentService {
           now,
         });
       }
+      const termsVersion = await this.#nextTermsVersion(trx, itemId, before, input.status, slug, texts);
       await repo.replaceTexts(trx, itemId, texts);
       await this.#audit.record(trx, {
         actor: staff.actor,
@@ -270,11 +390,52 @@ export class ContentService {
           status: input.status,
           pinned: input.pinned,
           locales: texts.map((t) => t.locale),
+          ...(slug === TERMS_PAGE_SLUG ? { termsVersion: Number(termsVersion) } : {}),
         },
         ip: staff.ip,
       });
       return itemId;
     });
+    // why: after the commit, so no read in between can keep the old version for TERMS_CACHE_MS.
+    this.#terms = undefined;
+    return saved;
+  }
+
+  /** Sets (and answers) a saved item's terms version; see {@link save}. */
+  async #nextTermsVersion(
+    trx: Db,
+    itemId: bigint,
+    before: { terms_version: bigint } | undefined,
+    status: 'draft' | 'published',
+    slug: string,
+    texts: readonly { locale: string; title: string; body: string }[],
+  ): Promise<bigint> {
+    const previous = before?.terms_version ?? 0n;
+    if (slug !== TERMS_PAGE_SLUG) {
+      if (previous !== 0n) await repo.setTermsVersion(trx, itemId, 0n);
+      return 0n;
+    }
+    const key = (list: readonly { locale: string; title: string; body: string }[]) =>
+      JSON.stringify(
+        [...list].sort((a, b) => a.locale.localeCompare(b.locale)).map((t) => [t.locale, t.title, t.body]),
+      );
+    const stored = before ? await repo.textsOf(trx, [itemId]) : [];
+    const isSameText =
+      before !== undefined &&
+      key(stored.map((t) => ({ locale: t.locale, title: t.title, body: t.body_html }))) === key(texts);
+    let version = isSameText ? previous : 0n;
+    if (status === 'published' && version === 0n) version = await this.#newTermsVersion(trx);
+    if (version !== previous) await repo.setTermsVersion(trx, itemId, version);
+    return version;
+  }
+
+  /** A version never given before (a text once version n is never n again, so no acceptance carries over). */
+  async #newTermsVersion(trx: Db): Promise<bigint> {
+    const last = BigInt((await this.#settings.get(TERMS_LAST_VERSION, trx)) ?? '0');
+    const highest = await repo.maxTermsVersion(trx);
+    const version = (last > highest ? last : highest) + 1n;
+    await this.#settings.set(trx, TERMS_LAST_VERSION, String(version));
+    return version;
   }
 
   async remove(staff: StaffRef, id: bigint): Promise<void> {
@@ -290,6 +451,7 @@ export class ContentService {
         ip: staff.ip,
       });
     });
+    this.#terms = undefined;
   }
 
   /** Sets the marketing claims ('' withdraws one); audited. */

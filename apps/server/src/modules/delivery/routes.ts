@@ -52,6 +52,7 @@ export async function deliveryRoutes(
         'PLEASE_LOGIN',
         'TRADING_BANNED',
         'REALNAME_REQUIRED',
+        'TERMS_NOT_ACCEPTED',
         'MARKET_NOT_OPEN',
         'CONTRACT_PERIOD_INVALID',
         'AMOUNT_INVALID',

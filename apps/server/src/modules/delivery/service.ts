@@ -65,6 +65,8 @@ export interface IndexSource {
 export interface DeliveryDeps {
   /** Refuses trading to unverified users when the operator's policy asks for it. */
   identityGate: { requireForTrading(userId: bigint): Promise<void> };
+  /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
+  termsGate: { requireAccepted(userId: bigint): Promise<void> };
   db: Db;
   clock: Clock;
   ledger: LedgerService;
@@ -321,6 +323,7 @@ export class DeliveryService {
     if (!account) throw new AppError('PLEASE_LOGIN');
     if (account.tradeBanned) throw new AppError('TRADING_BANNED');
     await this.#deps.identityGate.requireForTrading(userId);
+    await this.#deps.termsGate.requireAccepted(userId);
     const markets = await this.#deps.markets.listMarkets({ activeOnly: true });
     if (!markets.some((m) => m.symbol === input.symbol)) throw new AppError('MARKET_NOT_OPEN');
     const product = await repo.findProduct(db, input.symbol);

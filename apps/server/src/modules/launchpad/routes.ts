@@ -89,6 +89,7 @@ export async function launchpadRoutes(
         'LP_REPEAT',
         'BALANCE_INSUFFICIENT',
         'REALNAME_REQUIRED',
+        'TERMS_NOT_ACCEPTED',
         'QTY_INVALID',
       ],
     },

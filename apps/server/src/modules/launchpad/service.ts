@@ -40,6 +40,8 @@ export interface LaunchpadDeps {
   };
   /** Refuses unverified users when the operator's policy asks for it (as for trading). */
   identityGate: { requireForTrading(userId: bigint): Promise<void> };
+  /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
+  termsGate: { requireAccepted(userId: bigint): Promise<void> };
   /** Adds the project's coin to the platform's coins (the markets module). */
   coins: { addCoin(trx: Db, coin: { symbol: string; name: string; displayDecimals: number }): Promise<void> };
 }
@@ -260,6 +262,7 @@ export class LaunchpadService {
     if (!account) throw new AppError('PLEASE_LOGIN');
     if (account.tradeBanned || account.status === 'frozen') throw new AppError('LP_FORBIDDEN');
     await this.#deps.identityGate.requireForTrading(userId);
+    await this.#deps.termsGate.requireAccepted(userId);
     if (input.quantity <= 0n) throw new AppError('QTY_INVALID');
     const now = clock.now();
     let recordId: bigint;

@@ -63,6 +63,7 @@ export async function miningRoutes(app: FastifyInstance, options: { mining: Mini
     config: {
       ...config,
       errors: [
+        'TERMS_NOT_ACCEPTED',
         'MINE_PAUSED',
         'MINE_SOLD_OUT',
         'MINE_NOT_SHARED',

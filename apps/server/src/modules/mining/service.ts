@@ -40,6 +40,8 @@ export interface MiningDeps {
     get(key: string, db?: Db): Promise<string | undefined>;
     set(trx: Db, key: string, value: string): Promise<void>;
   };
+  /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
+  termsGate: { requireAccepted(userId: bigint): Promise<void> };
 }
 
 const DEMO_SEEDED = 'mining.demo_seeded';
@@ -334,6 +336,7 @@ export class MiningService {
     const account = await this.#deps.users.getAccount(userId);
     if (!account) throw new AppError('PLEASE_LOGIN');
     if (account.tradeBanned || account.status !== 'active') throw new AppError('TRADING_BANNED');
+    await this.#deps.termsGate.requireAccepted(userId);
     const now = clock.now();
     let orderId: bigint;
     try {

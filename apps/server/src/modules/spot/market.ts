@@ -1,5 +1,5 @@
-import type { MarketSpec } from '@bourse/engine';
-import { ATOMS_PER_UNIT, fromAtoms } from '@bourse/shared';
+import { MAX_PRICE, type MarketSpec } from '@bourse/engine';
+import { ATOMS_PER_UNIT, fromAtoms, MAX_AMOUNT_ATOMS } from '@bourse/shared';
 import type { SpotMarket, SpotOrder } from '@bourse/shared/api';
 import { fromMillis } from '../../platform/time.ts';
 import type { OrderRow, SpotMarketRow } from './repository.ts';
@@ -11,10 +11,27 @@ import type { OrderRow, SpotMarketRow } from './repository.ts';
  * it is configured), so every conversion is exact.
  */
 
-/** Highest price in ticks a book accepts (the engine's band is narrower than 2^24 ticks). */
-export const MAX_PRICE_TICKS = 2 ** 24 - 1;
-/** Largest order in lots: price × quantity must stay a safe integer in the engine. */
-export const MAX_QTY_LOTS = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PRICE_TICKS);
+/** Highest price in ticks any book accepts: the engine's limit (2^31 − 1). */
+export const MAX_PRICE_TICKS = MAX_PRICE;
+
+/**
+ * Highest price in ticks a market accepts: any price its quote asset can express (an amount is
+ * below 10^18 atoms), up to the engine's limit — with a 0.01 tick, 21,474,836.47.
+ */
+export function maxPriceTicks(market: Pick<SpotMarketRow, 'tick_size'>): number {
+  const expressible = MAX_AMOUNT_ATOMS / market.tick_size;
+  return expressible < BigInt(MAX_PRICE_TICKS) ? Number(expressible) : MAX_PRICE_TICKS;
+}
+
+/**
+ * Largest order in lots: any quantity its base asset can express. The engine also refuses a limit
+ * whose price × quantity in tick·lots is not a safe integer (BTCUSDT: about 900,000,000 USDT), so
+ * every fill's quote converts exactly.
+ */
+export function maxQtyLots(market: Pick<SpotMarketRow, 'lot_size'>): number {
+  const expressible = MAX_AMOUNT_ATOMS / market.lot_size;
+  return expressible < BigInt(Number.MAX_SAFE_INTEGER) ? Number(expressible) : Number.MAX_SAFE_INTEGER;
+}
 
 export function quotePerTickLot(market: Pick<SpotMarketRow, 'tick_size' | 'lot_size'>): bigint {
   return (market.tick_size * market.lot_size) / ATOMS_PER_UNIT;
@@ -35,8 +52,8 @@ export function engineSpec(market: SpotMarketRow): MarketSpec {
     tickSize: Number(market.tick_size),
     lotSize: Number(market.lot_size),
     minPrice: 1,
-    maxPrice: MAX_PRICE_TICKS,
-    maxQty: MAX_QTY_LOTS,
+    maxPrice: maxPriceTicks(market),
+    maxQty: maxQtyLots(market),
     // why: a user's order never trades with the same user's resting order; its remainder is revoked.
     selfTradePrevention: 'cancel-newest',
     triggerSource: 'trade',
@@ -108,6 +125,9 @@ export function toSpotOrder(row: OrderRow, market: Pick<SpotMarketRow, 'base' | 
       : percentOf(row.filled_qty, row.qty ?? 0n),
     status: row.status,
     revoke_reason: row.revoke_reason,
+    trigger_price: row.trigger_price === null ? null : fromAtoms(row.trigger_price),
+    trigger_condition: row.trigger_condition,
+    triggered_at: row.triggered_at === null ? null : fromMillis(row.triggered_at),
     created_at: fromMillis(row.created_at),
     updated_at: fromMillis(row.updated_at),
   };

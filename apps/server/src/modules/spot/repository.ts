@@ -101,6 +101,9 @@ const ORDER_COLUMN_SET: Record<keyof Omit<OrderRow, 'id'>, true> = {
   price: true,
   qty: true,
   quote_amount: true,
+  trigger_price: true,
+  trigger_condition: true,
+  triggered_at: true,
   filled_qty: true,
   filled_quote: true,
   fee: true,
@@ -125,9 +128,9 @@ export async function insertOrders(
   orders: readonly Omit<OrderRow, 'id'>[],
 ): Promise<Map<bigint, bigint>> {
   const ids = new Map<bigint, bigint>();
-  // why: 20 columns a row; chunks keep every statement under SQLite's bound-parameter limit.
-  for (let i = 0; i < orders.length; i += 200) {
-    const chunk = orders.slice(i, i + 200);
+  // why: 23 columns a row; chunks keep every statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < orders.length; i += 150) {
+    const chunk = orders.slice(i, i + 150);
     const { rows } = await executeSql<{ id: bigint; seq: bigint }>(
       db,
       `insert into spot_orders (${ORDER_COLUMNS.join(', ')}) values ${placeholderRows(chunk.length, ORDER_COLUMNS.length)} returning id, seq`,
@@ -166,6 +169,8 @@ export async function findUsedKeys(
 type OrderChange = Pick<
   OrderRow,
   | 'id'
+  | 'seq'
+  | 'triggered_at'
   | 'filled_qty'
   | 'filled_quote'
   | 'fee'
@@ -177,19 +182,21 @@ type OrderChange = Pick<
 >;
 
 /**
- * Writes what a batch changed on its orders: one statement per chunk (`UPDATE … FROM (VALUES …)`,
+ * Writes what a batch changed on its orders (a fired trigger takes a new sequence, the one it
+ * entered the book at): one statement per chunk (`UPDATE … FROM (VALUES …)`,
  * which both dialects run; the casts give PostgreSQL the values' types).
  */
 export async function updateOrders(db: Db, changes: readonly OrderChange[]): Promise<void> {
   const row =
-    '(cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as text), cast(? as text), cast(? as bigint))';
+    '(cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as text), cast(? as text), cast(? as bigint), cast(? as bigint), cast(? as bigint))';
   // why: hand-written SQL (`executeSql`): it runs in every batch.
   for (let i = 0; i < changes.length; i += 100) {
     const chunk = changes.slice(i, i + 100);
     await executeSql(
       db,
       `update spot_orders set filled_qty = v.column2, filled_quote = v.column3, fee = v.column4,
-        fee_bps = v.column5, held = v.column6, status = v.column7, revoke_reason = v.column8, updated_at = v.column9
+        fee_bps = v.column5, held = v.column6, status = v.column7, revoke_reason = v.column8, updated_at = v.column9,
+        seq = v.column10, triggered_at = v.column11
         from (values ${repeated(row, chunk.length)}) as v where spot_orders.id = v.column1`,
       chunk.flatMap((c) => [
         c.id,
@@ -201,6 +208,8 @@ export async function updateOrders(db: Db, changes: readonly OrderChange[]): Pro
         c.status,
         c.revoke_reason,
         c.updated_at,
+        c.seq,
+        c.triggered_at,
       ]),
     );
   }

@@ -42,7 +42,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       tags,
       operationId: 'placeSpotOrder',
       summary:
-        'Place a limit (gtc, ioc, fok, post-only) or market order; funds are held at acceptance; idempotent by key',
+        'Place a limit (gtc, ioc, fok, post-only), market, stop-limit, stop-market or take-profit order; funds are held at acceptance; idempotent by key',
       body: PlaceOrderBody,
       response: { 200: envelope(SpotOrder) },
     },
@@ -52,6 +52,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
         'PLEASE_LOGIN',
         'TRADING_BANNED',
         'REALNAME_REQUIRED',
+        'TERMS_NOT_ACCEPTED',
         'MARKET_NOT_OPEN',
         'PRICE_INVALID',
         'QTY_INVALID',
@@ -60,6 +61,8 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
         'PRICE_OUT_OF_BAND',
         'BALANCE_INSUFFICIENT',
         'IDEMPOTENCY_KEY_REUSED',
+        'TRIGGER_PRICE_INVALID',
+        'TRIGGER_WOULD_FIRE',
       ],
     },
     handler: async (request) => {
@@ -72,6 +75,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
         price: optionalAmount(body.price),
         qty: optionalAmount(body.qty),
         quoteAmount: optionalAmount(body.quote_amount),
+        triggerPrice: optionalAmount(body.trigger_price),
         idempotencyKey: body.idempotency_key,
       });
       return ok(request, order, 'ORDER_PLACED');

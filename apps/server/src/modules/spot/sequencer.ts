@@ -32,11 +32,12 @@ export type NewOrder = Omit<
   | 'filled_quote'
   | 'fee'
   | 'revoke_reason'
+  | 'triggered_at'
   | 'created_at'
   | 'updated_at'
 >;
 
-/** The engine's view of a place: ticks, lots, tick·lots (0 = absent). */
+/** The engine's view of a place (of a trigger order, when it fires): ticks, lots, tick·lots (0 = absent). */
 export interface EngineOrder {
   side: Side;
   orderType: 'limit' | 'market';
@@ -61,7 +62,7 @@ export interface ConfigureRequest {
 
 export type SequencerRequest =
   | { kind: 'place'; order: NewOrder; engine: EngineOrder }
-  | { kind: 'cancel'; orderId: bigint; userId: bigint; seq: bigint }
+  | { kind: 'cancel'; orderId: bigint; userId: bigint }
   | ConfigureRequest;
 
 /**
@@ -110,6 +111,8 @@ export interface SequencerDeps {
   db: Db;
   clock: Clock;
   ledger: LedgerService;
+  /** The index this node last saw: a fired trigger must enter within the market's band around it. */
+  index?: { latestIndex(symbol: string): { price: bigint } | undefined };
   /** Who may trade: asked once per batch for the users placing in it. */
   users: {
     tradingStatuses(db: Db, userIds: readonly bigint[]): Promise<Map<bigint, 'ok' | 'frozen' | 'banned'>>;
@@ -143,6 +146,10 @@ const SILENT: EventSink = {
  * postings in ONE transaction, commits, and only then answers the waiting callers and publishes
  * the batch. If the transaction fails, the book is rebuilt from the store, so it never holds
  * what the store does not. On start the book is rebuilt from the open orders in sequence order.
+ *
+ * Trigger orders wait here, not in the engine's trigger book, because a fired trigger must be
+ * checked against the price band around the index before it enters (and be revoked, its hold
+ * released, when outside), which the engine, firing inside one command, cannot ask anyone.
  */
 export class MarketSequencer {
   readonly symbol: string;
@@ -153,6 +160,10 @@ export class MarketSequencer {
   #live = new Map<number, repo.OrderRow>();
   /** The same open orders by order id. */
   #byId = new Map<bigint, repo.OrderRow>();
+  /** The open trigger orders still waiting (they are in `#live`, not in the engine's book). */
+  #triggers = new TriggerBook();
+  /** The last trade price in atoms as committed; null before the market's first trade. */
+  #lastPrice: bigint | null = null;
   #seq = 0n;
   #queue: Pending[] = [];
   #running = false;
@@ -176,7 +187,11 @@ export class MarketSequencer {
     return this.#seq;
   }
 
-  /** Rebuilds the book from the store: the open orders, re-placed in sequence order. */
+  /**
+   * Rebuilds the book from the store: the open orders that entered the book, re-placed in
+   * sequence order, and the trigger orders still waiting, armed again in arrival order, with the
+   * market's last trade price they watch.
+   */
   async load(): Promise<void> {
     const { db } = this.#deps;
     const market = await repo.findMarket(db, this.symbol);
@@ -184,7 +199,13 @@ export class MarketSequencer {
     const orders = await repo.listOpenOrders(db, this.symbol);
     const book = createOrderBook(engineSpec(market));
     const live = new Map<number, repo.OrderRow>();
+    const triggers = new TriggerBook();
     for (const row of orders) {
+      live.set(Number(row.seq), row);
+      if (isWaiting(row)) {
+        triggers.arm(row);
+        continue;
+      }
       if (row.price === null || row.qty === null) throw new Error(`open order ${row.id} has no price`);
       // why: resting orders never crossed each other, so re-placing them only rests them again.
       const code = book.apply(
@@ -202,12 +223,13 @@ export class MarketSequencer {
         SILENT,
       );
       if (code !== ResultCode.ACCEPTED) throw new Error(`open order ${row.id} does not rebuild (${code})`);
-      live.set(Number(row.seq), row);
     }
     this.#market = market;
     this.#book = book;
     this.#live = live;
     this.#byId = new Map([...live.values()].map((row) => [row.id, row]));
+    this.#triggers = triggers;
+    this.#lastPrice = (await repo.findLastTrade(db, this.symbol))?.price ?? null;
     this.#seq = market.seq;
   }
 
@@ -300,6 +322,7 @@ export class MarketSequencer {
       return;
     }
     this.#seq = work.seq;
+    this.#lastPrice = work.lastPrice;
     for (const outcome of work.results) if (outcome && 'market' in outcome) this.#install(outcome.market);
     for (const [i, pending] of batch.entries()) {
       const outcome = work.results[i];
@@ -310,14 +333,20 @@ export class MarketSequencer {
     if (work.seq !== prevSeq) this.#publish(work, prevSeq, now);
   }
 
-  /** The batch's transaction: holds, engine, rows, trades, postings, the market's sequence. */
+  /**
+   * The batch's transaction: holds, engine, rows, trades, postings, the market's sequence. First
+   * every place is checked and its row written (sequences in arrival order); then the commands
+   * run in arrival order, and after each one the trigger orders the last price has reached fire,
+   * each at a new sequence (the one it enters the book at), so a burst at one price fires in
+   * this batch, in arrival order.
+   */
   async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
     const { ledger } = this.#deps;
     // why: the market's status changes only through this sequencer (a configure command, below),
     // so the row it installed after its last commit is the stored one.
     let open = this.#market.status === 'open';
     const results: (SequencerResult | AppError | undefined)[] = new Array(batch.length);
-    const commands: { index: number; command: Command; row?: repo.OrderRow; halt?: boolean }[] = [];
+    const steps: Step[] = [];
     const placed: repo.OrderRow[] = [];
     const check = await this.#readForPlaces(trx, batch);
     let seq = this.#seq;
@@ -338,35 +367,11 @@ export class MarketSequencer {
         }
         open = configured.status === 'open';
         results[index] = { market: configured, revoked: 0 };
-        if (!request.revokeAll) continue;
-        // why: every order live now, including places earlier in this batch; one that fills
-        // before its cancel is applied is simply missed.
-        for (const row of this.#live.values()) {
-          seq += 1n;
-          commands.push({
-            index,
-            halt: true,
-            command: {
-              type: 'cancel',
-              seq: Number(seq),
-              orderId: Number(row.seq),
-              userId: Number(row.user_id),
-            },
-          });
-        }
+        if (request.revokeAll) steps.push({ kind: 'halt', index });
         continue;
       }
       if (request.kind === 'cancel') {
-        seq += 1n;
-        commands.push({
-          index,
-          command: {
-            type: 'cancel',
-            seq: Number(seq),
-            orderId: Number(request.seq),
-            userId: Number(request.userId),
-          },
-        });
+        steps.push({ kind: 'cancel', index, orderId: request.orderId, userId: request.userId });
         continue;
       }
       const { order } = request;
@@ -387,6 +392,10 @@ export class MarketSequencer {
         results[index] = new AppError('MARKET_NOT_OPEN');
         continue;
       }
+      if (order.trigger_price !== null && this.#wouldFire(order.trigger_price, order.trigger_condition)) {
+        results[index] = new AppError('TRIGGER_WOULD_FIRE');
+        continue;
+      }
       const key = balanceKey({ userId: order.user_id }, order.hold_asset, 'available');
       const available = check.available.get(key) ?? 0n;
       if (available < order.held) {
@@ -405,28 +414,17 @@ export class MarketSequencer {
         filled_quote: 0n,
         fee: 0n,
         revoke_reason: null,
+        triggered_at: null,
         created_at: now,
         updated_at: now,
       };
       placed.push(row);
       this.#live.set(Number(seq), row);
-      const { engine } = request;
-      commands.push({
-        index,
-        row,
-        command: {
-          type: 'place',
-          seq: Number(seq),
-          orderId: Number(seq),
-          userId: Number(row.user_id),
-          side: engine.side,
-          orderType: engine.orderType,
-          tif: engine.tif,
-          price: engine.price,
-          qty: engine.qty,
-          quoteAmount: engine.quoteAmount,
-        },
-      });
+      steps.push(
+        row.trigger_price === null
+          ? { kind: 'place', index, row, engine: request.engine }
+          : { kind: 'arm', index, row },
+      );
     }
 
     // why: the rows go in before the engine runs, so every trade can name both orders' ids.
@@ -441,34 +439,91 @@ export class MarketSequencer {
       this.#byId.set(id, row);
     }
 
-    const sink = new BatchSink(this.#market, this.#live, this.#byId, now);
+    const sink = new BatchSink(this.#market, this.#live, this.#byId, now, this.#lastPrice);
     for (const row of placed) sink.hold(row);
-    for (const { index, command, row, halt } of commands) {
-      const code = this.#book.apply(command, sink);
-      const outcome = results[index];
-      if (halt && outcome && 'market' in outcome) {
-        const cancelled = sink.lastDone;
-        if (code === ResultCode.ACCEPTED && cancelled) {
-          cancelled.revoke_reason = 'halt';
-          outcome.revoked += 1;
-        }
-        sink.lastDone = undefined;
-        continue;
-      }
-      if (command.type === 'cancel') {
-        const cancelled = sink.lastDone;
-        results[index] = code === ResultCode.ACCEPTED && cancelled ? { order: cancelled } : { missed: true };
-        sink.lastDone = undefined;
-        continue;
-      }
-      if (!row) continue;
+    // why: the engine's own sequence only has to grow; the market's sequence (`seq`) is what the
+    // store and the feeds see, and a trade records the market sequence of the command behind it.
+    let engineSeq = this.#book.getLastSeq();
+    const apply = (command: DistributiveOmit<Command, 'seq'>, cause: bigint): ResultCode => {
+      engineSeq += 1;
+      sink.cause = cause;
+      return this.#book.apply({ ...command, seq: engineSeq } as Command, sink);
+    };
+    const enter = (row: repo.OrderRow, engine: EngineOrder): void => {
+      const code = apply(
+        {
+          type: 'place',
+          orderId: Number(row.seq),
+          userId: Number(row.user_id),
+          side: engine.side,
+          orderType: engine.orderType,
+          tif: engine.tif,
+          price: engine.price,
+          qty: engine.qty,
+          quoteAmount: engine.quoteAmount,
+        },
+        row.seq,
+      );
       const stage = getResultStage(code);
       // why: every place was validated against the market before it was queued; an engine
       // refusal here is a fault, and failing the batch rebuilds the book from the store.
       if (stage === 'validation' || stage === 'state') throw new Error(`engine refused a place: ${code}`);
       sink.trimBuyHold(row);
       sink.lastDone = undefined;
-      results[index] = { order: row };
+    };
+    /** Ends an open order: a waiting trigger leaves the trigger book, a resting order the book. */
+    const end = (row: repo.OrderRow, reason: string): repo.OrderRow | undefined => {
+      seq += 1n;
+      if (isWaiting(row)) {
+        this.#triggers.disarm(row);
+        sink.revokeWaiting(row, reason);
+        return row;
+      }
+      const code = apply({ type: 'cancel', orderId: Number(row.seq), userId: Number(row.user_id) }, seq);
+      const cancelled = code === ResultCode.ACCEPTED ? sink.lastDone : undefined;
+      sink.lastDone = undefined;
+      if (cancelled) cancelled.revoke_reason = reason;
+      return cancelled;
+    };
+    /** Fires every waiting trigger the last price has reached, re-checking after each. */
+    const fire = (): void => {
+      for (;;) {
+        const row = this.#triggers.next(sink.lastPrice);
+        if (!row) return;
+        seq += 1n;
+        this.#live.delete(Number(row.seq));
+        row.seq = seq;
+        row.triggered_at = now;
+        this.#live.set(Number(seq), row);
+        sink.changed.add(row);
+        if (!this.#inBand(row, sink.lastPrice)) {
+          sink.revokeWaiting(row, 'trigger_out_of_band');
+          continue;
+        }
+        enter(row, toEngineOrder(row, this.#market));
+      }
+    };
+
+    for (const step of steps) {
+      if (step.kind === 'place') {
+        enter(step.row, step.engine);
+        results[step.index] = { order: step.row };
+      } else if (step.kind === 'arm') {
+        this.#triggers.arm(step.row);
+        results[step.index] = { order: step.row };
+      } else if (step.kind === 'cancel') {
+        const row = this.#byId.get(step.orderId);
+        const cancelled = row && row.user_id === step.userId ? end(row, 'user') : undefined;
+        results[step.index] = cancelled ? { order: cancelled } : { missed: true };
+      } else {
+        const outcome = results[step.index];
+        // why: every order live now, including places earlier in this batch and waiting triggers.
+        for (const row of [...this.#live.values()]) {
+          if (end(row, 'halt') && outcome && 'market' in outcome) outcome.revoked += 1;
+        }
+      }
+      // why: an arm too, since the price may have reached its trigger earlier in this batch.
+      fire();
     }
 
     const tradeIds = await repo.insertTrades(trx, sink.trades);
@@ -490,8 +545,35 @@ export class MarketSequencer {
       if (result && 'order' in result) results[i] = { order: { ...result.order } };
     }
     // why: an order that only rested changed no row after its insert, yet its owner must hear of it.
-    const touched = new Set([...commands.flatMap(({ row }) => (row ? [row] : [])), ...sink.changed]);
-    return { seq, results, trades: sink.trades, tradeIds, deltas: sink.deltas, changed: [...touched] };
+    const touched = new Set([...placed, ...sink.changed]);
+    return {
+      seq,
+      results,
+      trades: sink.trades,
+      tradeIds,
+      deltas: sink.deltas,
+      changed: [...touched],
+      lastPrice: sink.lastPrice,
+    };
+  }
+
+  /** Whether a trigger with this condition would fire at once: against the last price, else the index. */
+  #wouldFire(trigger: bigint, condition: 'gte' | 'lte' | null): boolean {
+    const reference = this.#lastPrice ?? this.#deps.index?.latestIndex(this.symbol)?.price;
+    if (reference === undefined || reference <= 0n) return false;
+    return condition === 'gte' ? reference >= trigger : reference <= trigger;
+  }
+
+  /**
+   * Whether a fired trigger may enter: its limit price (a stop-limit) or the last price that fired
+   * it (a market order) within the market's band around the index; without an index it may.
+   */
+  #inBand(row: repo.OrderRow, lastPrice: bigint | null): boolean {
+    const reference = this.#deps.index?.latestIndex(this.symbol)?.price;
+    const price = row.type === 'stop_limit' ? row.price : lastPrice;
+    if (reference === undefined || reference <= 0n || price === null) return true;
+    const distance = price > reference ? price - reference : reference - price;
+    return distance * 10_000n <= reference * this.#market.band_bps;
   }
 
   /**
@@ -582,8 +664,104 @@ export class MarketSequencer {
   }
 }
 
+/** One command of a batch as it runs, in arrival order. */
+type Step =
+  | { kind: 'place'; index: number; row: repo.OrderRow; engine: EngineOrder }
+  | { kind: 'arm'; index: number; row: repo.OrderRow }
+  | { kind: 'cancel'; index: number; orderId: bigint; userId: bigint }
+  | { kind: 'halt'; index: number };
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+/** Whether an open order is a trigger order still waiting for its price. */
+function isWaiting(row: repo.OrderRow): boolean {
+  return row.trigger_price !== null && row.triggered_at === null;
+}
+
+/** How an order enters the engine's book: a fired trigger as the limit or market order it becomes. */
+export function toEngineOrder(
+  row: Pick<repo.OrderRow, 'type' | 'side' | 'tif' | 'price' | 'qty' | 'quote_amount'>,
+  market: repo.SpotMarketRow,
+): EngineOrder {
+  if (row.type === 'limit' || row.type === 'stop_limit') {
+    if (row.price === null || row.qty === null) throw new Error('a limit order without price or quantity');
+    return {
+      side: row.side,
+      orderType: 'limit',
+      tif: row.tif === 'post_only' ? 'post-only' : row.tif,
+      price: Number(row.price / market.tick_size),
+      qty: Number(row.qty / market.lot_size),
+      quoteAmount: 0,
+    };
+  }
+  if (row.side === 'sell') {
+    if (row.qty === null) throw new Error('a market sell without quantity');
+    return {
+      side: 'sell',
+      orderType: 'market',
+      tif: undefined,
+      price: 0,
+      qty: Number(row.qty / market.lot_size),
+      quoteAmount: 0,
+    };
+  }
+  if (row.quote_amount === null) throw new Error('a market buy without amount');
+  return {
+    side: 'buy',
+    orderType: 'market',
+    tif: undefined,
+    price: 0,
+    qty: 0,
+    quoteAmount: Number(row.quote_amount / quotePerTickLot(market)),
+  };
+}
+
+/**
+ * The waiting trigger orders of one market, in release order: `gte` by ascending trigger price,
+ * `lte` by descending, ties by arrival (as the engine's trigger book releases them).
+ */
+class TriggerBook {
+  readonly #gte: repo.OrderRow[] = [];
+  readonly #lte: repo.OrderRow[] = [];
+
+  arm(row: repo.OrderRow): void {
+    const price = row.trigger_price ?? 0n;
+    const isGte = row.trigger_condition === 'gte';
+    const list = isGte ? this.#gte : this.#lte;
+    // why: insert after every order with an equal trigger price so ties release in arrival order.
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const other = list[mid].trigger_price ?? 0n;
+      if (isGte ? other <= price : other >= price) low = mid + 1;
+      else high = mid;
+    }
+    list.splice(low, 0, row);
+  }
+
+  disarm(row: repo.OrderRow): void {
+    for (const list of [this.#gte, this.#lte]) {
+      const at = list.indexOf(row);
+      if (at !== -1) list.splice(at, 1);
+    }
+  }
+
+  /** Takes the next order the last price has reached (`gte` first), or undefined. */
+  next(lastPrice: bigint | null): repo.OrderRow | undefined {
+    if (lastPrice === null) return undefined;
+    const up = this.#gte[0];
+    if (up && (up.trigger_price ?? 0n) <= lastPrice) return this.#gte.shift();
+    const down = this.#lte[0];
+    if (down && (down.trigger_price ?? 0n) >= lastPrice) return this.#lte.shift();
+    return undefined;
+  }
+}
+
 interface BatchWork {
   seq: bigint;
+  /** The last trade price after the batch (atoms). */
+  lastPrice: bigint | null;
   results: (SequencerResult | AppError | undefined)[];
   trades: repo.NewTrade[];
   tradeIds: bigint[];
@@ -603,6 +781,10 @@ class BatchSink implements EventSink {
   readonly changed = new Set<repo.OrderRow>();
   /** The order the last `done` event finished (a cancel's answer). */
   lastDone: repo.OrderRow | undefined;
+  /** The market sequence of the command being applied (what its trades record). */
+  cause = 0n;
+  /** The last trade price in atoms, moved by every trade of the batch. */
+  lastPrice: bigint | null;
   readonly #market: repo.SpotMarketRow;
   readonly #live: Map<number, repo.OrderRow>;
   readonly #byId: Map<bigint, repo.OrderRow>;
@@ -614,7 +796,9 @@ class BatchSink implements EventSink {
     live: Map<number, repo.OrderRow>,
     byId: Map<bigint, repo.OrderRow>,
     now: Millis,
+    lastPrice: bigint | null,
   ) {
+    this.lastPrice = lastPrice;
     this.#market = market;
     this.#live = live;
     this.#byId = byId;
@@ -625,7 +809,7 @@ class BatchSink implements EventSink {
   onTriggered(): void {}
 
   onTrade(
-    seq: number,
+    _seq: number,
     makerOrderId: number,
     _makerUserId: number,
     takerOrderId: number,
@@ -662,10 +846,11 @@ class BatchSink implements EventSink {
     this.#add({ userId: seller.user_id }, market.base, 'frozen', -base);
     this.#add({ userId: seller.user_id }, market.quote, 'available', quote - sellerFee);
     this.#add({ system: 'fees' }, market.quote, 'available', sellerFee);
+    this.lastPrice = BigInt(price) * market.tick_size;
     this.trades.push({
       symbol: market.symbol,
-      seq: BigInt(seq),
-      price: BigInt(price) * market.tick_size,
+      seq: this.cause,
+      price: this.lastPrice,
       qty: base,
       quote,
       maker_order_id: maker.id,
@@ -700,6 +885,16 @@ class BatchSink implements EventSink {
 
   onBookDelta(_seq: number, side: Side, price: number, qty: number): void {
     this.deltas.push({ side, price, qty });
+  }
+
+  /** Ends a trigger order that never entered the book: revoked, its hold released. */
+  revokeWaiting(row: repo.OrderRow, reason: string): void {
+    this.#release(row, row.held);
+    row.status = 'revoked';
+    row.revoke_reason = reason;
+    this.#live.delete(Number(row.seq));
+    this.#byId.delete(row.id);
+    this.changed.add(row);
   }
 
   /** Holds a place's funds: from the owner's available balance to frozen. */

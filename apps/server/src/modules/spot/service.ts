@@ -7,9 +7,11 @@ import type {
   SpotMarket,
   SpotOrder,
   SpotOrderDetail,
+  SpotOrderType,
   SpotTicker,
   TradeCandle,
   TradeKlineInterval,
+  TriggerCondition,
 } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Bus } from '../../platform/bus.ts';
@@ -35,6 +37,7 @@ import {
   type EngineOrder,
   MarketSequencer,
   type NewOrder,
+  toEngineOrder,
 } from './sequencer.ts';
 
 /** Name of the module's source of open reservations in the ledger's invariant check. */
@@ -85,17 +88,31 @@ export interface SpotDeps {
   onError?: (error: unknown, what: string) => void;
   /** Refuses trading to unverified users when the operator's policy asks for it. */
   identityGate: { requireForTrading(userId: bigint): Promise<void> };
+  /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
+  termsGate: { requireAccepted(userId: bigint): Promise<void> };
 }
 
 export interface PlaceInput {
   symbol: string;
   side: 'buy' | 'sell';
-  type: 'limit' | 'market';
+  type: SpotOrderType;
   tif: 'gtc' | 'ioc' | 'fok' | 'post_only';
   price?: bigint;
   qty?: bigint;
   quoteAmount?: bigint;
+  /** Trigger types only: the last trade price at which the order enters the book. */
+  triggerPrice?: bigint;
   idempotencyKey: string;
+}
+
+/**
+ * A trigger's condition on the last price: a stop buys when the price rises to its trigger and
+ * sells when it falls to it; a take-profit the other way round.
+ */
+export function triggerConditionOf(type: SpotOrderType, side: 'buy' | 'sell'): TriggerCondition | null {
+  if (type === 'limit' || type === 'market') return null;
+  const isStop = type !== 'take_profit';
+  return isStop === (side === 'buy') ? 'gte' : 'lte';
 }
 
 /**
@@ -136,11 +153,17 @@ export class SpotService {
    * Places an order. Refused (changing nothing) when the market is not open, trading is banned,
    * the price or quantity is off the market's grid or out of range, the order is below the
    * minimum notional, a limit price is outside the band around the index, or the funds are not
-   * there. The same idempotency key answers the first order again.
+   * there. A trigger order is refused when its trigger price is off the grid or the last price
+   * (the index before the market's first trade) has already reached it; it is held like the order
+   * it becomes, waits, and is checked against the band when it fires. The same idempotency key
+   * answers the first order again.
    */
   async place(auth: AuthContext, input: PlaceInput): Promise<SpotOrder> {
     const userId = auth.userId;
     await this.#deps.identityGate.requireForTrading(userId);
+    // why: the market maker's and demo traders' orders (no session) are the operator's own
+    // accounts, under no customer's terms.
+    if (auth.sessionId !== 0n) await this.#deps.termsGate.requireAccepted(userId);
     const sequencer = await this.#sequencer(input.symbol);
     const market = sequencer.market;
     let prepared: { order: NewOrder; engine: EngineOrder };
@@ -170,7 +193,7 @@ export class SpotService {
       const live = sequencer?.liveOrder(id);
       if (!sequencer || !live) continue;
       if (live.user_id !== userId) break;
-      const result = await sequencer.submit({ kind: 'cancel', orderId: id, userId, seq: live.seq });
+      const result = await sequencer.submit({ kind: 'cancel', orderId: id, userId });
       if ('order' in result) return toSpotOrder(result.order, sequencer.market);
       break;
     }
@@ -181,7 +204,7 @@ export class SpotService {
     if (row.status === 'completed') throw new AppError('CANCEL_FAILED');
     // why: open in the store yet in no book: its market's sequencer is not loaded on this node.
     const sequencer = await this.#sequencer(row.symbol);
-    const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId, seq: row.seq });
+    const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId });
     if ('order' in result) return toSpotOrder(result.order, sequencer.market);
     const now = await this.#ownOrder(userId, id);
     throw new AppError(now.status === 'revoked' ? 'ORDER_ALREADY_REVOKED' : 'CANCEL_FAILED');
@@ -215,7 +238,7 @@ export class SpotService {
     const outcomes = await Promise.all(
       rows.map(async (row) => {
         const sequencer = await this.#sequencer(row.symbol);
-        const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId, seq: row.seq });
+        const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId });
         return 'order' in result ? 1 : 0;
       }),
     );
@@ -544,24 +567,40 @@ export class SpotService {
     input: PlaceInput,
   ): { order: NewOrder; engine: EngineOrder } {
     const { tick_size: tick, lot_size: lot } = market;
+    const condition = triggerConditionOf(input.type, input.side);
+    let triggerPrice: bigint | null = null;
+    if (condition !== null) {
+      const trigger = input.triggerPrice;
+      if (
+        trigger === undefined ||
+        trigger <= 0n ||
+        trigger % tick !== 0n ||
+        trigger / tick > BigInt(MAX_PRICE_TICKS)
+      )
+        throw new AppError('TRIGGER_PRICE_INVALID');
+      triggerPrice = trigger;
+    }
     const base = {
       symbol: market.symbol,
       user_id: userId,
       side: input.side,
       type: input.type,
       idempotency_key: input.idempotencyKey,
+      trigger_price: triggerPrice,
+      trigger_condition: condition,
     };
     const reference = this.#deps.index.latestIndex(market.symbol)?.price;
     let order: NewOrder;
     let engine: EngineOrder;
-    if (input.type === 'limit') {
+    if (input.type === 'limit' || input.type === 'stop_limit') {
       const { price, qty } = input;
       if (price === undefined || price <= 0n || price % tick !== 0n) throw new AppError('PRICE_INVALID');
       if (price / tick > BigInt(MAX_PRICE_TICKS)) throw new AppError('PRICE_INVALID');
       if (qty === undefined || qty <= 0n || qty % lot !== 0n) throw new AppError('QTY_INVALID');
       const notional = quoteOf(price, qty);
       if (notional < market.min_notional) throw new AppError('NOTIONAL_TOO_SMALL');
-      if (reference !== undefined && reference > 0n) {
+      // why: a stop-limit's price is for the market as it will be; it is checked when it fires.
+      if (input.type === 'limit' && reference !== undefined && reference > 0n) {
         const distance = price > reference ? price - reference : reference - price;
         if (distance * 10_000n > reference * market.band_bps) throw new AppError('PRICE_OUT_OF_BAND');
       }
@@ -587,7 +626,8 @@ export class SpotService {
     } else if (input.side === 'sell') {
       const { qty } = input;
       if (qty === undefined || qty <= 0n || qty % lot !== 0n) throw new AppError('QTY_INVALID');
-      if (reference !== undefined && quoteOf(reference, qty) < market.min_notional)
+      const at = triggerPrice ?? reference;
+      if (at !== undefined && quoteOf(at, qty) < market.min_notional)
         throw new AppError('NOTIONAL_TOO_SMALL');
       order = {
         ...base,
@@ -632,6 +672,8 @@ export class SpotService {
         quoteAmount: Number(tickLots),
       };
     }
+    // why: the engine view of a trigger is what enters when it fires; the sequencer rebuilds it then.
+    if (condition !== null) engine = toEngineOrder(order, market);
     const code = validatePlace(engineSpec(market), {
       type: 'place',
       seq: 1,
@@ -646,15 +688,17 @@ export class SpotService {
   }
 
   #sameOrder(row: repo.OrderRow, input: PlaceInput): Promise<SpotOrder> | SpotOrder {
+    const isLimit = input.type === 'limit' || input.type === 'stop_limit';
+    const byAmount = !isLimit && input.side === 'buy';
     const same =
       row.symbol === input.symbol &&
       row.side === input.side &&
       row.type === input.type &&
-      (input.type === 'market' || row.tif === input.tif) &&
-      (row.price ?? undefined) === (input.type === 'limit' ? input.price : undefined) &&
-      (row.qty ?? undefined) === (input.type === 'market' && input.side === 'buy' ? undefined : input.qty) &&
-      (row.quote_amount ?? undefined) ===
-        (input.type === 'market' && input.side === 'buy' ? input.quoteAmount : undefined);
+      (!isLimit || row.tif === input.tif) &&
+      (row.price ?? undefined) === (isLimit ? input.price : undefined) &&
+      (row.qty ?? undefined) === (byAmount ? undefined : input.qty) &&
+      (row.quote_amount ?? undefined) === (byAmount ? input.quoteAmount : undefined) &&
+      (row.trigger_price ?? undefined) === (row.trigger_condition === null ? undefined : input.triggerPrice);
     if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED');
     return this.#marketRow(row.symbol).then((market) => toSpotOrder(row, market));
   }

@@ -303,6 +303,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
         'WITHDRAW_PASSWORD_NOT_SET',
         'WITHDRAW_PASSWORD_WRONG',
         'REALNAME_REQUIRED',
+        'TERMS_NOT_ACCEPTED',
         'TOTP_REQUIRED',
         'TOTP_WRONG',
         'BALANCE_INSUFFICIENT',

@@ -83,6 +83,8 @@ export interface WalletDeps {
   };
   /** Refuses withdrawals that need a verified identity (the identity module's policy). Required. */
   identityGate: { requireForWithdrawal(userId: bigint, usdtValue: bigint): Promise<void> };
+  /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
+  termsGate: { requireAccepted(userId: bigint): Promise<void> };
 }
 
 /** A coin the wallet can work with: listed, active, with its wallet switches and networks. */
@@ -560,6 +562,7 @@ export class WalletService {
     if (network.maxWithdraw > 0n && input.amount > network.maxWithdraw)
       throw new AppError('AMOUNT_ABOVE_MAX');
     if (await users.isWithdrawBlocked(auth.userId)) throw new AppError('WITHDRAW_BLOCKED');
+    await this.#deps.termsGate.requireAccepted(auth.userId);
     const price = (await this.#usdtPrices()).get(input.coin) ?? 0n;
     await this.#deps.identityGate.requireForWithdrawal(auth.userId, (input.amount * price) / ATOMS_PER_UNIT);
     await users.verifyWithdrawPassword(auth, input.payPassword);

@@ -16,4 +16,6 @@ export const CORE_NAMESPACES = [
   'desktop',
   'form',
   'pwa',
+  // why: the register page and the accept-the-terms sheet (over any page) use it.
+  'terms',
 ] as const;

@@ -8,6 +8,8 @@ export interface RegisterInput {
   password: string;
   inviteCode: string;
   captcha?: { code: string; key: string };
+  /** The terms-of-service version the person ticked the box for; absent while none is in force. */
+  termsVersion?: number;
 }
 
 /** `POST /Login/upregister` (mode 1) or `/Login/upregister_phone` (mode 2). Resolves with the envelope. */
@@ -19,6 +21,7 @@ export function register(input: RegisterInput) {
     invit: input.inviteCode,
     vcode: input.captcha?.code ?? '',
     key: input.captcha?.key ?? '',
+    terms_version: input.termsVersion,
   });
 }
 

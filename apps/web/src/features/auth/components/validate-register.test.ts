@@ -18,6 +18,15 @@ describe('register form checks', () => {
     );
   });
 
+  it('asks for the ticked terms box last, only while terms are in force', () => {
+    expect(findRegisterProblem({ ...filled, termsAccepted: false })).toBe('terms.required');
+    expect(findRegisterProblem({ ...filled, password: '', termsAccepted: false })).toBe(
+      'auth.validation.passwordRequired',
+    );
+    expect(findRegisterProblem({ ...filled, termsAccepted: true })).toBeNull();
+    expect(findRegisterProblem({ ...filled, termsAccepted: null })).toBeNull();
+  });
+
   it('asks for the graphic code only when the captcha is on', () => {
     expect(findRegisterProblem({ ...filled, captcha: ' ' })).toBe('auth.validation.captchaRequired');
     expect(findRegisterProblem({ ...filled, captcha: 'ab12' })).toBeNull();

@@ -1,7 +1,9 @@
 import '../components/auth.css';
+import { RESULT_CODES } from '@bourse/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../../api/http.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { getInviteCode } from '../../../shared/storage.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
@@ -9,6 +11,7 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useLoginConfig } from '../api/get-login-config.ts';
+import { useTermsVersion } from '../api/get-terms-version.ts';
 import { register } from '../api/register.ts';
 import { AuthShell } from '../components/auth-shell.tsx';
 import { CaptchaField } from '../components/captcha-field.tsx';
@@ -27,6 +30,10 @@ export default function RegisterPage() {
   const [password2, setPassword2] = useState('');
   const [inviteCode, setInviteCode] = useState(getInviteCode);
   const [isBusy, setIsBusy] = useState(false);
+  // why: 0 while no terms are in force (no box to tick); the box sends the version it was shown.
+  const terms = useTermsVersion();
+  const termsVersion = terms.data ?? 0;
+  const [isTermsAccepted, setIsTermsAccepted] = useState(false);
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -37,6 +44,7 @@ export default function RegisterPage() {
       password,
       confirmation: password2,
       captcha: isCaptchaOn ? captcha.code : null,
+      termsAccepted: termsVersion > 0 ? isTermsAccepted : null,
     });
     if (problem) return void showToast(t(problem));
     setIsBusy(true);
@@ -47,11 +55,17 @@ export default function RegisterPage() {
         password,
         inviteCode: inviteCode.trim(),
         captcha: captcha.payload,
+        termsVersion: termsVersion > 0 ? termsVersion : undefined,
       });
       showToast(body.msg, 'success');
       setTimeout(() => navigate(PATHS.login, { replace: true }), NAVIGATE_DELAY_MS);
-    } catch {
+    } catch (error) {
       if (isCaptchaOn) captcha.refresh();
+      // why: new terms came into force while the form was open: the box asks again, for them.
+      if (error instanceof ApiError && error.code === RESULT_CODES.TERMS_VERSION_STALE.code) {
+        setIsTermsAccepted(false);
+        void terms.refetch();
+      }
       setIsBusy(false);
     }
   }
@@ -123,6 +137,42 @@ export default function RegisterPage() {
           testId="register-invite"
         />
         {isCaptchaOn && <CaptchaField state={captcha} />}
+        {termsVersion > 0 && (
+          <label className="auth-terms" data-testid="register-terms">
+            <input
+              type="checkbox"
+              checked={isTermsAccepted}
+              onChange={(event) => setIsTermsAccepted(event.target.checked)}
+              data-testid="register-terms-checkbox"
+            />
+            <span>
+              {/* why: a new tab, so what was typed here stays while the texts are read. */}
+              <Trans
+                i18nKey="terms.agree"
+                components={{
+                  terms: (
+                    // biome-ignore lint/a11y/useAnchorContent: Trans puts the link's text in
+                    <a
+                      href={`#${PATHS.terms}`}
+                      target="_blank"
+                      rel="noopener"
+                      data-testid="register-terms-link"
+                    />
+                  ),
+                  privacy: (
+                    // biome-ignore lint/a11y/useAnchorContent: Trans puts the link's text in
+                    <a
+                      href={`#${PATHS.privacy}`}
+                      target="_blank"
+                      rel="noopener"
+                      data-testid="register-privacy-link"
+                    />
+                  ),
+                }}
+              />
+            </span>
+          </label>
+        )}
         <SubmitButton isBusy={isBusy} testId="register-submit">
           {t('auth.register.submit')}
         </SubmitButton>

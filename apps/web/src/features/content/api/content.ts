@@ -1,4 +1,4 @@
-import type { Claims, ContentDetail, ContentList } from '@bourse/shared/api';
+import type { Claims, ContentDetail, ContentList, ContentPageSlug } from '@bourse/shared/api';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { getCurrentLocale } from '../../../shared/i18n/i18n.ts';
@@ -31,8 +31,8 @@ export function useContentItem(kind: ContentKind, id: number) {
   });
 }
 
-/** `/Index/page`: about us or the MSB certificate. */
-export function useContentPage(slug: 'aboutus' | 'msb') {
+/** `/Index/page`: about us, the MSB certificate, the privacy policy, the terms or the whitepaper. */
+export function useContentPage(slug: ContentPageSlug) {
   return useQuery({
     queryKey: key('page', slug),
     queryFn: async ({ signal }) => (await get<ContentDetail>('/Index/page', { slug }, { signal })).data,

@@ -90,6 +90,26 @@ export function AboutPage() {
   );
 }
 
+/** `/Index/privacy` (spec §1): the privacy policy, public. */
+export function PrivacyPage() {
+  const { t } = useTranslation();
+  return <ContentArticlePage title={t('terms.privacy')} query={useContentPage('privacy')} showTime={false} />;
+}
+
+/** `/Index/terms` (spec §1): the terms of service in force, public (the register page links here). */
+export function TermsPage() {
+  const { t } = useTranslation();
+  return <ContentArticlePage title={t('terms.terms')} query={useContentPage('terms')} showTime={false} />;
+}
+
+/** `/Index/whitepaper` (spec §1): the whitepaper, public. */
+export function WhitepaperPage() {
+  const { t } = useTranslation();
+  return (
+    <ContentArticlePage title={t('terms.whitepaper')} query={useContentPage('whitepaper')} showTime={false} />
+  );
+}
+
 /** `/Index/msb` (spec §2): the operator's MSB certificate page, as content staff wrote it. */
 export function MsbPage() {
   const { t } = useTranslation();

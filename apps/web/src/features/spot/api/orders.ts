@@ -1,4 +1,4 @@
-import type { SpotOrder, SpotOrderDetail, SpotOrderStatus } from '@bourse/shared/api';
+import type { PlaceOrderBody, SpotOrder, SpotOrderDetail, SpotOrderStatus } from '@bourse/shared/api';
 import {
   infiniteQueryOptions,
   queryOptions,
@@ -83,28 +83,13 @@ export function useOrder(id: string) {
   });
 }
 
-export interface PlaceOrderInput {
-  symbol: string;
-  side: SpotOrder['side'];
-  type: SpotOrder['type'];
-  price?: string;
-  qty?: string;
-  quoteAmount?: string;
-  /** One key per submission: sending it twice places one order. */
-  idempotencyKey: string;
-}
-
-/** `POST /Trade/place`: funds are held at acceptance; a taker fills at once against the book. */
-export function placeOrder(input: PlaceOrderInput) {
-  return post<SpotOrder>('/Trade/place', {
-    symbol: input.symbol,
-    side: input.side,
-    type: input.type,
-    price: input.price,
-    qty: input.qty,
-    quote_amount: input.quoteAmount,
-    idempotency_key: input.idempotencyKey,
-  });
+/**
+ * `POST /Trade/place`: funds are held at acceptance; a taker fills at once against the book, a
+ * trigger order waits for its trigger price. One `idempotency_key` per submission: sending it
+ * twice places one order.
+ */
+export function placeOrder(input: Omit<PlaceOrderBody, 'token'>) {
+  return post<SpotOrder>('/Trade/place', input);
 }
 
 /** What an order changes: the caller's orders and balances, and the market's book and trades. */

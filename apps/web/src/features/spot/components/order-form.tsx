@@ -1,6 +1,12 @@
 import { ATOMS_PER_UNIT, truncateDecimal } from '@bourse/shared';
-import type { OrderSide, SpotMarket, SpotOrderType } from '@bourse/shared/api';
-import { PlaceOrderBody } from '@bourse/shared/api';
+import type {
+  OrderSide,
+  SpotMarket,
+  SpotOrderType,
+  TriggerCondition,
+  TriggerOrderType,
+} from '@bourse/shared/api';
+import { PlaceOrderBody, TRIGGER_ORDER_TYPES } from '@bourse/shared/api';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -14,16 +20,21 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBalance } from '../api/get-balance.ts';
 import { usePlaceOrder } from '../api/orders.ts';
+import { useTriggerLevel } from './labels.tsx';
 import {
   amountAtoms,
   decimalAtoms,
   estimateOrder,
   feePercent,
+  hasLimitPrice,
   highestFee,
   isOnStep,
+  isTriggerReached,
+  isTriggerType,
   plainDecimal,
   sliderAmount,
   stepDecimals,
+  triggerCondition,
 } from './order-math.ts';
 import { PercentSlider } from './percent-slider.tsx';
 
@@ -33,22 +44,38 @@ interface Context {
   type: SpotOrderType;
   /** Available balance: quote coin for buys, base coin for sells. */
   available: string;
+  /** The market's last trade price, which a trigger must not have reached yet; null before a trade. */
+  lastPrice: string | null;
 }
 
-const FormValues = z.object({ price: z.string(), qty: z.string(), quote_amount: z.string() });
+const FormValues = z.object({
+  price: z.string(),
+  qty: z.string(),
+  quote_amount: z.string(),
+  trigger_price: z.string(),
+});
+type FormValues = z.input<typeof FormValues>;
 
 /**
  * The form over the shared request schema's fields (`PlaceOrderBody`): each field the order type
  * sends is checked as the server checks it, then on the market's tick and lot size, its minimum
- * total and the balance available.
+ * total and the balance available; a trigger price also on not being reached already.
  */
-function orderFormSchema({ market, side, type, available }: Context) {
+function orderFormSchema({ market, side, type, available, lastPrice }: Context) {
   const shape = PlaceOrderBody.shape;
+  const isLimit = hasLimitPrice(type);
   return FormValues.superRefine((values, context) => {
-    const fail = (path: 'price' | 'qty' | 'quote_amount', message: string) =>
+    const fail = (path: keyof FormValues, message: string) =>
       context.addIssue({ code: 'custom', path: [path], message });
     const funds = decimalAtoms(available);
-    if (side === 'buy' && type === 'market') {
+    if (isTriggerType(type)) {
+      if (!shape.trigger_price.unwrap().safeParse(values.trigger_price).success)
+        fail('trigger_price', 'TRIGGER_PRICE_INVALID');
+      else if (!isOnStep(values.trigger_price, market.tick_size)) fail('trigger_price', 'spot.errors.tick');
+      else if (isTriggerReached(triggerCondition(type, side), lastPrice, values.trigger_price))
+        fail('trigger_price', 'TRIGGER_WOULD_FIRE');
+    }
+    if (side === 'buy' && !isLimit) {
       if (!shape.quote_amount.unwrap().safeParse(values.quote_amount).success)
         return fail('quote_amount', 'spot.errors.amount');
       const amount = amountAtoms(values.quote_amount);
@@ -56,13 +83,13 @@ function orderFormSchema({ market, side, type, available }: Context) {
       if (amount > funds) fail('quote_amount', 'BALANCE_INSUFFICIENT');
       return;
     }
-    if (type === 'limit') {
+    if (isLimit) {
       if (!shape.price.unwrap().safeParse(values.price).success) fail('price', 'spot.errors.price');
       else if (!isOnStep(values.price, market.tick_size)) fail('price', 'spot.errors.tick');
     }
     if (!shape.qty.unwrap().safeParse(values.qty).success) return fail('qty', 'spot.errors.qty');
     if (!isOnStep(values.qty, market.lot_size)) return fail('qty', 'spot.errors.lot');
-    if (type === 'limit' && amountAtoms(values.price) > 0n) {
+    if (isLimit && amountAtoms(values.price) > 0n) {
       const total = (amountAtoms(values.price) * amountAtoms(values.qty)) / ATOMS_PER_UNIT;
       if (total < decimalAtoms(market.min_notional)) return fail('qty', 'spot.errors.minTotal');
       if (side === 'buy') {
@@ -71,22 +98,42 @@ function orderFormSchema({ market, side, type, available }: Context) {
         if (held > funds) return fail('qty', 'BALANCE_INSUFFICIENT');
       }
     }
+    // why: a stop-market or take-profit sell is sized at its trigger price, as the server checks it.
+    if (!isLimit && isTriggerType(type) && amountAtoms(values.trigger_price) > 0n) {
+      const total = (amountAtoms(values.trigger_price) * amountAtoms(values.qty)) / ATOMS_PER_UNIT;
+      if (total < decimalAtoms(market.min_notional)) return fail('qty', 'spot.errors.minTotal');
+    }
     if (side === 'sell' && amountAtoms(values.qty) > funds) fail('qty', 'BALANCE_INSUFFICIENT');
   });
 }
 
 const SIDES: readonly OrderSide[] = ['buy', 'sell'];
-const TYPES: readonly SpotOrderType[] = ['limit', 'market'];
+/** The form's type tabs: a trigger order is one tab, with its own choice of the three kinds. */
+type TypeTab = 'limit' | 'market' | 'trigger';
+const TYPE_TABS: readonly TypeTab[] = ['limit', 'market', 'trigger'];
+const TYPE_TAB_KEYS: Record<TypeTab, string> = {
+  limit: 'spot.type.limit',
+  market: 'spot.type.market',
+  trigger: 'spot.type.trigger',
+};
+const TRIGGER_TYPE_KEYS: Record<TriggerOrderType, string> = {
+  stop_limit: 'spot.type.stop_limit',
+  stop_market: 'spot.type.stop_market',
+  take_profit: 'spot.type.take_profit',
+};
 
 /**
- * Buy and sell, limit and market: the price (limit), the quantity or (market buy) the amount to
- * spend, a slider for a share of what is available, and before anything is sent the total and
- * the most fee it can cost. A price tapped in the book arrives through `picked`.
+ * Buy and sell; limit, market and trigger (stop-limit, stop-market, take-profit): the trigger
+ * price with the last price beside it and the condition it waits for, the price (limit and
+ * stop-limit), the quantity or (a buy at the market) the amount to spend, a slider for a share of
+ * what is available, and before anything is sent the total and the most fee it can cost. A price
+ * tapped in the book arrives through `picked`.
  */
 export function OrderForm({
   market,
   picked,
   referencePrice,
+  lastPrice,
   bestAsk,
   bestBid,
 }: {
@@ -95,13 +142,17 @@ export function OrderForm({
   picked: { price: string; at: number } | null;
   /** The price a new limit order starts at (the last trade, else the index). */
   referencePrice: string | null;
+  /** The market's last trade price (what triggers watch); null before the first trade. */
+  lastPrice: string | null;
   bestAsk: string | null;
   bestBid: string | null;
 }) {
   const { t } = useTranslation();
   const formId = useId();
   const [side, setSide] = useState<OrderSide>('buy');
-  const [type, setType] = useState<SpotOrderType>('limit');
+  const [tab, setTab] = useState<TypeTab>('limit');
+  const [triggerType, setTriggerType] = useState<TriggerOrderType>('stop_limit');
+  const type: SpotOrderType = tab === 'trigger' ? triggerType : tab;
   const [percent, setPercent] = useState(0);
   const payCoin = side === 'buy' ? market.quote : market.base;
   const balance = useBalance(payCoin, true);
@@ -109,25 +160,31 @@ export function OrderForm({
   const mutation = usePlaceOrder();
   const idempotencyKey = useRef(newIdempotencyKey());
   const schema = useMemo(
-    () => orderFormSchema({ market, side, type, available }),
-    [market, side, type, available],
+    () => orderFormSchema({ market, side, type, available, lastPrice }),
+    [market, side, type, available, lastPrice],
   );
   const priceDecimals = stepDecimals(market.tick_size);
   const qtyDecimals = stepDecimals(market.lot_size);
-  const form = useSchemaForm(schema, { defaultValues: { price: '', qty: '', quote_amount: '' } });
-  const [price = '', qty = '', quoteAmount = ''] = useWatch({
-    control: form.control,
-    name: ['price', 'qty', 'quote_amount'],
+  const form = useSchemaForm(schema, {
+    defaultValues: { price: '', qty: '', quote_amount: '', trigger_price: '' },
   });
-  const isMarketBuy = side === 'buy' && type === 'market';
-  const feeRatio = type === 'limit' ? highestFee(market.maker_fee, market.taker_fee) : market.taker_fee;
+  const [price = '', qty = '', quoteAmount = '', triggerPrice = ''] = useWatch({
+    control: form.control,
+    name: ['price', 'qty', 'quote_amount', 'trigger_price'],
+  });
+  const isLimit = hasLimitPrice(type);
+  const isTrigger = isTriggerType(type);
+  // why: a buy that enters at the market (market, stop-market, take-profit) is sized by what it spends.
+  const isMarketBuy = side === 'buy' && !isLimit;
+  const feeRatio = isLimit ? highestFee(market.maker_fee, market.taker_fee) : market.taker_fee;
   const estimate = estimateOrder({
     side,
     type,
     price,
     qty,
     quoteAmount,
-    referencePrice: side === 'buy' ? bestAsk : bestBid,
+    // why: a stop-market or take-profit enters when the last price reaches its trigger.
+    referencePrice: isTrigger ? triggerPrice : side === 'buy' ? bestAsk : bestBid,
     feeRatio,
   });
   const isHalted = market.status !== 'open';
@@ -141,7 +198,8 @@ export function OrderForm({
 
   useEffect(() => {
     if (!picked) return;
-    setType('limit');
+    // why: a stop-limit keeps its kind and takes the tapped price as its limit price.
+    if (tab !== 'trigger' || triggerType !== 'stop_limit') setTab('limit');
     setValue('price', plainDecimal(truncateDecimal(picked.price, priceDecimals)), { shouldValidate: true });
   }, [picked, priceDecimals, setValue]);
 
@@ -159,9 +217,10 @@ export function OrderForm({
     setValue(fill.field, fill.value, { shouldValidate: fill.value !== '', shouldTouch: true });
   }
 
-  function choose(next: { side?: OrderSide; type?: SpotOrderType }) {
+  function choose(next: { side?: OrderSide; tab?: TypeTab; triggerType?: TriggerOrderType }) {
     if (next.side) setSide(next.side);
-    if (next.type) setType(next.type);
+    if (next.tab) setTab(next.tab);
+    if (next.triggerType) setTriggerType(next.triggerType);
     setPercent(0);
     setValue('qty', '');
     setValue('quote_amount', '');
@@ -175,17 +234,23 @@ export function OrderForm({
         symbol: market.symbol,
         side,
         type,
-        price: type === 'limit' ? values.price : undefined,
+        price: isLimit ? values.price : undefined,
         qty: isMarketBuy ? undefined : values.qty,
-        quoteAmount: isMarketBuy ? values.quote_amount : undefined,
-        idempotencyKey: idempotencyKey.current,
+        quote_amount: isMarketBuy ? values.quote_amount : undefined,
+        trigger_price: isTrigger ? values.trigger_price : undefined,
+        idempotency_key: idempotencyKey.current,
       },
       {
         onSuccess: (body) => {
           idempotencyKey.current = newIdempotencyKey();
           showToast(body.msg, 'success');
           setPercent(0);
-          form.reset({ price: getValues('price'), qty: '', quote_amount: '' });
+          form.reset({
+            price: getValues('price'),
+            qty: '',
+            quote_amount: '',
+            trigger_price: getValues('trigger_price'),
+          });
         },
         onError: (error) => {
           // why: a refused order took no effect, so the next try is a new submission; after a
@@ -218,20 +283,54 @@ export function OrderForm({
       </div>
       <fieldset className="type-switch">
         <legend className="visually-hidden">{t('spot.form.type')}</legend>
-        {TYPES.map((each) => (
+        {TYPE_TABS.map((each) => (
           <button
             key={each}
             type="button"
-            aria-pressed={type === each}
-            className={type === each ? 'type-option is-active' : 'type-option'}
-            onClick={() => choose({ type: each })}
+            aria-pressed={tab === each}
+            className={tab === each ? 'type-option is-active' : 'type-option'}
+            onClick={() => choose({ tab: each })}
             data-testid={`type-${each}`}
           >
-            {t(`spot.type.${each}`)}
+            {t(TYPE_TAB_KEYS[each])}
           </button>
         ))}
       </fieldset>
-      {type === 'limit' ? (
+      {isTrigger && (
+        <>
+          <fieldset className="type-switch trigger-switch">
+            <legend className="visually-hidden">{t('spot.form.triggerType')}</legend>
+            {TRIGGER_ORDER_TYPES.map((each) => (
+              <button
+                key={each}
+                type="button"
+                aria-pressed={triggerType === each}
+                className={triggerType === each ? 'type-option is-active' : 'type-option'}
+                onClick={() => choose({ triggerType: each })}
+                data-testid={`trigger-type-${each}`}
+              >
+                {t(TRIGGER_TYPE_KEYS[each])}
+              </button>
+            ))}
+          </fieldset>
+          <FormAmountField
+            control={form.control}
+            name="trigger_price"
+            label={t('spot.form.triggerPrice', { coin: market.quote })}
+            decimals={priceDecimals}
+            testId="order-trigger-price"
+            hint={
+              <TriggerHint
+                market={market}
+                lastPrice={lastPrice}
+                condition={triggerCondition(type, side)}
+                triggerPrice={triggerPrice}
+              />
+            }
+          />
+        </>
+      )}
+      {isLimit ? (
         <FormAmountField
           control={form.control}
           name="price"
@@ -277,7 +376,7 @@ export function OrderForm({
           </dd>
         </div>
         <div>
-          <dt>{type === 'market' && !isMarketBuy ? t('spot.form.totalAbout') : t('spot.form.total')}</dt>
+          <dt>{!isLimit && !isMarketBuy ? t('spot.form.totalAbout') : t('spot.form.total')}</dt>
           <dd data-testid="order-total">
             <Amount value={estimate.total} decimals={8} unit={market.quote} />
           </dd>
@@ -311,5 +410,37 @@ export function OrderForm({
         {t(side === 'buy' ? 'spot.form.submitBuy' : 'spot.form.submitSell', { coin: market.base })}
       </SubmitButton>
     </form>
+  );
+}
+
+/**
+ * Under the trigger price: the last price it is measured against, and the condition in words with
+ * the price typed ("Triggers when the last price ≥ 95,000.00").
+ */
+function TriggerHint({
+  market,
+  lastPrice,
+  condition,
+  triggerPrice,
+}: {
+  market: SpotMarket;
+  lastPrice: string | null;
+  condition: TriggerCondition;
+  triggerPrice: string;
+}) {
+  const { t } = useTranslation();
+  const triggerLevel = useTriggerLevel();
+  return (
+    <span className="trigger-hint">
+      <span data-testid="order-last-price">
+        {t('spot.trigger.last')}{' '}
+        {lastPrice ? <Amount value={lastPrice} decimals={market.price_decimals} /> : '—'}
+      </span>
+      <span data-testid="order-trigger-condition" data-condition={condition}>
+        {amountAtoms(triggerPrice) > 0n
+          ? t('spot.trigger.when', { level: triggerLevel(condition, triggerPrice, market.price_decimals) })
+          : t(condition === 'gte' ? 'spot.trigger.whenRises' : 'spot.trigger.whenFalls')}
+      </span>
+    </span>
   );
 }

@@ -5,13 +5,17 @@ import {
   estimateOrder,
   feePercent,
   floorToStep,
+  hasLimitPrice,
   highestFee,
   isOnStep,
+  isTriggerReached,
+  isTriggerType,
   orderTotal,
   plainDecimal,
   sideDepth,
   sliderAmount,
   stepDecimals,
+  triggerCondition,
 } from './order-math.ts';
 
 const base = { lotSize: '0.0001', feeRatio: '0.001', price: '' } as const;
@@ -128,6 +132,75 @@ describe('totals and fees', () => {
     expect(highestFee('0.003', '0.002')).toBe('0.00300000');
     expect(feePercent('0.001')).toBe('0.10');
     expect(feePercent('0.0025')).toBe('0.25');
+  });
+});
+
+describe('trigger orders', () => {
+  it('tells the trigger types and the types with a limit price apart', () => {
+    expect(
+      ['limit', 'market', 'stop_limit', 'stop_market', 'take_profit'].map((t) => isTriggerType(t as 'limit')),
+    ).toEqual([false, false, true, true, true]);
+    expect(hasLimitPrice('limit')).toBe(true);
+    expect(hasLimitPrice('stop_limit')).toBe(true);
+    expect(hasLimitPrice('stop_market')).toBe(false);
+    expect(hasLimitPrice('take_profit')).toBe(false);
+  });
+
+  it('derives the condition as the server does: a stop follows the move, a take-profit meets it', () => {
+    expect(triggerCondition('stop_limit', 'buy')).toBe('gte');
+    expect(triggerCondition('stop_market', 'buy')).toBe('gte');
+    expect(triggerCondition('stop_limit', 'sell')).toBe('lte');
+    expect(triggerCondition('stop_market', 'sell')).toBe('lte');
+    expect(triggerCondition('take_profit', 'sell')).toBe('gte');
+    expect(triggerCondition('take_profit', 'buy')).toBe('lte');
+  });
+
+  it('finds a trigger the last price has already reached, at the boundary too', () => {
+    expect(isTriggerReached('gte', '95000.00000000', '95000')).toBe(true);
+    expect(isTriggerReached('gte', '94999.99000000', '95000')).toBe(false);
+    expect(isTriggerReached('lte', '95000.00000000', '95000')).toBe(true);
+    expect(isTriggerReached('lte', '95000.01000000', '95000')).toBe(false);
+    // unknown prices leave the decision to the server
+    expect(isTriggerReached('gte', null, '95000')).toBe(false);
+    expect(isTriggerReached('gte', '95000', '')).toBe(false);
+  });
+
+  it('estimates a stop-limit at its limit price and a stop-market at its trigger price', () => {
+    expect(
+      estimateOrder({
+        side: 'buy',
+        type: 'stop_limit',
+        price: '50000',
+        qty: '0.2',
+        quoteAmount: '',
+        referencePrice: '49000',
+        feeRatio: '0.001',
+      }),
+    ).toEqual({ total: '10000.00000000', qty: '0.20000000', fee: '0.00020000' });
+    expect(
+      estimateOrder({
+        side: 'buy',
+        type: 'stop_market',
+        price: '',
+        qty: '',
+        quoteAmount: '100',
+        referencePrice: '40000',
+        feeRatio: '0.002',
+      }),
+    ).toEqual({ total: '100.00000000', qty: '0.00250000', fee: '0.00000500' });
+    expect(
+      sliderAmount({ ...base, percent: 50, side: 'buy', type: 'take_profit', available: '100' }),
+    ).toEqual({ field: 'quote_amount', value: '50' });
+    expect(
+      sliderAmount({
+        ...base,
+        percent: 100,
+        side: 'buy',
+        type: 'stop_limit',
+        available: '10000',
+        price: '50000',
+      }),
+    ).toEqual({ field: 'qty', value: '0.1998' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { ATOMS_PER_UNIT, fromAtoms, isAmountString, isDecimalString, toAtoms } from '@bourse/shared';
-import type { OrderSide, SpotOrderType } from '@bourse/shared/api';
+import type { OrderSide, SpotOrderType, TriggerCondition, TriggerOrderType } from '@bourse/shared/api';
+import { TRIGGER_ORDER_TYPES } from '@bourse/shared/api';
 
 /**
  * The order form's figures, exact on atoms (10^-8 of a coin), never on floats: what a slider
@@ -51,6 +52,36 @@ export function highestFee(makerFee: string, takerFee: string): string {
   return fromAtoms(maker > taker ? maker : taker);
 }
 
+/** True for the order types that wait for a trigger price (stop-limit, stop-market, take-profit). */
+export function isTriggerType(type: SpotOrderType): type is TriggerOrderType {
+  return (TRIGGER_ORDER_TYPES as readonly string[]).includes(type);
+}
+
+/** True for the types that enter the book at a limit price: limit, and stop-limit once it fires. */
+export function hasLimitPrice(type: SpotOrderType): boolean {
+  return type === 'limit' || type === 'stop_limit';
+}
+
+/**
+ * The condition a trigger waits for on the last trade price, as the server derives it: a stop buys
+ * when the price rises to its trigger and sells when it falls to it; a take-profit the other way.
+ */
+export function triggerCondition(type: TriggerOrderType, side: OrderSide): TriggerCondition {
+  const isStop = type !== 'take_profit';
+  return isStop === (side === 'buy') ? 'gte' : 'lte';
+}
+
+/**
+ * True when `last` already meets the condition at `trigger`, so the server would refuse the order
+ * (TRIGGER_WOULD_FIRE). False while either price is unknown: the server then has the last word.
+ */
+export function isTriggerReached(condition: TriggerCondition, last: string | null, trigger: string): boolean {
+  const lastAtoms = decimalAtoms(last);
+  const triggerAtoms = amountAtoms(trigger);
+  if (lastAtoms <= 0n || triggerAtoms <= 0n) return false;
+  return condition === 'gte' ? lastAtoms >= triggerAtoms : lastAtoms <= triggerAtoms;
+}
+
 export interface SliderInput {
   /** 0–100: the share of what is available. */
   percent: number;
@@ -75,7 +106,7 @@ export function sliderAmount(input: SliderInput): { field: 'qty' | 'quote_amount
   const percent = BigInt(Math.max(0, Math.min(100, Math.trunc(input.percent))));
   const share = (decimalAtoms(input.available) * percent) / 100n;
   const lot = decimalAtoms(input.lotSize);
-  if (input.side === 'buy' && input.type === 'market') {
+  if (input.side === 'buy' && !hasLimitPrice(input.type)) {
     return { field: 'quote_amount', value: share > 0n ? plainDecimal(fromAtoms(share)) : '' };
   }
   let qty = share;
@@ -100,8 +131,9 @@ export interface OrderEstimate {
 }
 
 /**
- * What an order will cost and bring before it is sent. A market order is estimated at
- * `referencePrice` (the best opposite price in the book); fees at `feeRatio`.
+ * What an order will cost and bring before it is sent. An order without a limit price is estimated
+ * at `referencePrice` (the best opposite price in the book; for a stop-market or take-profit, its
+ * trigger price); fees at `feeRatio`.
  */
 export function estimateOrder(input: {
   side: OrderSide;
@@ -113,10 +145,11 @@ export function estimateOrder(input: {
   feeRatio: string;
 }): OrderEstimate {
   const fee = decimalAtoms(input.feeRatio);
-  const price = input.type === 'limit' ? amountAtoms(input.price) : decimalAtoms(input.referencePrice);
+  const isLimit = hasLimitPrice(input.type);
+  const price = isLimit ? amountAtoms(input.price) : decimalAtoms(input.referencePrice);
   let qty = amountAtoms(input.qty);
   let total = (price * qty) / ATOMS_PER_UNIT;
-  if (input.side === 'buy' && input.type === 'market') {
+  if (input.side === 'buy' && !isLimit) {
     total = amountAtoms(input.quoteAmount);
     qty = price > 0n ? (total * ATOMS_PER_UNIT) / price : 0n;
   }

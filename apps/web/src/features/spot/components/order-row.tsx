@@ -5,12 +5,20 @@ import { Link } from 'react-router';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
-import { OrderStatusTag, pairLabel, SideTag, usePercent, useTypeLabel } from './labels.tsx';
+import {
+  OrderStatusTag,
+  pairLabel,
+  SideTag,
+  TriggerConditionText,
+  usePercent,
+  useTypeLabel,
+} from './labels.tsx';
 import { completionWidth } from './order-math.ts';
 
 /**
- * One order: market, side and type, time; price, quantity and how much of it is filled; its state.
- * An open one has a cancel button beside the link to its detail.
+ * One order: market, side and type, time; a trigger order's condition and whether it fired; price,
+ * quantity and how much of it is filled; its state. An open one has a cancel button beside the
+ * link to its detail.
  */
 export function OrderRow({
   order,
@@ -41,6 +49,16 @@ export function OrderRow({
           <span className="order-row-type">{typeLabel(order.type)}</span>
           <span className="order-row-time num">{formatTime(order.created_at)}</span>
         </span>
+        {order.trigger_condition && (
+          <span className="order-row-trigger">
+            <span className="order-row-label">{t('spot.order.triggerCondition')}</span>
+            <TriggerConditionText
+              order={order}
+              decimals={priceDecimals}
+              testId={`order-trigger-${order.id}`}
+            />
+          </span>
+        )}
         <span className="order-row-grid">
           <span className="order-row-cell">
             <span className="order-row-label">{t('spot.order.price')}</span>

@@ -10,7 +10,14 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useSpotMarkets } from '../api/get-spot-markets.ts';
 import { useOrder } from '../api/orders.ts';
-import { OrderStatusTag, pairLabel, SideTag, usePercent, useTypeLabel } from '../components/labels.tsx';
+import {
+  OrderStatusTag,
+  pairLabel,
+  SideTag,
+  TriggerConditionText,
+  usePercent,
+  useTypeLabel,
+} from '../components/labels.tsx';
 import { completionWidth, feePercent } from '../components/order-math.ts';
 
 interface Row {
@@ -32,7 +39,7 @@ function Rows({ rows }: { rows: readonly Row[] }) {
   );
 }
 
-const REVOKE_REASONS = ['user', 'unfilled', 'fok', 'post_only', 'self_trade', 'halt'];
+const REVOKE_REASONS = ['user', 'unfilled', 'fok', 'post_only', 'self_trade', 'halt', 'trigger_out_of_band'];
 
 function OrderView({ order, market }: { order: SpotOrderDetail; market: SpotMarket | undefined }) {
   const { t } = useTranslation();
@@ -64,6 +71,20 @@ function OrderView({ order, market }: { order: SpotOrderDetail; market: SpotMark
       <Rows
         rows={[
           { label: t('spot.order.type'), value: typeLabel(order.type), testId: 'order-type' },
+          ...(order.trigger_condition
+            ? [
+                {
+                  label: t('spot.order.triggerCondition'),
+                  value: <TriggerConditionText order={order} decimals={priceDecimals} />,
+                  testId: 'order-trigger-condition',
+                },
+                {
+                  label: t('spot.order.triggeredAt'),
+                  value: order.triggered_at !== null ? formatTime(order.triggered_at) : '—',
+                  testId: 'order-triggered-at',
+                },
+              ]
+            : []),
           {
             label: t('spot.order.limitPrice'),
             value: order.price ? <Amount value={order.price} decimals={priceDecimals} unit={quote} /> : '—',
@@ -162,8 +183,9 @@ function OrderView({ order, market }: { order: SpotOrderDetail; market: SpotMark
 }
 
 /**
- * `Trade/billinfo?id=…` (white background): every field of one order — limit and average
- * price, quantity, turnover, fee and fee ratio, completion degree and status — and its fills.
+ * `Trade/billinfo?id=…` (white background): every field of one order — a trigger order's trigger
+ * condition and when it fired, limit and average price, quantity, turnover, fee and fee ratio,
+ * completion degree and status — and its fills.
  */
 export default function OrderDetailPage() {
   const { t } = useTranslation();

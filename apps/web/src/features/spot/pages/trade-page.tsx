@@ -83,6 +83,7 @@ function TradeDesk({ market, ticker }: { market: SpotMarket; ticker: SpotTicker 
         market={market}
         picked={picked}
         referencePrice={ticker?.last ?? ticker?.index ?? null}
+        lastPrice={ticker?.last ?? null}
         bestAsk={depth.data?.asks[0]?.[0] ?? null}
         bestBid={depth.data?.bids[0]?.[0] ?? null}
       />

@@ -11,6 +11,7 @@ import { PATHS } from '../../../shared/paths.ts';
 import { setUpDownMode, type UpDownMode, useUpDownMode } from '../../../shared/preferences/up-down.ts';
 import {
   IconBell,
+  IconBill,
   IconCertificate,
   IconCpu,
   IconGlobe,
@@ -181,6 +182,14 @@ export default function UserPage() {
         <MenuItem icon={IconHelp} label={t('user.menu.help')} to={PATHS.help} testId="menu-help" />
         <MenuItem icon={IconInfo} label={t('user.menu.aboutUs')} to={PATHS.aboutUs} testId="menu-about" />
         <MenuItem icon={IconCertificate} label={t('user.menu.msb')} to={PATHS.msb} testId="menu-msb" />
+        <MenuItem icon={IconScale} label={t('terms.terms')} to={PATHS.terms} testId="menu-terms" />
+        <MenuItem icon={IconShield} label={t('terms.privacy')} to={PATHS.privacy} testId="menu-privacy" />
+        <MenuItem
+          icon={IconBill}
+          label={t('terms.whitepaper')}
+          to={PATHS.whitepaper}
+          testId="menu-whitepaper"
+        />
       </Menu>
 
       <Button
