@@ -203,6 +203,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // why: measured with bench/ws-fanout: gathering 25 ms of frames per write lowered both the
     // median and the tail delivery latency against a write per event-loop turn.
     flushMs: 25,
+    authLimit: limitStore.limit('ws_auth_ip', config.limits.wsAuthPerIp),
   });
   const onBusError = (error: unknown, event: { subject: string; seq: bigint }) =>
     app.log.error({ err: error, subject: event.subject, seq: String(event.seq) }, 'bus subscriber failed');
