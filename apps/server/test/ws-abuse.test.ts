@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,34 +89,62 @@ function residentBytes(pid: number): number {
 }
 
 /**
- * Samples a process's resident memory and times `/healthz` until `stop` is called; answers the
- * peak and the latencies' p50 and p99.
+ * Times `/healthz` every 20 ms from a process of its own (the attack's own work in this process
+ * must not count as the server's latency) until its stdin closes, then prints the latencies.
+ */
+const PROBE = `
+let running = true;
+process.stdin.on('end', () => { running = false; }).resume();
+const latencies = [];
+(async () => {
+  // why: the first fetch of a process loads the HTTP client; it is not the server's latency.
+  await fetch(process.argv[1]).then((response) => response.arrayBuffer());
+  process.stdout.write('ready\\n');
+  while (running) {
+    const started = performance.now();
+    await fetch(process.argv[1]).then((response) => response.arrayBuffer());
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  process.stdout.write(JSON.stringify(latencies));
+})();
+`;
+
+/**
+ * Samples a process's resident memory and times `/healthz` (from another process) until `stop` is
+ * called; answers the peak and the latencies' p50 and p99.
  */
 function watch(pid: number, port: number) {
   let peak = residentBytes(pid);
   let running = true;
-  const latencies: number[] = [];
   const sampling = (async () => {
     while (running) {
       peak = Math.max(peak, residentBytes(pid));
       await sleep(20);
     }
   })();
-  const probing = (async () => {
-    while (running) {
-      const started = performance.now();
-      await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.arrayBuffer());
-      latencies.push(performance.now() - started);
-      await sleep(20);
-    }
-  })();
-  return async () => {
+  const probe = spawn(process.execPath, ['-e', PROBE, `http://127.0.0.1:${port}/healthz`], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const ready = new Promise<void>((resolve) => {
+    probe.stdout.on('data', (chunk) => {
+      output += String(chunk);
+      if (output.includes('ready\n')) resolve();
+    });
+  });
+  const probed = new Promise<void>((resolve) => probe.once('exit', () => resolve()));
+  const stop = async () => {
     running = false;
-    await Promise.all([sampling, probing]);
-    const sorted = [...latencies].sort((a, b) => a - b);
+    probe.stdin.end();
+    await Promise.all([sampling, probed]);
+    const sorted = (JSON.parse(output.slice(output.indexOf('\n') + 1) || '[]') as number[]).sort(
+      (a, b) => a - b,
+    );
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
     return { peak, p50: at(0.5), p99: at(0.99), probes: sorted.length };
   };
+  return ready.then(() => stop);
 }
 
 const MiB = 1024 * 1024;
@@ -150,7 +178,7 @@ describe('/ws under abuse, against the real server', () => {
     }
     expect(attackers.every((attacker) => attacker.socket.readyState === WebSocket.OPEN)).toBe(true);
     const baseline = residentBytes(child.pid!);
-    const stop = watch(child.pid!, port);
+    const stop = await watch(child.pid!, port);
     for (const attacker of attackers) {
       stopReading(attacker.socket);
       flood(attacker.socket, frames);
@@ -180,7 +208,7 @@ describe('/ws under abuse, against the real server', () => {
     const frames: string[] = [];
     for (let i = 0; i < 4000; i += 1) frames.push(JSON.stringify({ op: 'auth', token: `wrong${i}` }), '');
     const baseline = residentBytes(child.pid!);
-    const stop = watch(child.pid!, port);
+    const stop = await watch(child.pid!, port);
     const attacker = await connect(url, { localAddress: '127.0.0.4' });
     stopReading(attacker.socket);
     flood(attacker.socket, frames);
