@@ -155,6 +155,7 @@ const DEFAULT_RULES = {
   captchasPerIp: { points: 120, durationSec: 60 },
   passwordChecks: { points: 5, durationSec: 15 * 60 },
   supportMessages: { points: 20, durationSec: 60 },
+  wsAuthPerIp: { points: 30, durationSec: 60 },
 } satisfies Record<string, LimitRule>;
 
 /** A limit written `points/seconds`, e.g. `10/3600`. */
@@ -300,6 +301,7 @@ const ConfigSchema = z.object({
   LIMIT_CAPTCHA_PER_IP: limitRule(DEFAULT_RULES.captchasPerIp),
   LIMIT_PASSWORD_CHECKS: limitRule(DEFAULT_RULES.passwordChecks),
   LIMIT_SUPPORT_MESSAGES: limitRule(DEFAULT_RULES.supportMessages),
+  LIMIT_WS_AUTH_PER_IP: limitRule(DEFAULT_RULES.wsAuthPerIp),
 });
 
 export interface Config {
@@ -415,6 +417,8 @@ export interface RateLimits {
   captchasPerIp: LimitRule;
   /** Support-chat messages per user. */
   supportMessages: LimitRule;
+  /** Failed `auth` operations on `/ws` per client address. */
+  wsAuthPerIp: LimitRule;
   /** Checks of a current password (login or withdrawal) per account. */
   passwordChecks: LimitRule;
 }
@@ -520,6 +524,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       captchasPerIp: parsed.LIMIT_CAPTCHA_PER_IP,
       passwordChecks: parsed.LIMIT_PASSWORD_CHECKS,
       supportMessages: parsed.LIMIT_SUPPORT_MESSAGES,
+      wsAuthPerIp: parsed.LIMIT_WS_AUTH_PER_IP,
     },
     ...overrides,
   };

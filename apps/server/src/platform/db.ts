@@ -13,6 +13,7 @@ import {
   SqliteDialect,
   SqliteDriver,
   type Transaction,
+  type TransactionBuilder,
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -293,7 +294,7 @@ export function openDb(options: { databaseUrl?: string; dataDir: string; poolSiz
     // pool emit 'error'; unheard, that event would crash the process. The pool has already dropped
     // the connection and opens a new one for the next query.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new RetryingKysely({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -431,4 +432,84 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   // better-sqlite3: SQLITE_CONSTRAINT_UNIQUE (a unique index) or _PRIMARYKEY; PostgreSQL: 23505.
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** How many times a transaction is run at most when PostgreSQL aborts it for a conflict. */
+export const TRANSACTION_ATTEMPTS = 5;
+let conflictRetries = 0;
+
+/** Transactions run again after a conflict since the process started (tests and metrics read it). */
+export function transactionConflictRetries(): number {
+  return conflictRetries;
+}
+
+/**
+ * Whether PostgreSQL aborted a transaction for a conflict with another one, so that running the
+ * whole transaction again is safe and will likely succeed: deadlock_detected (40P01) and
+ * serialization_failure (40001).
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs `attempt` until it does not fail for a conflict, at most {@link TRANSACTION_ATTEMPTS}
+ * times, with a short random pause between (so the two sides of a deadlock do not meet again).
+ */
+export async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isTransactionConflict(error) || tries >= TRANSACTION_ATTEMPTS) throw error;
+      conflictRetries += 1;
+      await new Promise((resolve) => setTimeout(resolve, tries * (5 + Math.random() * 20)));
+    }
+  }
+}
+
+/**
+ * PostgreSQL's Kysely, whose transactions are run again, whole, when PostgreSQL aborts them for a
+ * deadlock or a serialization failure: every use case gets the retry, and a conflict never reaches
+ * a customer as a 500. A transaction's callback must therefore change nothing outside the
+ * database before it commits (persist, then publish); a caller that does (the spot sequencer's
+ * engine) uses {@link transactionOnce} and undoes its memory before it tries again.
+ */
+class RetryingKysely extends Kysely<Database> {
+  override transaction(): TransactionBuilder<Database> {
+    return retrying(super.transaction());
+  }
+
+  /** A transaction that is not run again on a conflict. */
+  transactionOnce(): TransactionBuilder<Database> {
+    return super.transaction();
+  }
+}
+
+function retrying(builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
+  return new Proxy(builder, {
+    get(target, property) {
+      if (property === 'execute')
+        return <T>(callback: (trx: Transaction<Database>) => Promise<T>) =>
+          retryOnConflict(() => target.execute(callback));
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== 'function') return value;
+      // why: the builder's setters answer a new builder, which must retry too.
+      return (...args: unknown[]) => {
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        return result && typeof result === 'object' && 'execute' in result
+          ? retrying(result as TransactionBuilder<Database>)
+          : result;
+      };
+    },
+  });
+}
+
+/**
+ * A transaction that PostgreSQL's conflicts are not retried for: the caller changes memory in it
+ * and must undo that before running it again (the spot sequencer rebuilds its book).
+ */
+export function transactionOnce(db: Db): TransactionBuilder<Database> {
+  return db instanceof RetryingKysely ? db.transactionOnce() : db.transaction();
 }

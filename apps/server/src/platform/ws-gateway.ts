@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@bourse/shared';
 import websocket from '@fastify/websocket';
@@ -5,6 +6,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { WebSocket } from 'ws';
 import type { Authenticator } from './auth-hook.ts';
 import { clientDevice, clientIp } from './http.ts';
+import type { Limit } from './rate-limit.ts';
 
 /** A public channel: what a new subscriber gets first. Updates are pushed with `broadcast`. */
 export interface ChannelSource {
@@ -34,6 +36,19 @@ export interface WsGatewayOptions {
    * event-loop turn). Every frame is still sent, in order; only the system calls are fewer.
    */
   flushMs?: number;
+  /** Operations (frames) one connection may send per second, sustained; past it: closed with 1008. */
+  opsPerSecond?: number;
+  /** Operations one connection may send in a burst before `opsPerSecond` applies. */
+  opsBurst?: number;
+  /** Bytes of frames that may wait behind a pending `auth`; past it: closed with 1008. */
+  maxWaitingBytes?: number;
+  /**
+   * Failed `auth` attempts per client address (the same limit family as logins:
+   * `LIMIT_WS_AUTH_PER_IP`); past it the connection is closed with 1008. Without it, unlimited.
+   */
+  authLimit?: Limit | null;
+  /** How long a token that failed `auth` is refused without asking the session store again. */
+  failedAuthCacheMs?: number;
 }
 
 const DEFAULTS: Required<WsGatewayOptions> = {
@@ -42,6 +57,11 @@ const DEFAULTS: Required<WsGatewayOptions> = {
   maxBufferedBytes: 1024 * 1024,
   maxPayloadBytes: 64 * 1024,
   flushMs: 0,
+  opsPerSecond: 20,
+  opsBurst: 100,
+  maxWaitingBytes: 64 * 1024,
+  authLimit: null,
+  failedAuthCacheMs: 10_000,
 };
 
 /** Close codes sent by the gateway (RFC 6455 §7.4.1). */
@@ -53,6 +73,10 @@ export const WS_CLOSE = {
 
 const MAX_MESSAGE_BYTES = 4096;
 const MAX_SUBSCRIPTIONS = 32;
+/** What a frame waiting for an `auth` is counted as beyond its bytes (its entry in the queue). */
+const WAITING_FRAME_OVERHEAD = 64;
+/** Tokens remembered as failed at once; the oldest are forgotten first. */
+const FAILED_AUTH_CACHE_SIZE = 1024;
 /** How long a shutdown waits for clients to answer the close frame before cutting them off. */
 const SHUTDOWN_GRACE_MS = 1000;
 
@@ -60,13 +84,22 @@ interface Client {
   address: string;
   device: string;
   alive: boolean;
+  /** The payload of the last ping; only a pong carrying it counts as an answer. */
+  pingNonce?: Buffer;
+  /** Token bucket of operations: what is left, and when it was last filled. */
+  opsLeft: number;
+  opsFilledAt: number;
+  /** Set once the gateway has decided to close the connection: its frames are no longer read. */
+  closing: boolean;
   channels: Set<string>;
   log: FastifyBaseLogger;
   /** The signed-in user after a successful `auth`, and the session token it signed in with. */
   userId?: bigint;
   token?: string;
-  /** A pending `auth`: later ops wait for it. */
+  /** A pending `auth`: later ops wait for it, in `waiting` (at most `maxWaitingBytes`). */
   signingIn?: Promise<void>;
+  waiting: { raw: Buffer; isBinary: boolean }[];
+  waitingBytes: number;
   /** Frames of private channels held back until the channel's snapshot has been sent. */
   held: Map<string, Buffer[]>;
 }
@@ -80,10 +113,22 @@ interface Client {
  * required`), and the session is checked again at each heartbeat (`session ended` signs out). Every update is
  * serialised once, whatever the number of subscribers, and the same bytes are sent to each.
  *
- * The gateway protects the process from its clients: it pings every `heartbeatMs` and drops
- * connections that stop answering, caps connections per client address, drops a client whose
- * unsent frames pile up past `maxBufferedBytes` (a slow reader must not hold the server's memory),
- * and closes oversize frames with 1009 without logging them as server errors.
+ * The gateway protects the process from its clients, so that one connection costs at most
+ * `maxBufferedBytes` queued for it plus `maxWaitingBytes` waiting behind an `auth` (README: "What a
+ * connection can cost"):
+ * - it pings every `heartbeatMs` with a fresh nonce and drops connections that have not answered
+ *   the previous ping with it (a pong the server did not ask for proves nothing);
+ * - it caps connections per client address;
+ * - every byte queued for a client counts against `maxBufferedBytes` the moment it is queued,
+ *   whatever the event-loop turn; past it the client is dropped (a slow reader must not hold the
+ *   server's memory);
+ * - operations are rate-limited per connection (a token bucket of `opsBurst`, refilled at
+ *   `opsPerSecond`), a repeated subscribe is acknowledged without a second snapshot, and frames
+ *   waiting for an `auth` sit in one bounded queue; past a limit the connection is closed with
+ *   1008 and the reason;
+ * - failed `auth` attempts count against the address's `authLimit`, are logged with the address,
+ *   and a failed token is refused for `failedAuthCacheMs` without asking the store again;
+ * - oversize frames are closed with 1009 without logging them as server errors.
  */
 export class WsGateway {
   private readonly options: Required<WsGatewayOptions>;
@@ -98,6 +143,8 @@ export class WsGateway {
   private heartbeat: NodeJS.Timeout | undefined;
   /** Connections whose writes are held until the next flush, with the bytes gathered so far. */
   private readonly corked = new Map<Duplex, number>();
+  /** Tokens that failed `auth` recently → until when they are refused without a look-up. */
+  private readonly failedTokens = new Map<string, number>();
 
   constructor(options: WsGatewayOptions = {}) {
     this.options = { ...DEFAULTS, ...stripUndefined(options) };
@@ -204,7 +251,8 @@ export class WsGateway {
         continue;
       }
       client.alive = false;
-      if (socket.readyState === socket.OPEN) socket.ping();
+      client.pingNonce = randomBytes(8);
+      if (socket.readyState === socket.OPEN) socket.ping(client.pingNonce);
       if (client.token !== undefined) void this.recheck(socket, client, client.token);
     }
   }
@@ -238,9 +286,10 @@ export class WsGateway {
     if (socket.readyState !== socket.OPEN) return false;
     // why: ws has no public way to group frames; its underlying stream is corked instead.
     const raw = (socket as unknown as { _socket?: Duplex })._socket;
-    // why: what this flush gathered is not the client's backlog; only what earlier writes left is.
-    const behind = socket.bufferedAmount - (raw ? (this.corked.get(raw) ?? 0) : 0);
-    if (behind > this.options.maxBufferedBytes) {
+    const bytes = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
+    // why: bufferedAmount includes what this flush has gathered (corked writes sit in the same
+    // buffer), so frames queued within one event-loop turn cannot escape the limit.
+    if (socket.bufferedAmount + bytes > this.options.maxBufferedBytes) {
       const client = this.clients.get(socket);
       client?.log.info(
         { address: client.address, bufferedBytes: socket.bufferedAmount },
@@ -251,7 +300,7 @@ export class WsGateway {
       socket.terminate();
       return false;
     }
-    if (raw) this.cork(raw, typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length);
+    if (raw) this.cork(raw, bytes);
     socket.send(frame, { binary: false });
     return true;
   }
@@ -291,20 +340,50 @@ export class WsGateway {
       address,
       device: clientDevice(request),
       alive: true,
+      opsLeft: this.options.opsBurst,
+      opsFilledAt: Date.now(),
+      closing: false,
       channels: new Set(),
       log: request.log,
       held: new Map(),
+      waiting: [],
+      waitingBytes: 0,
     };
     this.clients.set(socket, client);
-    socket.on('pong', () => {
-      client.alive = true;
+    socket.on('pong', (data) => {
+      if (client.pingNonce?.equals(data)) client.alive = true;
     });
     socket.on('close', () => this.forget(socket));
 
     const reply = (message: unknown) => this.send(socket, JSON.stringify(message));
+    const receive = (raw: Buffer, isBinary: boolean): void => {
+      if (client.closing) return;
+      if (!this.takeOp(client)) {
+        this.shut(socket, client, 'rate limit');
+        return;
+      }
+      // why: ops after an `auth` wait for its answer, so `auth` then `subscribe` needs no round
+      // trip; they wait in one bounded queue, in order, each handled once.
+      if (client.signingIn) {
+        // why: an empty frame costs its queue entry too.
+        client.waitingBytes += raw.length + WAITING_FRAME_OVERHEAD;
+        if (client.waitingBytes > this.options.maxWaitingBytes) {
+          this.shut(socket, client, 'too many frames waiting for auth');
+          return;
+        }
+        client.waiting.push({ raw, isBinary });
+        return;
+      }
+      handle(raw, isBinary);
+    };
+    const drain = (): void => {
+      while (!client.signingIn && !client.closing && client.waiting.length > 0) {
+        const next = client.waiting.shift()!;
+        client.waitingBytes -= next.raw.length + WAITING_FRAME_OVERHEAD;
+        handle(next.raw, next.isBinary);
+      }
+    };
     const handle = (raw: Buffer, isBinary: boolean): unknown => {
-      // why: ops after an `auth` wait for its answer, so `auth` then `subscribe` needs no round trip.
-      if (client.signingIn) return client.signingIn.then(() => handle(raw, isBinary));
       if (isBinary || raw.length > MAX_MESSAGE_BYTES) return reply({ op: 'error', msg: 'bad frame' });
       let message: { op?: unknown; channel?: unknown; token?: unknown };
       try {
@@ -319,6 +398,7 @@ export class WsGateway {
         case 'auth': {
           const signingIn: Promise<void> = this.authenticate(socket, client, message.token).finally(() => {
             if (client.signingIn === signingIn) client.signingIn = undefined;
+            drain();
           });
           client.signingIn = signingIn;
           return signingIn;
@@ -327,6 +407,9 @@ export class WsGateway {
           if (this.privateChannels.has(channel)) return this.subscribePrivate(socket, client, channel);
           const source = this.channels.get(channel);
           if (!source) return reply({ op: 'error', msg: 'unknown channel', channel });
+          // why: already subscribed: its updates are flowing; a second snapshot would only let
+          // a client multiply what the server queues for it.
+          if (client.channels.has(channel)) return reply({ op: 'subscribed', channel });
           if (client.channels.size >= MAX_SUBSCRIPTIONS)
             return reply({ op: 'error', msg: 'too many subscriptions' });
           client.channels.add(channel);
@@ -340,25 +423,80 @@ export class WsGateway {
           return reply({ op: 'error', msg: 'unknown op' });
       }
     };
-    socket.on('message', handle);
+    socket.on('message', receive);
+  }
+
+  /** Takes one operation from the connection's bucket; false when it is empty. */
+  private takeOp(client: Client): boolean {
+    const now = Date.now();
+    const refill = ((now - client.opsFilledAt) / 1000) * this.options.opsPerSecond;
+    client.opsLeft = Math.min(this.options.opsBurst, client.opsLeft + refill);
+    client.opsFilledAt = now;
+    if (client.opsLeft < 1) return false;
+    client.opsLeft -= 1;
+    return true;
+  }
+
+  /**
+   * Closes a connection that broke a limit with 1008 and the reason, reads nothing more from it,
+   * and cuts it off if it does not answer the close frame within the grace.
+   */
+  private shut(socket: WebSocket, client: Client, reason: string): void {
+    if (client.closing) return;
+    client.closing = true;
+    client.waiting = [];
+    client.waitingBytes = 0;
+    client.log.info({ address: client.address, reason }, 'websocket: limit broken, closed');
+    this.forget(socket);
+    // why: what the client already sent is not read any further.
+    socket.pause();
+    socket.close(WS_CLOSE.policyViolation, reason);
+    setTimeout(() => socket.terminate(), SHUTDOWN_GRACE_MS).unref();
   }
 
   private async authenticate(socket: WebSocket, client: Client, token: unknown): Promise<void> {
     const reply = (message: unknown) => this.send(socket, JSON.stringify(message));
+    const { authLimit } = this.options;
+    let lookedUp = false;
     try {
-      if (!this.authenticator || typeof token !== 'string') throw new Error('no session');
+      // why: the slot is claimed before the look-up, so a burst cannot run more look-ups than the
+      // limit allows; a successful sign-in gives it back (only failures count, as for logins).
+      if (authLimit && !(await authLimit.take(client.address))) {
+        this.shut(socket, client, 'too many auth attempts');
+        return;
+      }
+      if (!this.authenticator || typeof token !== 'string' || token === '') throw new Error('no session');
+      const refusedUntil = this.failedTokens.get(token);
+      if (refusedUntil !== undefined && refusedUntil > Date.now()) throw new Error('token failed recently');
+      lookedUp = true;
       const auth = await this.authenticator.authenticate(token, {
         ip: client.address,
         device: client.device,
       });
+      await authLimit?.giveBack(client.address);
       // why: a connection signing in as someone else must not keep the first user's pushes.
       if (client.userId !== undefined && client.userId !== auth.userId) this.signOut(socket, client);
       client.userId = auth.userId;
       client.token = token;
       reply({ op: 'authed' });
-    } catch {
+    } catch (error) {
+      // why: only a store's "no such session" is remembered; a store that did not answer is not.
+      const invalid = error instanceof AppError && error.key === 'SESSION_INVALID';
+      if (lookedUp && invalid) this.rememberFailed(token as string);
+      client.log.info(
+        { address: client.address, reason: error instanceof AppError ? error.key : (error as Error).message },
+        'websocket: auth failed',
+      );
       reply({ op: 'error', msg: 'auth failed' });
     }
+  }
+
+  private rememberFailed(token: string): void {
+    this.failedTokens.delete(token);
+    this.failedTokens.set(token, Date.now() + this.options.failedAuthCacheMs);
+    // why: Map keeps insertion order, so the first key is the oldest.
+    if (this.failedTokens.size > FAILED_AUTH_CACHE_SIZE)
+      this.failedTokens.delete(this.failedTokens.keys().next().value!);
   }
 
   /**

@@ -795,6 +795,11 @@ export class DeliveryService {
     return db.transaction().execute(async (trx) => {
       const grant = await repo.lockGrant(trx, id);
       if (grant?.status !== 'active' || fromMillis(grant.expires_at) > now) return false;
+      // why: both platform accounts before the user's (the ledger's lock order), for two entries.
+      await ledger.balancesForUpdate(trx, [
+        { owner: { system: 'house' }, asset: USDT, kind: 'available' },
+        { owner: { system: 'trial' }, asset: USDT, kind: 'available' },
+      ]);
       await repo.changeGrant(trx, id, { expire: true });
       // why: trial profit the turnover has not released ends with its grant, back to the house.
       if (grant.profit_locked > 0n && (await repo.expireTrialProfit(trx, id, grant.profit_locked))) {

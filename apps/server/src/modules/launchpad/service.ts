@@ -403,6 +403,7 @@ export class LaunchpadService {
     return db.transaction().execute(async (trx) => {
       const project = await repo.lockProject(trx, projectId);
       if (project?.status !== 'scheduled' || fromMillis(project.end_at) > now) return false;
+      await this.#lockProjectAccounts(trx, project);
       const records = await repo.listProjectRecords(trx, project.id, ['committed', 'locked']);
       const allocations =
         project.mode === 'pro_rata'
@@ -707,8 +708,25 @@ export class LaunchpadService {
     return released;
   }
 
+  /**
+   * Takes the project's platform accounts before its many postings take users' (the ledger's lock
+   * order), so that a distribution or a cancellation never waits on a platform row while holding a
+   * user's.
+   */
+  async #lockProjectAccounts(trx: Db, project: ProjectRow): Promise<void> {
+    const accounts: { owner: Owner; asset: string; kind: 'available' }[] = [
+      { owner: REWARDS, asset: project.quote, kind: 'available' },
+    ];
+    for (const name of ['lp_issuer', 'lp_inventory', 'lp_escrow'] as const) {
+      for (const asset of [project.coin, project.quote])
+        accounts.push({ owner: system(name, project.id), asset, kind: 'available' });
+    }
+    await this.#deps.ledger.balancesForUpdate(trx, accounts);
+  }
+
   /** Full refunds of every live record, the inventory back to the issuer, the project cancelled. */
   async #cancel(trx: Db, project: ProjectRow, by: string, now: number): Promise<void> {
+    await this.#lockProjectAccounts(trx, project);
     for (const record of await repo.listProjectRecords(trx, project.id, ['committed', 'locked'])) {
       const user: Owner = { userId: record.user_id };
       await this.#deps.ledger.post(trx, {

@@ -3,6 +3,6 @@ import type { Db } from '../../platform/db.ts';
 import { LedgerService } from './service.ts';
 
 /** The ledger has no customer routes: other modules move money through its service. */
-export function registerLedgerModule(deps: { db: Db; clock: Clock; lockRows?: boolean }): LedgerService {
+export function registerLedgerModule(deps: ConstructorParameters<typeof LedgerService>[0]): LedgerService {
   return new LedgerService(deps);
 }

@@ -15,14 +15,12 @@ export const accountKeyOf = (account: { owner: string; asset: string; kind: stri
   `${account.owner}|${account.asset}|${account.kind}`;
 
 /**
- * Accounts by key (`owner|asset|kind`), in one read: their ids and balances. `lock` takes their
- * rows for the rest of the transaction (PostgreSQL `FOR UPDATE`; SQLite's transactions already
- * hold the one write lock). Accounts that do not exist are absent from the answer.
+ * Accounts by key (`owner|asset|kind`), in one read: their ids and balances, without locking
+ * them ({@link lockAccounts} does). Accounts that do not exist are absent from the answer.
  */
 export async function findAccounts(
   db: Db,
   accounts: readonly AccountKey[],
-  lock = false,
 ): Promise<Map<string, { id: bigint; balance: bigint }>> {
   const found = new Map<string, { id: bigint; balance: bigint }>();
   const wanted = new Set(accounts.map(accountKeyOf));
@@ -45,7 +43,7 @@ export async function findAccounts(
       `select id, owner, asset, kind, balance from ledger_accounts
         where owner in (${repeated('?', chunk.length)}) and asset in (${repeated('?', assets.length)})
           and kind in (${repeated('?', kinds.length)})
-        order by id${lock ? ' for update' : ''}`,
+        order by id`,
       [...chunk, ...assets, ...kinds],
     );
     for (const row of rows) {
@@ -57,14 +55,40 @@ export async function findAccounts(
 }
 
 /**
+ * Locks the rows of `ids` for the rest of the transaction (PostgreSQL `FOR UPDATE`), in the order
+ * given (the caller's lock order: each statement locks its rows in `order by`, and the chunks follow
+ * one another), and answers their balances by id.
+ */
+export async function lockAccounts(db: Db, ids: readonly bigint[]): Promise<Map<bigint, bigint>> {
+  const balances = new Map<bigint, bigint>();
+  for (let i = 0; i < ids.length; i += 400) {
+    const chunk = ids.slice(i, i + 400);
+    const { rows } = await executeSql<{ id: bigint; balance: bigint }>(
+      db,
+      `select id, balance from ledger_accounts where id in (${repeated('?', chunk.length)})
+        order by user_id is not null, id for update`,
+      chunk,
+    );
+    for (const row of rows) balances.set(row.id, row.balance);
+  }
+  return balances;
+}
+
+/**
  * The ids of `accounts` by key, creating those that do not exist yet with a zero balance: one
  * read when they all exist (the usual case), one insert and one read more when some do not.
  */
-export async function ensureAccounts(db: Db, accounts: readonly AccountKey[]): Promise<Map<string, bigint>> {
+export async function ensureAccounts(
+  db: Db,
+  accounts: readonly AccountKey[],
+  /** Told the keys of the accounts this call created (they are the transaction's alone until it commits). */
+  created?: Set<string>,
+): Promise<Map<string, bigint>> {
   const found = await findAccounts(db, accounts);
   const ids = new Map([...found].map(([key, account]) => [key, account.id]));
   const missing = accounts.filter((a) => !ids.has(accountKeyOf(a)));
   if (missing.length === 0) return ids;
+  for (const account of missing) created?.add(accountKeyOf(account));
   const unique = [...new Map(missing.map((a) => [accountKeyOf(a), a])).values()];
   for (let i = 0; i < unique.length; i += 200) {
     await db
@@ -112,8 +136,8 @@ export async function addToBalance(
 /**
  * Adds to several balances in one statement per chunk and answers each account's new balance;
  * a user account (one with a `user_id`) only when it stays at or above zero. Accounts missing
- * from the answer did not change. Only where the store has one writer (SQLite): PostgreSQL
- * updates rows one at a time in a fixed order, so concurrent entries cannot deadlock.
+ * from the answer did not change. Only where the store has one writer (SQLite): on PostgreSQL
+ * the ledger updates rows one at a time, in its lock order.
  */
 export async function addToBalances(
   db: Db,

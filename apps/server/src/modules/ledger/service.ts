@@ -100,21 +100,61 @@ export function balanceKey(owner: Owner, asset: string, kind: AccountKind): stri
 }
 
 /**
+ * The one order in which a transaction may lock account rows (PostgreSQL): the platform's own
+ * accounts before users', each group by ascending id. The hot rows every use case shares (the
+ * fees, conversion and house accounts) are thus always taken first, so two transactions that
+ * meet on them queue there instead of each holding what the other waits for.
+ */
+export function lockOrder(a: { id: bigint; isUser: boolean }, b: { id: bigint; isUser: boolean }): number {
+  if (a.isUser !== b.isUser) return a.isUser ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * Thrown (under `onLockOrderBroken: 'refuse'`, as in tests) when a posting would take a platform
+ * account after its transaction has taken a user's: a fault of the use case (it must take the
+ * platform accounts first, with {@link LedgerService.balancesForUpdate}), never of its input.
+ */
+export class LockOrderError extends Error {}
+
+/**
  * The double-entry ledger: the only code that changes a balance. Every change is one journal
  * entry whose postings sum to zero per asset; a user account never goes below zero, checked by the
  * same statement that moves it, inside the caller's transaction.
+ *
+ * **Lock order** (PostgreSQL; SQLite has one writer). Every posting takes its accounts' rows in
+ * {@link lockOrder}: platform accounts first, then users', by ascending id within each. A use case
+ * that posts several entries, or posts after reading balances for update, takes every platform
+ * account it will post to in its first lock ({@link balancesForUpdate}); the ledger checks every
+ * posting against this, and one that would take a platform account after the transaction has
+ * taken a user's is refused in tests ({@link LockOrderError}) and logged in production. Users' rows taken by later postings of the same transaction may come
+ * after higher ids, so a deadlock between two such use cases stays possible, though only when
+ * they share no platform row; PostgreSQL then aborts one of them and the store runs it again
+ * (`retryOnConflict` in the platform's db), so it never reaches a customer.
  */
 export class LedgerService {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #reservations = new Map<string, { kind: ReservedKind; source: ReservationSource }>();
   readonly #lockRows: boolean;
+  /** What each open transaction has locked (PostgreSQL): row ids, and whether a user's is among them. */
+  readonly #held = new WeakMap<object, { ids: Set<bigint>; userTaken: boolean }>();
+  readonly #onLockOrderBroken: 'refuse' | ((message: string) => void);
 
-  /** `lockRows`: the store takes row locks (`FOR UPDATE`, PostgreSQL); SQLite's one write lock needs none. */
-  constructor(deps: { db: Db; clock: Clock; lockRows?: boolean }) {
+  /**
+   * `lockRows`: the store takes row locks (`FOR UPDATE`, PostgreSQL); SQLite's one write lock needs
+   * none. `onLockOrderBroken`: `refuse` throws {@link LockOrderError}; a function is told instead.
+   */
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    lockRows?: boolean;
+    onLockOrderBroken?: 'refuse' | ((message: string) => void);
+  }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#lockRows = deps.lockRows ?? false;
+    this.#onLockOrderBroken = deps.onLockOrderBroken ?? 'refuse';
   }
 
   /**
@@ -151,36 +191,38 @@ export class LedgerService {
       throw error;
     }
 
-    // why: accounts are updated in one fixed order (by key), so two entries touching the same
-    // accounts lock them in the same order and cannot deadlock on PostgreSQL.
-    const ordered = entry.postings
-      .map((posting) => ({ posting, key: `${ownerKey(posting.owner)}|${posting.asset}|${posting.kind}` }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const keys = ordered.map(({ posting }) => ({
+    const keys = entry.postings.map((posting) => ({
       owner: ownerKey(posting.owner),
       userId: 'userId' in posting.owner ? posting.owner.userId : null,
       asset: posting.asset,
       kind: posting.kind,
     }));
-    const ids = await repo.ensureAccounts(trx, keys);
-    const changes = ordered.map(({ posting }, i) => {
-      const accountId = ids.get(repo.accountKeyOf(keys[i] as repo.AccountKey));
-      if (accountId === undefined)
-        throw new Error(`no account for ${ownerKey(posting.owner)} ${posting.asset}`);
-      return { accountId, amount: posting.amount, isUser: 'userId' in posting.owner };
-    });
+    const created = new Set<string>();
+    const ids = await repo.ensureAccounts(trx, keys, created);
+    const changes = entry.postings
+      .map((posting, i) => {
+        const key = repo.accountKeyOf(keys[i] as repo.AccountKey);
+        const accountId = ids.get(key);
+        if (accountId === undefined)
+          throw new Error(`no account for ${ownerKey(posting.owner)} ${posting.asset}`);
+        const isUser = 'userId' in posting.owner;
+        return { id: accountId, accountId, key, amount: posting.amount, isUser, isNew: created.has(key) };
+      })
+      .sort(lockOrder);
     const rows: { entryId: bigint; accountId: bigint; amount: bigint; balanceAfter: bigint }[] = [];
     const repeats = new Set(changes.map((c) => c.accountId)).size !== changes.length;
+    if (this.#lockRows) this.#take(trx, changes, `${entry.type} ${entry.ref}`);
     if (this.#lockRows || repeats) {
-      // why: one row at a time, in the fixed order, so concurrent entries cannot deadlock (and an
-      // account posted twice gets a balance after each posting).
+      // why: one row at a time, in the lock order (and an account posted twice gets a balance
+      // after each posting).
       for (const { accountId, amount, isUser } of changes) {
         const balanceAfter = await repo.addToBalance(trx, accountId, amount, !isUser);
         if (balanceAfter === undefined) throw new AppError('BALANCE_INSUFFICIENT');
         rows.push({ entryId, accountId, amount, balanceAfter });
       }
     } else {
-      // why: a single writer cannot deadlock, so all of the entry's balances move in one statement.
+      // why: SQLite has one writer, which no other can wait for: all of the entry's balances move
+      // in one statement.
       const after = await repo.addToBalances(trx, changes);
       for (const { accountId, amount } of changes) {
         const balanceAfter = after.get(accountId);
@@ -188,7 +230,13 @@ export class LedgerService {
         rows.push({ entryId, accountId, amount, balanceAfter });
       }
     }
-    await repo.insertPostings(trx, rows);
+    // why: postings are stored by account key, whatever order their rows were locked in, so an
+    // entry's lines read the same on every store (statements list them in posting id order).
+    const stored = rows
+      .map((row, i) => ({ row, key: changes[i]!.key }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ row }) => row);
+    await repo.insertPostings(trx, stored);
     return { entryId };
   }
 
@@ -208,8 +256,50 @@ export class LedgerService {
       asset: a.asset,
       kind: a.kind,
     }));
-    const found = await repo.findAccounts(trx, keys, this.#lockRows);
-    return new Map([...found].map(([key, account]) => [key, account.balance]));
+    if (!this.#lockRows) {
+      const found = await repo.findAccounts(trx, keys);
+      return new Map([...found].map(([key, account]) => [key, account.balance]));
+    }
+    // why: a platform account is created if missing, so that it is locked now and not first taken
+    // by a later posting, after users' rows (another transaction may create it meanwhile).
+    await repo.ensureAccounts(
+      trx,
+      keys.filter((key) => key.userId === null),
+    );
+    // why: their ids first (no lock), so that the rows are then locked in the lock order.
+    const found = await repo.findAccounts(trx, keys);
+    const locking = [...found.entries()]
+      .map(([key, account]) => ({ key, id: account.id, isUser: key.startsWith('user:') }))
+      .sort(lockOrder);
+    this.#take(trx, locking, 'balances for update');
+    const balances = await repo.lockAccounts(
+      trx,
+      locking.map((a) => a.id),
+    );
+    return new Map(locking.map((a) => [a.key, balances.get(a.id) ?? 0n]));
+  }
+
+  /**
+   * Records the rows a transaction is about to lock, in the lock order, and refuses a platform
+   * account taken after a user's ({@link LockOrderError}).
+   */
+  #take(trx: Db, accounts: readonly { id: bigint; isUser: boolean; isNew?: boolean }[], what: string): void {
+    let held = this.#held.get(trx);
+    if (!held) {
+      held = { ids: new Set(), userTaken: false };
+      this.#held.set(trx, held);
+    }
+    for (const { id, isUser, isNew } of accounts) {
+      if (held.ids.has(id)) continue;
+      // why: an account this transaction created is its alone until it commits: nobody waits on it.
+      if (!isUser && held.userTaken && !isNew) {
+        const message = `${what}: platform account ${id} locked after a user's account`;
+        if (this.#onLockOrderBroken === 'refuse') throw new LockOrderError(message);
+        this.#onLockOrderBroken(message);
+      }
+      held.ids.add(id);
+      if (isUser) held.userTaken = true;
+    }
   }
 
   /**

@@ -12,7 +12,7 @@ import { AppError } from '@bourse/shared';
 import { sql } from 'kysely';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db.ts';
+import { type Db, isTransactionConflict, TRANSACTION_ATTEMPTS, transactionOnce } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
 import { toMillis } from '../../platform/time.ts';
 import { balanceKey, type LedgerService, type Posting } from '../ledger/service.ts';
@@ -308,18 +308,27 @@ export class MarketSequencer {
     const { db, clock } = this.#deps;
     const now = toMillis(clock.now());
     const prevSeq = this.#seq;
-    let work: BatchWork;
-    try {
-      work = await db.transaction().execute((trx) => this.#write(trx, batch, now));
-    } catch (error) {
-      // why: the engine already applied the batch; the store did not. Rebuild from the store.
+    let work: BatchWork | undefined;
+    for (let attempt = 1; work === undefined; attempt += 1) {
       try {
-        await this.load();
-      } catch (reload) {
-        this.#report(reload, `rebuild ${this.symbol}`);
+        // why: not retried by the store: the engine applies the batch inside the transaction, so
+        // the book must be rebuilt before the batch runs again.
+        work = await transactionOnce(db).execute((trx) => this.#write(trx, batch, now));
+      } catch (error) {
+        // why: the engine already applied the batch; the store did not. Rebuild from the store.
+        try {
+          await this.load();
+        } catch (reload) {
+          this.#report(reload, `rebuild ${this.symbol}`);
+          for (const pending of batch) pending.reject(error);
+          return;
+        }
+        // why: PostgreSQL aborted the batch for a conflict with another transaction (a deadlock,
+        // a serialization failure): nothing in it was wrong, so it runs again on the rebuilt book.
+        if (isTransactionConflict(error) && attempt < TRANSACTION_ATTEMPTS) continue;
+        for (const pending of batch) pending.reject(error);
+        return;
       }
-      for (const pending of batch) pending.reject(error);
-      return;
     }
     this.#seq = work.seq;
     this.#lastPrice = work.lastPrice;
@@ -600,14 +609,17 @@ export class MarketSequencer {
         orders.map((o) => ({ userId: o.user_id, key: o.idempotency_key })),
       ),
       await this.#deps.users.tradingStatuses(trx, users),
-      await this.#deps.ledger.balancesForUpdate(
-        trx,
-        orders.map((o) => ({
+      await this.#deps.ledger.balancesForUpdate(trx, [
+        // why: the fee accounts the batch's trades post to are taken with the first lock (the
+        // ledger's lock order: platform accounts before users').
+        { owner: { system: 'fees' }, asset: this.#market.base, kind: 'available' },
+        { owner: { system: 'fees' }, asset: this.#market.quote, kind: 'available' },
+        ...orders.map((o) => ({
           owner: { userId: o.user_id },
           asset: o.hold_asset,
           kind: 'available' as const,
         })),
-      ),
+      ]),
     ];
     return { keys, statuses, available };
   }
