@@ -7,7 +7,8 @@ import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { balanceOf } from './wallet-harness.ts';
 
 // Issue 34, point 11: a book took no price above 2^24 − 1 ticks (167,772.15 with a 0.01 tick,
-// 0.16777215 with a 10^-8 tick). A market takes any price its quote asset can express.
+// 0.16777215 with a 10^-8 tick). A market takes any price its quote asset can express, up to the
+// engine's 2^53 − 1 ticks (reached first only by ticks under 112 atoms).
 
 const ENV = { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600' };
 
@@ -95,6 +96,43 @@ describe.each(DIALECTS)('spot prices above 2^24 ticks on $name', ({ name, skip }
       expect(await balanceOf(server, maker.token, 'USDT')).toEqual(bal('13996.00000000'));
       expect(await balanceOf(server, maker.token, 'BTC')).toEqual(bal('0.49700000', '0.00100000'));
       await server.call('POST', '/Trade/cancel', { id: sell.id }, { token: maker.token, lang: 'en-us' });
+    });
+
+    it('trades BTCUSDT at 500,000,000.00 (50,000,000,000 ticks, past 2^31) and takes up to 9,999,999,999.99', async () => {
+      await indexTick(server, 'BTCUSDT', '500000000');
+      const maker = await newTrader(server);
+      const taker = await newTrader(server);
+      const sell = await placed(server, maker, {
+        symbol: 'BTCUSDT',
+        side: 'sell',
+        price: '500000000',
+        qty: '0.00001',
+      });
+      expect(sell).toMatchObject({ status: 'entrusted', price: '500000000.00000000' });
+      const buy = await placed(server, taker, {
+        symbol: 'BTCUSDT',
+        side: 'buy',
+        price: '500000000.00',
+        qty: '0.00001',
+      });
+      expect(buy).toMatchObject({ status: 'completed', turnover: '5000.00000000', fee: '0.00000001' });
+      expect((await tape(server, 'BTCUSDT'))[0]).toEqual({
+        price: '500000000.00000000',
+        qty: '0.00001000',
+        side: 'buy',
+      });
+      expect(await balanceOf(server, taker.token, 'USDT')).toEqual(bal('5000.00000000'));
+      expect(await balanceOf(server, maker.token, 'USDT')).toEqual(bal('14995.00000000'));
+      // The highest price a USDT amount can express is a price too (the band decides whether it trades).
+      await indexTick(server, 'BTCUSDT', '9999999999.99');
+      const top = await placed(server, maker, {
+        symbol: 'BTCUSDT',
+        side: 'sell',
+        price: '9999999999.99',
+        qty: '0.00001',
+      });
+      expect(top).toMatchObject({ status: 'entrusted', price: '9999999999.99000000' });
+      await server.call('POST', '/Trade/cancel', { id: top.id }, { token: maker.token, lang: 'en-us' });
     });
 
     it('trades a market with a 0.00000001 tick at 0.5 (50,000,000 ticks): trade written, balances exact', async () => {

@@ -52,8 +52,9 @@ const F_USER_ID = 1;
 const F_QTY = 2;
 const F_FILLED_QTY = 3;
 const F_FILLED_QUOTE = 4;
+// why: a price is a float64 (any safe integer of ticks), in the record's last 8 bytes.
+const F_PRICE = 7;
 // Int32 view over bytes 40…55 of the same record, index (slot << 4) + field:
-const I_PRICE = 10;
 const I_SIDE = 11;
 const I_NEXT = 12;
 const I_PREV = 13;
@@ -106,7 +107,7 @@ function countTrailingZeros(bits: number): number {
  * outside it; a two-level bitmap of non-empty levels finds the next best price with `Math.clz32` in
  * a few word reads. A book wider than the window keeps its outlying levels (bids below it, asks
  * above it) in sorted arrays and moves the window when matching reaches them, so any price up to
- * 2^31 − 1 ticks is accepted at any distance from the rest. Trigger orders, rare by
+ * 2^53 − 1 ticks (a record keeps it as a float64) is accepted at any distance from the rest. Trigger orders, rare by
  * nature, live in two sorted arrays. Limit, market and cancel commands allocate nothing; storage
  * only grows, by doubling.
  */
@@ -303,7 +304,7 @@ export class FastBook implements OrderBook {
       } else {
         this.records[(slot << 3) + F_QTY] = qty - command.qty;
         const side = this.links[(slot << 4) + I_SIDE];
-        const price = this.links[(slot << 4) + I_PRICE];
+        const price = this.records[(slot << 3) + F_PRICE];
         const index = price - this.base;
         let total: number;
         if (index >= 0 && index < this.levelCount) {
@@ -737,7 +738,7 @@ export class FastBook implements OrderBook {
     records[record + F_QTY] = qty;
     records[record + F_FILLED_QTY] = filledQty;
     records[record + F_FILLED_QUOTE] = filledQuote;
-    links[link + I_PRICE] = price;
+    records[record + F_PRICE] = price;
     links[link + I_SIDE] = side;
     links[link + I_NEXT] = NONE;
     this.slotById.set(orderId, slot);
@@ -776,7 +777,7 @@ export class FastBook implements OrderBook {
   ): void {
     const record = slot << 3;
     const side = this.links[(slot << 4) + I_SIDE];
-    const price = this.links[(slot << 4) + I_PRICE];
+    const price = this.records[(slot << 3) + F_PRICE];
     const qty = this.records[record + F_QTY];
     const total = this.unlink(slot);
     this.slotById.delete(orderId);
@@ -796,7 +797,7 @@ export class FastBook implements OrderBook {
   private unlink(slot: number): number {
     const links = this.links;
     const link = slot << 4;
-    const index = links[link + I_PRICE] - this.base;
+    const index = this.records[(slot << 3) + F_PRICE] - this.base;
     if (index < 0 || index >= this.levelCount) return this.unlinkFar(slot);
     const prev = links[link + I_PREV];
     const next = links[link + I_NEXT];
@@ -826,7 +827,7 @@ export class FastBook implements OrderBook {
       orderId: this.records[record + F_ORDER_ID],
       userId: this.records[record + F_USER_ID],
       side: SIDE_NAMES[this.links[link + I_SIDE]],
-      price: this.links[link + I_PRICE],
+      price: this.records[record + F_PRICE],
       qty: this.records[record + F_QTY],
       filledQty: this.records[record + F_FILLED_QTY],
       filledQuote: this.records[record + F_FILLED_QUOTE],
@@ -1050,7 +1051,7 @@ export class FastBook implements OrderBook {
     const link = slot << 4;
     const side = links[link + I_SIDE];
     const far = side === BUY ? this.farBids : this.farAsks;
-    const at = this.farPosition(far, side, links[link + I_PRICE]);
+    const at = this.farPosition(far, side, this.records[(slot << 3) + F_PRICE]);
     const level = far[at];
     const prev = links[link + I_PREV];
     const next = links[link + I_NEXT];

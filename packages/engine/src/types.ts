@@ -48,7 +48,7 @@ export interface MarketSpec {
   lotSize: number;
   /** Lowest accepted limit and trigger price, in ticks (≥ 1). */
   minPrice: number;
-  /** Highest accepted limit and trigger price, in ticks; `maxPrice < 2^31` (`MAX_PRICE`), any band width. */
+  /** Highest accepted limit and trigger price, in ticks; `maxPrice < 2^53` (`MAX_PRICE`), any band width. */
   maxPrice: number;
   /** Largest quantity of one order, in lots; a limit order's `price × qty` must also be a safe integer. */
   maxQty: number;

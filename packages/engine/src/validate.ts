@@ -9,7 +9,7 @@ import {
 } from './types.ts';
 
 /** Highest price a market may accept, in ticks (a resting order keeps its price in 32 bits). */
-export const MAX_PRICE = 2 ** 31 - 1;
+export const MAX_PRICE = Number.MAX_SAFE_INTEGER;
 
 const CODE_NAMES = new Map<number, ResultCodeName>(
   (Object.keys(ResultCode) as ResultCodeName[]).map((name) => [ResultCode[name], name]),
@@ -45,7 +45,7 @@ export function validateMarketSpec(spec: MarketSpec): MarketSpec {
   if (!isPositiveInt(spec.lotSize)) fail('lotSize must be a positive safe integer');
   if (!isPositiveInt(spec.minPrice)) fail('minPrice must be a positive safe integer');
   if (!isPositiveInt(spec.maxPrice) || spec.maxPrice < spec.minPrice || spec.maxPrice > MAX_PRICE) {
-    fail('maxPrice must be an integer in [minPrice, 2^31)');
+    fail('maxPrice must be a safe integer in [minPrice, 2^53)');
   }
   if (!isPositiveInt(spec.maxQty)) fail('maxQty must be a positive safe integer');
   const stp = spec.selfTradePrevention;

@@ -12,14 +12,17 @@ import {
 } from '../src/index.ts';
 import { FAST_BOOK_SMALL_WINDOW, Harness, makeSpec, ofKind } from './harness.ts';
 
-const MAX_PRICE = 2 ** 31 - 1;
+const MAX_PRICE = Number.MAX_SAFE_INTEGER;
 /** What 10^18 atoms (the largest amount) are in 0.00001 BTC lots; a limit's notional bounds it further. */
 const MAX_QTY = 10 ** 13;
 
 const IMPLEMENTATIONS: BookImplementation[] = [NAIVE_BOOK, FAST_BOOK, FAST_BOOK_SMALL_WINDOW];
 
-/** BTCUSDT as the server configures it: 0.01 USDT ticks, 0.00001 BTC lots, the whole price range. */
-const BTC_USDT = makeSpec({ tickSize: 1_000_000, lotSize: 1_000, maxPrice: MAX_PRICE, maxQty: MAX_QTY });
+/**
+ * BTCUSDT as the server configures it: 0.01 USDT ticks, 0.00001 BTC lots, every price a USDT amount
+ * can express (below 10^18 atoms: 999,999,999,999 ticks).
+ */
+const BTC_USDT = makeSpec({ tickSize: 1_000_000, lotSize: 1_000, maxPrice: 999_999_999_999, maxQty: MAX_QTY });
 /** A quote with an 10^-8 tick (one atom) and whole-unit lots. */
 const ATOM_TICK = makeSpec({
   symbol: 'PEPE/BTC',
@@ -84,7 +87,7 @@ describe.each(IMPLEMENTATIONS)('$name book: prices above 2^24 ticks', (implement
   });
 
   it('trades at the top of the range', () => {
-    const h = Harness.create(implementation, BTC_USDT);
+    const h = Harness.create(implementation, makeSpec({ ...BTC_USDT, maxPrice: MAX_PRICE }));
     h.limit(1, 10, 'sell', MAX_PRICE, 1);
     h.limit(2, 10, 'buy', 1, 1);
     const lift = h.market(3, 11, 'buy', 5);

@@ -11,12 +11,13 @@ import type { OrderRow, SpotMarketRow } from './repository.ts';
  * it is configured), so every conversion is exact.
  */
 
-/** Highest price in ticks any book accepts: the engine's limit (2^31 − 1). */
+/** Highest price in ticks any book accepts: the engine's limit (2^53 − 1). */
 export const MAX_PRICE_TICKS = MAX_PRICE;
 
 /**
  * Highest price in ticks a market accepts: any price its quote asset can express (an amount is
- * below 10^18 atoms), up to the engine's limit — with a 0.01 tick, 21,474,836.47.
+ * below 10^18 atoms), up to the engine's limit of 2^53 − 1 ticks, which only ticks under 112
+ * atoms reach first (a 10^-8 tick: 90,071,992.54740991); with a 0.01 tick, 9,999,999,999.99.
  */
 export function maxPriceTicks(market: Pick<SpotMarketRow, 'tick_size'>): number {
   const expressible = MAX_AMOUNT_ATOMS / market.tick_size;
