@@ -19,6 +19,7 @@ import { DATA_DIR_LOCK_FILE, holdDataDirLock } from '../src/platform/data-dir-lo
 import { newTrader } from './delivery-harness.ts';
 import { createPostgresDatabase, DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { captureLog } from './logged-server.ts';
 import { ADDRESSES, fund, newUser, pngImage, postDeposit, saveAddress, withdraw } from './wallet-harness.ts';
 
 const ENV = { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600', LIMIT_PASSWORD_CHECKS: '1000/900' };
@@ -113,11 +114,14 @@ describe.each(DIALECTS)('a backup under load on $name restores to the same money
       await Promise.race([acknowledged, Promise.all(burst)]);
       backupStarted = true;
       const backupDir = tempDir();
+      // why: everything committed before the backup starts must be in it (a torn copy lags behind).
+      const committedBefore = (await live.app.ctx.ledger.totals()).lastEntryId;
       const created = await createBackup({ ...live.store, backupDir, now: Date.now() });
       await Promise.all(burst);
       expect(orders.length).toBe(60);
       expect(withdrawals.length).toBe(9);
       const manifest: BackupManifest = created.manifest;
+      expect(BigInt(manifest.lastEntryId)).toBeGreaterThanOrEqual(committedBefore);
       expect(manifest.reserves?.root).toMatch(/^[0-9a-f]{64}$/);
       expect(manifest.files.some((file) => file.path.startsWith('uploads/'))).toBe(true);
       expect(manifest.keys.included.sort()).toEqual([
@@ -151,6 +155,24 @@ describe.each(DIALECTS)('a backup under load on $name restores to the same money
         checkLedger: checkLedgerOf,
       });
       expect(report.restored.length).toBe(manifest.files.length - (name === 'postgres' ? 1 : 0));
+      // A second restore finds a store there: refused, then set aside with --force.
+      const again = {
+        backup: created.dir,
+        dataDir: target,
+        databaseUrl,
+        now: Date.now(),
+        checkLedger: checkLedgerOf,
+      };
+      await expect(restoreBackup(again)).rejects.toThrow(/^the target already holds .*nothing was restored/);
+      const forced = await restoreBackup({ ...again, force: true });
+      expect(forced.setAside).toEqual(
+        name === 'postgres'
+          ? [
+              expect.stringMatching(/^schema public_replaced_\d{8}t\d{9}z of the database$/),
+              expect.any(String),
+            ]
+          : [expect.stringMatching(/replaced-\d{8}T\d{9}Z$/)],
+      );
 
       restored = await startServer(name, {
         env: { ...ENV, DEMO: 'off' },
@@ -228,6 +250,25 @@ describe('restore refuses what it cannot trust', () => {
     expect(fs.readdirSync(target)).toEqual([]);
   });
 
+  it('npm run restore prints what it restored, and refuses a damaged backup with exit code 1', async () => {
+    const copy = await freshBackup();
+    const run = (dataDir: string) =>
+      spawnSync(process.execPath, [path.join(import.meta.dirname, '../../../scripts/restore.ts'), copy], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        encoding: 'utf8',
+      });
+    const done = run(tempDir());
+    expect(done.stderr).toBe('');
+    expect(done.status).toBe(0);
+    expect(done.stdout).toMatch(/^Restored bourse-backup-\d{8}T\d{9}Z .*\n {2}every checksum matched/);
+    expect(done.stdout).toContain('every invariant holds');
+    fs.rmSync(path.join(copy, 'staff-secret.key'));
+    const refused = run(tempDir());
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('Refused: the backup');
+    expect(refused.stderr).toContain('staff-secret.key: missing from the backup');
+  });
+
   it('refuses a backup with an image missing', async () => {
     const copy = await freshBackup();
     const [image] = fs
@@ -291,9 +332,15 @@ describe('scheduled backups', () => {
   it('a failed backup is degraded on /readyz, which stays 200', async () => {
     const blocker = path.join(tempDir(), 'a-file');
     fs.writeFileSync(blocker, '');
+    const log = captureLog();
     const server = await startServer('sqlite', {
-      env: { BACKUP_DIR: path.join(blocker, 'backups'), BACKUP_EVERY_HOURS: '1' },
-      build: { startBackups: true },
+      env: {
+        BACKUP_DIR: path.join(blocker, 'backups'),
+        BACKUP_EVERY_HOURS: '1',
+        LOG_LEVEL: 'error',
+        LOG_FORMAT: 'json',
+      },
+      build: { startBackups: true, logger: true, logStream: log.stream },
     });
     servers.push(server);
     await server.clock.advance(60 * 60_000);
@@ -302,5 +349,6 @@ describe('scheduled backups', () => {
     const body = (await response.json()) as { checks: { backup: { status: string; detail: string } } };
     expect(body.checks.backup.status).toBe('degraded');
     expect(body.checks.backup.detail).toMatch(/^backup failed at .*ENOTDIR/);
+    expect(log.lines().filter((line) => line.msg === 'backup failed')).toMatchObject([{ level: 50 }]);
   });
 });
