@@ -314,6 +314,13 @@ describe('scheduled backups', () => {
       build: { startBackups: true },
     });
     servers.push(server);
+    // why: one left by a backup that died two days ago goes; one being written now stays.
+    const abandoned = path.join(backupDir, 'bourse-backup-20261120T030000000Z.partial');
+    const inProgress = path.join(backupDir, 'bourse-backup-20261122T080000000Z.partial');
+    fs.mkdirSync(abandoned, { recursive: true });
+    fs.mkdirSync(inProgress, { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+    fs.utimesSync(abandoned, twoDaysAgo, twoDaysAgo);
     const made: string[] = [];
     for (let run = 1; run <= 5; run += 1) {
       await server.clock.advance(60 * 60_000);
@@ -322,6 +329,7 @@ describe('scheduled backups', () => {
       expect(names).toHaveLength(Math.min(run, 3));
     }
     expect(await listBackups(backupDir)).toEqual(made.slice(-3));
+    expect([fs.existsSync(abandoned), fs.existsSync(inProgress)]).toEqual([false, true]);
     const response = await fetch(`${server.url}/readyz`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { checks: { backup: { status: string; detail: string } } };

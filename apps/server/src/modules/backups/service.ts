@@ -182,10 +182,22 @@ export async function listBackups(backupDir: string): Promise<string[]> {
     .sort();
 }
 
-/** Removes all but the newest `keep` complete backups in `backupDir`; answers the names removed. */
+/** A `.partial` folder untouched this long was left by a backup that died (a running one writes to it). */
+const ABANDONED_AFTER_MS = 24 * 60 * 60_000;
+
+/**
+ * Removes all but the newest `keep` complete backups in `backupDir`, and `.partial` folders left by
+ * backups that died; answers the names removed.
+ */
 export async function pruneBackups(backupDir: string, keep: number): Promise<string[]> {
   const names = await listBackups(backupDir);
   const removed = names.slice(0, Math.max(0, names.length - keep));
+  for (const entry of await fs.promises.readdir(backupDir)) {
+    if (!entry.startsWith(NAME_PREFIX) || !entry.endsWith('.partial')) continue;
+    // why: file times, not the scheduler's clock: the question is whether a process still writes there.
+    const stat = await fs.promises.stat(path.join(backupDir, entry)).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > ABANDONED_AFTER_MS) removed.push(entry);
+  }
   for (const name of removed)
     await fs.promises.rm(path.join(backupDir, name), { recursive: true, force: true });
   return removed;
