@@ -12,6 +12,7 @@ import type { AuditService } from './modules/audit/service.ts';
 import type { CaptchaTextSource } from './modules/auth/captcha.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
 import type { AuthService } from './modules/auth/service.ts';
+import { BackupsModule } from './modules/backups/module.ts';
 import { registerContentModule } from './modules/content/module.ts';
 import type { ContentService } from './modules/content/service.ts';
 import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
@@ -91,6 +92,8 @@ export interface BuildOptions {
   startFeed?: boolean;
   /** Schedule the delivery settlement job; by default it runs when the feed does. */
   startSettlement?: boolean;
+  /** Schedule the backup job (`BACKUP_EVERY_HOURS`); by default with the settlement jobs. */
+  startBackups?: boolean;
   /** Schedule the market maker (and, in demo mode, the demo traders); by default with the feed. */
   startMarketMaker?: boolean;
   logger?: boolean;
@@ -130,6 +133,8 @@ export interface AppContext {
   marketMaker?: MarketMakerModule;
   /** Proof of reserves and liabilities (snapshots; tests take them by hand). */
   reserves?: ReservesModule;
+  /** Scheduled backups and the last one's result. */
+  backups?: BackupsModule;
 }
 
 declare module 'fastify' {
@@ -645,6 +650,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     launchpad.start();
     mining.start();
   }
+  const backups = new BackupsModule({
+    scheduler,
+    clock,
+    source: { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
+    backupDir: config.backup.dir,
+    everyMs: config.backup.everyMs,
+    keep: config.backup.keep,
+    log: app.log,
+  });
+  ctx.backups = backups;
+  if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
     marketMaker.start({ demoTraders: config.demo });
   }
@@ -660,6 +676,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       feed.source === 'venues'
         ? feed.states().map((s) => ({ venue: s.venue, symbol: s.symbol, state: s.state }))
         : [],
+    backup: () => backups.check(),
     staleSymbols: () => {
       const now = clock.now();
       return markets

@@ -210,6 +210,9 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   LEDGER_CHECK_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_EVERY_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   FEED_SEED: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.coerce.number().int('FEED_SEED: expected a whole number').optional(),
@@ -329,6 +332,11 @@ export interface Config {
   /** How often each node checks the ledger's invariants for `/readyz` and the dashboard. */
   ledgerCheckMinutes: number;
   /**
+   * Scheduled backups: the folder (`BACKUP_DIR`, default `DATA_DIR/backups`), the time between
+   * them (0 = off) and how many are kept.
+   */
+  backup: { dir: string; everyMs: number; keep: number };
+  /**
    * Tests only: replays the simulated feed's walk (`FEED_SEED`, refused unless `NODE_ENV=test` or
    * `FEED_SEED_UNSAFE=on`); unset = randomness from `node:crypto`, new at every start.
    */
@@ -427,6 +435,23 @@ function isPostgresUrl(url: string | undefined): boolean {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
 }
 
+/**
+ * The settings `npm run backup` and `npm run restore` need (the store, the data folder, where
+ * backups go), read as the server reads them, without the checks that only a start needs.
+ */
+export function loadBackupConfig(env: NodeJS.ProcessEnv = process.env): {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  backupDir: string;
+} {
+  const parsed = ConfigSchema.pick({ DATA_DIR: true, DATABASE_URL: true, BACKUP_DIR: true }).parse(env);
+  return {
+    dataDir: path.resolve(parsed.DATA_DIR),
+    databaseUrl: parsed.DATABASE_URL || undefined,
+    backupDir: path.resolve(parsed.BACKUP_DIR || path.join(parsed.DATA_DIR, 'backups')),
+  };
+}
+
 /** Reads configuration from environment variables (see the README's table). Throws on invalid values. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = ConfigSchema.parse(env);
@@ -471,6 +496,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     supportUrl: parsed.SUPPORT_URL,
     logLevel: parsed.LOG_LEVEL,
     ledgerCheckMinutes: parsed.LEDGER_CHECK_MINUTES,
+    backup: {
+      dir: path.resolve(parsed.BACKUP_DIR || path.join(parsed.DATA_DIR, 'backups')),
+      everyMs: parsed.BACKUP_EVERY_HOURS * 60 * 60_000,
+      keep: parsed.BACKUP_KEEP,
+    },
     logPretty:
       parsed.LOG_FORMAT === 'pretty' || (parsed.LOG_FORMAT === 'auto' && process.stdout.isTTY === true),
     feedSeed: parsed.FEED_SEED,

@@ -25,7 +25,7 @@ export interface SourceStatus {
 export interface ReadinessReport {
   /** The worst of the checks. */
   status: CheckStatus;
-  checks: { database: Check; bus: Check; feed: Check; ledger: Check };
+  checks: { database: Check; bus: Check; feed: Check; ledger: Check; backup: Check };
   /** Every real index source per market (empty with the simulated feed, or on a node not running it). */
   sources: SourceStatus[];
 }
@@ -56,6 +56,8 @@ export interface ReadinessDeps {
   sources?: () => SourceStatus[];
   /** Active markets with no index tick within the staleness limit (contracts refused, settlements held). */
   staleSymbols?: () => string[];
+  /** The last scheduled backup's time and result (ok when there is no backup module). */
+  backup?: () => Promise<Check>;
 }
 
 /**
@@ -125,9 +127,13 @@ export class Readiness {
   }
 
   async report(): Promise<ReadinessReport> {
-    const [database, bus] = await Promise.all([this.#checkDatabase(), this.#checkBus()]);
+    const [database, bus, backup] = await Promise.all([
+      this.#checkDatabase(),
+      this.#checkBus(),
+      this.#checkBackup(),
+    ]);
     const sources = this.#deps.sources?.() ?? [];
-    const checks = { database, bus, feed: this.#checkFeed(sources), ledger: this.#ledger };
+    const checks = { database, bus, feed: this.#checkFeed(sources), ledger: this.#ledger, backup };
     const status = Object.values(checks).reduce<CheckStatus>(
       (worst, check) => (RANK[check.status] > RANK[worst] ? check.status : worst),
       'ok',
@@ -151,6 +157,19 @@ export class Readiness {
       };
     } catch (error) {
       return { status: 'down', detail: (error as Error).message, at: this.#now() };
+    }
+  }
+
+  async #checkBackup(): Promise<Check> {
+    if (!this.#deps.backup) return { status: 'ok', detail: 'scheduled backups are off', at: this.#now() };
+    try {
+      return await this.#deps.backup();
+    } catch (error) {
+      return {
+        status: 'degraded',
+        detail: `backup status unknown: ${(error as Error).message}`,
+        at: this.#now(),
+      };
     }
   }
 

@@ -2,10 +2,19 @@ import { z } from 'zod';
 import { buildApp } from './app.ts';
 import { formatStartBanner, type StartInfo, startFields } from './banner.ts';
 import { type Config, loadConfig } from './config.ts';
+import { holdDataDirLock } from './platform/data-dir-lock.ts';
 import { DEMO_USERS } from './seed.ts';
 
 const config = readConfig();
+// why: `npm run restore` refuses to write under a running server; this file is how it knows.
+const lock = holdDataDirLock(config.dataDir);
 const app = await buildApp({ config });
+if (lock.otherHolder !== undefined) {
+  app.log.warn(
+    { pid: lock.otherHolder, dataDir: config.dataDir },
+    'another server process uses this DATA_DIR',
+  );
+}
 if (config.feedSeedUnsafe) {
   app.log.warn(
     { feedSeed: config.feedSeed },
@@ -16,6 +25,7 @@ if (config.feedSeedUnsafe) {
 const shutdown = async (signal: string) => {
   app.log.info({ signal }, 'shutting down');
   await app.close();
+  lock.release();
   process.exit(0);
 };
 process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadBackupConfig, loadConfig } from '../src/config.ts';
 
 /** A production start needs real index sources (below); these tests are about other settings. */
 const PRODUCTION = { NODE_ENV: 'production', INDEX_SOURCES: 'binance,okx,bybit' };
@@ -140,5 +140,24 @@ describe('FEED_SEED is for tests only', () => {
       feedSeedUnsafe: true,
     });
     expect(loadConfig({ FEED_SEED: '' }).feedSeed).toBeUndefined();
+  });
+});
+
+describe('backups', () => {
+  it('go to DATA_DIR/backups every 24 hours, keeping 7, by default', () => {
+    const config = loadConfig({ DATA_DIR: '/srv/bourse' });
+    expect(config.backup).toEqual({ dir: '/srv/bourse/backups', everyMs: 24 * 60 * 60_000, keep: 7 });
+    expect(loadBackupConfig({ DATA_DIR: '/srv/bourse' })).toEqual({
+      dataDir: '/srv/bourse',
+      databaseUrl: undefined,
+      backupDir: '/srv/bourse/backups',
+    });
+  });
+
+  it('take BACKUP_DIR, BACKUP_EVERY_HOURS (0 = off) and BACKUP_KEEP', () => {
+    const config = loadConfig({ BACKUP_DIR: '/mnt/b', BACKUP_EVERY_HOURS: '0', BACKUP_KEEP: '30' });
+    expect(config.backup).toEqual({ dir: '/mnt/b', everyMs: 0, keep: 30 });
+    expect(() => loadConfig({ BACKUP_KEEP: '0' })).toThrow();
+    expect(() => loadConfig({ BACKUP_EVERY_HOURS: '-1' })).toThrow();
   });
 });

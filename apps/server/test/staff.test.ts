@@ -428,6 +428,11 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
           bus: { status: 'ok', detail: expect.stringMatching(/^round trip in \d+\.\d ms$/), at: now },
           feed: { status: 'degraded', detail: 'no index tick yet', at: now },
           ledger: readyz.checks.ledger,
+          backup: {
+            status: 'ok',
+            detail: expect.stringMatching(/^no backup yet; the first is due by \d{4}-\d\d-\d\dT/),
+            at: now,
+          },
         },
       });
       expect(dashboard.data.health.checks.ledger).toMatchObject({

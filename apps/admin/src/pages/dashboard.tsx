@@ -6,7 +6,7 @@ import { api } from '../api/client.ts';
 import { formatTime } from '../app/format.ts';
 
 const STATUS_COLOURS: Record<HealthStatus, string> = { ok: 'green', degraded: 'orange', down: 'red' };
-const CHECKS = ['database', 'bus', 'feed', 'ledger'] as const;
+const CHECKS = ['database', 'bus', 'feed', 'ledger', 'backup'] as const;
 
 export function DashboardPage() {
   const { t } = useTranslation();

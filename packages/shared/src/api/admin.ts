@@ -238,7 +238,14 @@ export type HealthCheck = z.infer<typeof HealthCheck>;
 /** What `/readyz` answers and the dashboard shows: the worst status, then each dependency. */
 export const HealthReport = z.object({
   status: z.enum(HEALTH_STATUSES),
-  checks: z.object({ database: HealthCheck, bus: HealthCheck, feed: HealthCheck, ledger: HealthCheck }),
+  checks: z.object({
+    database: HealthCheck,
+    bus: HealthCheck,
+    feed: HealthCheck,
+    ledger: HealthCheck,
+    /** The last scheduled backup's time and result; degraded when it failed or is overdue. */
+    backup: HealthCheck,
+  }),
 });
 export type HealthReport = z.infer<typeof HealthReport>;
 

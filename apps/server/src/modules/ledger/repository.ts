@@ -259,6 +259,26 @@ export function sumBalancesByAsset(db: Db) {
     .execute();
 }
 
+/** Per asset and kind, the sum of the users' balances and of the platform's own accounts. */
+export function sumBalancesByAssetAndKind(db: Db) {
+  return db
+    .selectFrom('ledger_accounts')
+    .select([
+      'asset',
+      'kind',
+      sql<bigint>`cast(coalesce(sum(case when user_id is null then 0 else balance end), 0) as bigint)`.as(
+        'users',
+      ),
+      sql<bigint>`cast(coalesce(sum(case when user_id is null then balance else 0 end), 0) as bigint)`.as(
+        'system',
+      ),
+    ])
+    .groupBy(['asset', 'kind'])
+    .orderBy('asset')
+    .orderBy('kind')
+    .execute();
+}
+
 /** Accounts whose stored balance differs from the sum of their postings. */
 export function findBalancesNotMatchingPostings(db: Db) {
   return db

@@ -23,6 +23,12 @@ export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 /** Kinds whose user balances must equal the open reservations registered for them. */
 export type ReservedKind = 'frozen' | 'locked' | 'mining' | 'trial' | 'trial_frozen' | 'trial_profit';
 
+/** The ledger's figures at one point: see {@link LedgerService.totals}. */
+export interface LedgerTotals {
+  lastEntryId: bigint;
+  totals: { asset: string; kind: AccountKind; users: bigint; system: bigint }[];
+}
+
 /** The platform's own accounts: where money comes from and goes to outside the users. */
 export const SYSTEM_ACCOUNTS = [
   'external_deposits',
@@ -362,6 +368,25 @@ export class LedgerService {
   async statementLine(db: Db, userId: bigint, postingId: bigint): Promise<StatementLine | undefined> {
     const row = await repo.findStatementLine(db, userId, postingId);
     return row && toStatementLine(row);
+  }
+
+  /**
+   * What the books hold, read in one unit of work on `db` (a transaction or a store no one
+   * writes): the last journal entry's id, and per asset and account kind the sum of the users'
+   * balances and of the platform's own accounts. Backups record it and restores compare it.
+   */
+  async totals(db: Db = this.#db): Promise<LedgerTotals> {
+    const lastEntryId = await repo.lastEntryId(db);
+    const rows = await repo.sumBalancesByAssetAndKind(db);
+    return {
+      lastEntryId,
+      totals: rows.map((row) => ({
+        asset: row.asset,
+        kind: row.kind as AccountKind,
+        users: row.users,
+        system: row.system,
+      })),
+    };
   }
 
   /**

@@ -86,6 +86,17 @@ export async function latestPublished(db: Db) {
   return latest;
 }
 
+/** The newest snapshot whose tree is built (pending or published). */
+export function latestBuilt(db: Db) {
+  return db
+    .selectFrom('por_snapshots')
+    .select(['id', 'taken_at', 'ledger_seq', 'root', 'status'])
+    .where('root', '!=', '')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export function listReserves(db: Db, snapshotId: bigint) {
   return db
     .selectFrom('por_reserves')

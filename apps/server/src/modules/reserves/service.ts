@@ -88,6 +88,28 @@ export interface NewReserve {
   sig: string;
 }
 
+/** The newest proof-of-reserves root in a store: what a backup records and a restore compares. */
+export interface LatestRoot {
+  snapshotId: bigint;
+  takenAt: number;
+  ledgerSeq: bigint;
+  root: string;
+  status: 'pending' | 'published';
+}
+
+/** The newest snapshot with a built tree on `db` (pending or published), or undefined when none. */
+export async function latestRoot(db: Db): Promise<LatestRoot | undefined> {
+  const row = await repo.latestBuilt(db);
+  if (!row) return undefined;
+  return {
+    snapshotId: row.id,
+    takenAt: fromMillis(row.taken_at),
+    ledgerSeq: row.ledger_seq,
+    root: row.root,
+    status: row.status as LatestRoot['status'],
+  };
+}
+
 /** Reserves ÷ liabilities, to 4 decimals, rounded down (so a ratio never overstates). */
 function ratio(reserves: bigint, liabilities: bigint): string {
   const scaled = (reserves * 10_000n) / liabilities;
