@@ -21,7 +21,11 @@ describe.skipIf(postgres.skip)('PostgreSQL conflicts between money paths', () =>
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer('postgres', {
-      env: { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600', LOG_LEVEL: process.env.PG_CONFLICTS_LOG ?? 'silent' },
+      env: {
+        DEMO: 'on',
+        LIMIT_REGISTER_PER_IP: '1000/3600',
+        LOG_LEVEL: process.env.PG_CONFLICTS_LOG ?? 'silent',
+      },
     });
   }, 60_000);
   afterAll(async () => {

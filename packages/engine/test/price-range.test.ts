@@ -22,7 +22,12 @@ const IMPLEMENTATIONS: BookImplementation[] = [NAIVE_BOOK, FAST_BOOK, FAST_BOOK_
  * BTCUSDT as the server configures it: 0.01 USDT ticks, 0.00001 BTC lots, every price a USDT amount
  * can express (below 10^18 atoms: 999,999,999,999 ticks).
  */
-const BTC_USDT = makeSpec({ tickSize: 1_000_000, lotSize: 1_000, maxPrice: 999_999_999_999, maxQty: MAX_QTY });
+const BTC_USDT = makeSpec({
+  tickSize: 1_000_000,
+  lotSize: 1_000,
+  maxPrice: 999_999_999_999,
+  maxQty: MAX_QTY,
+});
 /** A quote with an 10^-8 tick (one atom) and whole-unit lots. */
 const ATOM_TICK = makeSpec({
   symbol: 'PEPE/BTC',

@@ -1,5 +1,3 @@
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db.ts';
 import { LedgerService } from './service.ts';
 
 /** The ledger has no customer routes: other modules move money through its service. */
