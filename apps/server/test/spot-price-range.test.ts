@@ -1,57 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexTick, newTrader } from './delivery-harness.ts';
-import { type ApiAnswer, DIALECTS, startServer, type TestServer } from './harness.ts';
+import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { bal, depth, placed, SPOT_ENV, tape } from './spot-harness.ts';
 import { balanceOf } from './wallet-harness.ts';
 
 // Issue 34, point 11: a book took no price above 2^24 − 1 ticks (167,772.15 with a 0.01 tick,
 // 0.16777215 with a 10^-8 tick). A market takes any price its quote asset can express, up to the
 // engine's 2^53 − 1 ticks (reached first only by ticks under 112 atoms).
 
-const ENV = { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600' };
-
-type Trader = Awaited<ReturnType<typeof newTrader>>;
-
-function place(server: TestServer, user: Trader, fields: Record<string, string>): Promise<ApiAnswer> {
-  return server.call(
-    'POST',
-    '/Trade/place',
-    { type: 'limit', idempotency_key: randomUUID(), ...fields },
-    { token: user.token, lang: 'en-us' },
-  );
-}
-
-async function placed(server: TestServer, user: Trader, fields: Record<string, string>) {
-  const answer = await place(server, user, fields);
-  expect(answer).toMatchObject({ code: 1000 });
-  return answer.data;
-}
-
-async function depth(server: TestServer, symbol: string) {
-  const answer = await server.call('GET', '/Market/depth', { symbol });
-  expect(answer.code).toBe(1000);
-  return { bids: answer.data.bids, asks: answer.data.asks };
-}
-
-async function tape(server: TestServer, symbol: string) {
-  const answer = await server.call('GET', '/Market/trades', { symbol, limit: 5 });
-  expect(answer.code).toBe(1000);
-  return answer.data.map(({ price, qty, side }: { price: string; qty: string; side: string }) => ({
-    price,
-    qty,
-    side,
-  }));
-}
-
-const bal = (available: string, frozen = '0.00000000') => ({ available, frozen });
-
 describe.each(DIALECTS)('spot prices above 2^24 ticks on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startServer(name, { env: ENV });
+      server = await startServer(name, { env: SPOT_ENV });
     });
     afterAll(async () => {
       await expectLedgerInvariants(server);

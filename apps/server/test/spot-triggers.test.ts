@@ -1,49 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { fromAtoms, toAtoms } from '@bourse/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexTick, newTrader } from './delivery-harness.ts';
-import { type ApiAnswer, DIALECTS, startServer, type TestServer } from './harness.ts';
+import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
-import { balanceOf } from './wallet-harness.ts';
+import { bal, balances, callAs, orderDetail, place, placed, SPOT_ENV } from './spot-harness.ts';
 import { connect, on } from './ws-client.ts';
 
-const ENV = { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600' };
-
-type Trader = Awaited<ReturnType<typeof newTrader>>;
-
-function place(server: TestServer, user: Trader, fields: Record<string, string>): Promise<ApiAnswer> {
-  return server.call(
-    'POST',
-    '/Trade/place',
-    { symbol: 'BTCUSDT', idempotency_key: randomUUID(), ...fields },
-    { token: user.token, lang: 'en-us' },
-  );
-}
-
-async function placed(server: TestServer, user: Trader, fields: Record<string, string>) {
-  const answer = await place(server, user, fields);
-  expect(answer).toMatchObject({ code: 1000 });
-  return answer.data;
-}
-
-function call(server: TestServer, user: Trader, method: 'GET' | 'POST', path: string, fields = {}) {
-  return server.call(method, path, fields, { token: user.token, lang: 'en-us' });
-}
-
-async function detail(server: TestServer, user: Trader, id: string) {
-  const answer = await call(server, user, 'GET', '/Trade/billinfo', { id });
-  expect(answer.code).toBe(1000);
-  return answer.data;
-}
-
-async function balances(server: TestServer, user: Trader) {
-  return {
-    usdt: await balanceOf(server, user.token, 'USDT'),
-    btc: await balanceOf(server, user.token, 'BTC'),
-  };
-}
-
-const bal = (available: string, frozen = '0.00000000') => ({ available, frozen });
 /** A demo trader's untouched coins: 10,000 USDT and 0.5 BTC. */
 const START = { usdt: bal('10000.00000000'), btc: bal('0.50000000') };
 
@@ -60,7 +22,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
     let server: TestServer | undefined;
 
     async function fresh(): Promise<TestServer> {
-      server = await startServer(name, { env: ENV });
+      server = await startServer(name, { env: SPOT_ENV });
       // why: the band (10 %) and, before the first trade, the would-fire check look at the index.
       await indexTick(server, 'BTCUSDT', '50000');
       return server;
@@ -100,14 +62,14 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       });
       // waiting, not in the book; listed among the open orders
       expect((await s.call('GET', '/Market/depth', { symbol: 'BTCUSDT' })).data.bids).toEqual([]);
-      const open = await call(s, trader, 'GET', '/Trade/openorders');
+      const open = await callAs(s, trader, 'GET', '/Trade/openorders');
       expect(open.data.map((o: { id: string }) => o.id)).toEqual([stop.id]);
 
       await placed(s, maker, { side: 'sell', type: 'limit', price: '50100', qty: '0.1' });
       // a trade below the trigger does not fire it
       const below = await tradeAt(s, '50040');
       await placed(s, below.buyer, below.fields);
-      expect((await detail(s, trader, stop.id)).triggered_at).toBeNull();
+      expect((await orderDetail(s, trader, stop.id)).triggered_at).toBeNull();
 
       const socket = await connect(s);
       socket.send({ op: 'auth', token: trader.token });
@@ -118,7 +80,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       const at = await tradeAt(s, '50050');
       s.clock.advance(1000);
       await placed(s, at.buyer, at.fields);
-      const fired = await detail(s, trader, stop.id);
+      const fired = await orderDetail(s, trader, stop.id);
       // the orders channel pushes the fired order as billinfo shows it
       const { fills: _fills, ...pushed } = fired;
       expect((await socket.next(on('orders'))).data).toEqual([pushed]);
@@ -139,7 +101,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
         usdt: bal('12502.49500000'),
         btc: bal('0.40000000', '0.05000000'),
       });
-      expect((await call(s, trader, 'GET', '/Trade/openorders')).data).toEqual([]);
+      expect((await callAs(s, trader, 'GET', '/Trade/openorders')).data).toEqual([]);
     });
 
     it('stop-limit sell: fires when the last price falls to it and rests what it cannot fill', async () => {
@@ -159,7 +121,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
 
       const at = await tradeAt(s, '49900');
       await placed(s, at.buyer, at.fields);
-      const fired = await detail(s, trader, stop.id);
+      const fired = await orderDetail(s, trader, stop.id);
       expect(fired).toMatchObject({
         status: 'entrusted',
         triggered_at: s.clock.now(),
@@ -174,7 +136,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       });
       const book = (await s.call('GET', '/Market/depth', { symbol: 'BTCUSDT' })).data;
       expect(book).toMatchObject({ bids: [], asks: [['49800.00000000', '0.02000000']] });
-      const cancelled = await call(s, trader, 'POST', '/Trade/cancel', { id: stop.id });
+      const cancelled = await callAs(s, trader, 'POST', '/Trade/cancel', { id: stop.id });
       expect(cancelled.data).toMatchObject({ status: 'revoked', revoke_reason: 'user' });
       expect((await balances(s, trader)).btc).toEqual(bal('0.47000000'));
     });
@@ -209,7 +171,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       // a market sell of 0.01 trades at 49,900: the stop sell fires and sells at 49,900 too
       const down = await newTrader(s);
       await placed(s, down, { side: 'sell', type: 'market', qty: '0.01' });
-      expect(await detail(s, seller, sell.id)).toMatchObject({
+      expect(await orderDetail(s, seller, sell.id)).toMatchObject({
         status: 'completed',
         triggered_at: s.clock.now(),
         filled_qty: '0.02000000',
@@ -222,7 +184,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       // 0.01996 BTC for 999.996 USDT; the rest of its hold comes back
       const up = await newTrader(s);
       await placed(s, up, { side: 'buy', type: 'market', quote_amount: '501' });
-      expect(await detail(s, buyer, buy.id)).toMatchObject({
+      expect(await orderDetail(s, buyer, buy.id)).toMatchObject({
         status: 'completed',
         filled_qty: '0.01996000',
         turnover: '999.99600000',
@@ -257,20 +219,20 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       // a trade at 50,050 fires the take-profit sell, which sells into the bid at 50,000
       const up = await tradeAt(s, '50050');
       await placed(s, up.buyer, up.fields);
-      expect(await detail(s, trader, sell.id)).toMatchObject({
+      expect(await orderDetail(s, trader, sell.id)).toMatchObject({
         status: 'completed',
         filled_qty: '0.02000000',
         turnover: '1000.00000000',
       });
       // the last price is now 50,000: the take-profit buy at 49,950 still waits
-      expect(await detail(s, trader, buy.id)).toMatchObject({ status: 'entrusted', triggered_at: null });
+      expect(await orderDetail(s, trader, buy.id)).toMatchObject({ status: 'entrusted', triggered_at: null });
 
       const asker = await newTrader(s);
       await placed(s, asker, { side: 'sell', type: 'limit', price: '49900', qty: '0.02' });
       const down = await newTrader(s);
       s.clock.advance(1000);
       await placed(s, down, { side: 'buy', type: 'limit', price: '49900', qty: '0.001' });
-      expect(await detail(s, trader, buy.id)).toMatchObject({
+      expect(await orderDetail(s, trader, buy.id)).toMatchObject({
         status: 'completed',
         triggered_at: s.clock.now(),
         filled_qty: '0.01000000',
@@ -328,7 +290,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       });
       expect(reached.code).toBe(7041);
       expect(await balances(s, trader)).toEqual(START);
-      expect((await call(s, trader, 'GET', '/Trade/openorders')).data).toEqual([]);
+      expect((await callAs(s, trader, 'GET', '/Trade/openorders')).data).toEqual([]);
     });
 
     it('revokes a trigger that fires outside the band around the index, releasing its hold', async () => {
@@ -357,7 +319,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       const up = await tradeAt(s, '50050');
       s.clock.advance(1000);
       await placed(s, up.buyer, up.fields);
-      expect(await detail(s, limitTrader, far.id)).toMatchObject({
+      expect(await orderDetail(s, limitTrader, far.id)).toMatchObject({
         status: 'revoked',
         revoke_reason: 'trigger_out_of_band',
         triggered_at: s.clock.now(),
@@ -374,7 +336,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       await indexTick(s, 'BTCUSDT', '45000');
       const seller = await newTrader(s);
       await placed(s, seller, { side: 'sell', type: 'market', qty: '0.01' });
-      expect(await detail(s, marketTrader, stop.id)).toMatchObject({
+      expect(await orderDetail(s, marketTrader, stop.id)).toMatchObject({
         status: 'revoked',
         revoke_reason: 'trigger_out_of_band',
         triggered_at: s.clock.now(),
@@ -403,7 +365,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
         usdt: bal('9009.50000000', '990.50000000'),
         btc: bal('0.49000000', '0.01000000'),
       });
-      const open = (await call(s, trader, 'GET', '/Trade/openorders')).data;
+      const open = (await callAs(s, trader, 'GET', '/Trade/openorders')).data;
       expect(open.map((o: { id: string }) => o.id)).toEqual([limit.id, stopMarket.id, stopLimit.id]);
       expect(open[1]).toMatchObject({
         trigger_price: '49950.00000000',
@@ -412,19 +374,22 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
       });
       expect(open[0]).toMatchObject({ trigger_price: null, trigger_condition: null, triggered_at: null });
 
-      const cancelled = await call(s, trader, 'POST', '/Trade/cancel', { id: stopMarket.id });
+      const cancelled = await callAs(s, trader, 'POST', '/Trade/cancel', { id: stopMarket.id });
       expect(cancelled.data).toMatchObject({ status: 'revoked', revoke_reason: 'user', triggered_at: null });
       expect((await balances(s, trader)).btc).toEqual(START.btc);
-      const again = await call(s, trader, 'POST', '/Trade/cancel', { id: stopMarket.id });
+      const again = await callAs(s, trader, 'POST', '/Trade/cancel', { id: stopMarket.id });
       expect(again.code).not.toBe(1000);
 
       const halt = await s.app.ctx.spot?.setMarketStatus('BTCUSDT', 'halted');
       expect(halt?.revoked).toBe(2);
-      expect(await detail(s, trader, stopLimit.id)).toMatchObject({
+      expect(await orderDetail(s, trader, stopLimit.id)).toMatchObject({
         status: 'revoked',
         revoke_reason: 'halt',
       });
-      expect(await detail(s, trader, limit.id)).toMatchObject({ status: 'revoked', revoke_reason: 'halt' });
+      expect(await orderDetail(s, trader, limit.id)).toMatchObject({
+        status: 'revoked',
+        revoke_reason: 'halt',
+      });
       expect(await balances(s, trader)).toEqual(START);
       const refused = await place(s, trader, {
         side: 'sell',
@@ -442,7 +407,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
         trigger_price: '49950',
         quote_amount: '100',
       });
-      const all = await call(s, trader, 'POST', '/Trade/cancelall', { symbol: 'BTCUSDT' });
+      const all = await callAs(s, trader, 'POST', '/Trade/cancelall', { symbol: 'BTCUSDT' });
       expect(all.data).toEqual({ cancelled: 2 });
       expect(await balances(s, trader)).toEqual(START);
     });
@@ -474,12 +439,12 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
 
       await s.close({ keepStore: true });
       server = undefined;
-      s = await startServer(name, { env: ENV, reuse: s.store });
+      s = await startServer(name, { env: SPOT_ENV, reuse: s.store });
       server = s;
       s.clock.advance(60_000);
       await indexTick(s, 'BTCUSDT', '50000');
 
-      const open = (await call(s, trader, 'GET', '/Trade/openorders')).data;
+      const open = (await callAs(s, trader, 'GET', '/Trade/openorders')).data;
       expect(open).toMatchObject([
         { id: stop.id, status: 'entrusted', trigger_price: '50050.00000000', triggered_at: null },
       ]);
@@ -496,7 +461,10 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
         qty: '0.01',
       });
       expect(reached.code).toBe(7041);
-      expect(await detail(s, rester, rests.id)).toMatchObject({ status: 'entrusted', triggered_at: firedAt });
+      expect(await orderDetail(s, rester, rests.id)).toMatchObject({
+        status: 'entrusted',
+        triggered_at: firedAt,
+      });
       expect((await s.call('GET', '/Market/depth', { symbol: 'BTCUSDT' })).data).toMatchObject({
         bids: [['50010.00000000', '0.01000000']],
         asks: [['50100.00000000', '0.05000000']],
@@ -504,7 +472,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
 
       const up = await tradeAt(s, '50050');
       await placed(s, up.buyer, up.fields);
-      expect(await detail(s, trader, stop.id)).toMatchObject({
+      expect(await orderDetail(s, trader, stop.id)).toMatchObject({
         status: 'completed',
         triggered_at: s.clock.now(),
         filled_qty: '0.01000000',
@@ -553,7 +521,7 @@ describe.each(DIALECTS)('spot trigger orders over HTTP on $name', ({ name, skip 
         const quote = toAtoms(price) / 100n;
         const fee = quote / 1000n;
         expected.set(user.userId, (expected.get(user.userId) ?? 0n) + quote - fee);
-        expect(await detail(s, user, order.id)).toMatchObject({
+        expect(await orderDetail(s, user, order.id)).toMatchObject({
           status: 'completed',
           triggered_at: s.clock.now(),
           filled_qty: '0.01000000',

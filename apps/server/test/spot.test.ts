@@ -1,53 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexTick, newTrader } from './delivery-harness.ts';
-import { type ApiAnswer, DIALECTS, startServer, type TestServer } from './harness.ts';
+import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
-import { balanceOf } from './wallet-harness.ts';
-
-const ENV = { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600' };
-
-type Trader = Awaited<ReturnType<typeof newTrader>>;
-
-function place(server: TestServer, user: Trader, fields: Record<string, string>): Promise<ApiAnswer> {
-  return server.call(
-    'POST',
-    '/Trade/place',
-    { symbol: 'BTCUSDT', idempotency_key: randomUUID(), ...fields },
-    { token: user.token, lang: 'en-us' },
-  );
-}
-
-async function placed(server: TestServer, user: Trader, fields: Record<string, string>) {
-  const answer = await place(server, user, fields);
-  expect(answer).toMatchObject({ code: 1000 });
-  return answer.data;
-}
-
-function call(server: TestServer, user: Trader, method: 'GET' | 'POST', path: string, fields = {}) {
-  return server.call(method, path, fields, { token: user.token, lang: 'en-us' });
-}
-
-async function detail(server: TestServer, user: Trader, id: string) {
-  const answer = await call(server, user, 'GET', '/Trade/billinfo', { id });
-  expect(answer.code).toBe(1000);
-  return answer.data;
-}
-
-async function depth(server: TestServer, symbol = 'BTCUSDT') {
-  const answer = await server.call('GET', '/Market/depth', { symbol });
-  expect(answer.code).toBe(1000);
-  return { bids: answer.data.bids, asks: answer.data.asks };
-}
-
-async function balances(server: TestServer, user: Trader) {
-  return {
-    usdt: await balanceOf(server, user.token, 'USDT'),
-    btc: await balanceOf(server, user.token, 'BTC'),
-  };
-}
-
-const bal = (available: string, frozen = '0.00000000') => ({ available, frozen });
+import {
+  bal,
+  balances,
+  callAs,
+  depth,
+  orderDetail,
+  place,
+  placed,
+  SPOT_ENV,
+  type Trader,
+} from './spot-harness.ts';
 
 describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
@@ -55,7 +21,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
     let maker: Trader;
     let taker: Trader;
     beforeAll(async () => {
-      server = await startServer(name, { env: ENV });
+      server = await startServer(name, { env: SPOT_ENV });
     });
     afterAll(async () => {
       await expectLedgerInvariants(server);
@@ -64,8 +30,8 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
 
     async function freshPair() {
       // why: every test trades on the same book; what a test leaves resting is cancelled after it.
-      if (maker) await call(server, maker, 'POST', '/Trade/cancelall');
-      if (taker) await call(server, taker, 'POST', '/Trade/cancelall');
+      if (maker) await callAs(server, maker, 'POST', '/Trade/cancelall');
+      if (taker) await callAs(server, taker, 'POST', '/Trade/cancelall');
       maker = await newTrader(server);
       taker = await newTrader(server);
     }
@@ -135,7 +101,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
       });
       expect(await depth(server)).toEqual({ bids: [], asks: [['50000.00000000', '0.06000000']] });
 
-      const makerOrder = await detail(server, maker, sell.id);
+      const makerOrder = await orderDetail(server, maker, sell.id);
       expect(makerOrder).toMatchObject({
         status: 'entrusted',
         filled_qty: '0.04000000',
@@ -153,10 +119,10 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
           at: server.clock.now(),
         },
       ]);
-      const takerOrder = await detail(server, taker, buy.id);
+      const takerOrder = await orderDetail(server, taker, buy.id);
       expect(takerOrder.fills).toMatchObject([{ role: 'taker', fee: '0.00004000', fee_coin: 'BTC' }]);
 
-      const mine = await call(server, taker, 'GET', '/Trade/mytrades');
+      const mine = await callAs(server, taker, 'GET', '/Trade/mytrades');
       expect(mine.data).toMatchObject({
         page: 1,
         has_more: false,
@@ -174,7 +140,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
       ]);
 
       // cancelling the rest releases exactly what is still held
-      const cancelled = await call(server, maker, 'POST', '/Trade/cancel', { id: sell.id });
+      const cancelled = await callAs(server, maker, 'POST', '/Trade/cancel', { id: sell.id });
       expect(cancelled).toMatchObject({
         code: 1000,
         msg: 'Order cancelled.',
@@ -331,7 +297,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
       expect(far).toMatchObject({ code: 7017, msg: 'The price is too far from the index price.' });
       const near = await place(server, taker, { side: 'sell', type: 'limit', price: '54000', qty: '0.01' });
       expect(near.code).toBe(1000);
-      await call(server, taker, 'POST', '/Trade/cancel', { id: near.data.id });
+      await callAs(server, taker, 'POST', '/Trade/cancel', { id: near.data.id });
 
       await server.app.ctx.spot?.setMarketStatus('BTCUSDT', 'halted');
       const halted = await place(server, taker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
@@ -352,21 +318,21 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
         .execute();
 
       expect(await balances(server, taker)).toEqual(before);
-      const open = await call(server, taker, 'GET', '/Trade/openorders');
+      const open = await callAs(server, taker, 'GET', '/Trade/openorders');
       expect(open.data).toEqual([]);
     });
 
     it('answers cancels: unknown, someone else’s, twice, and after completion', async () => {
       await freshPair();
-      const unknown = await call(server, taker, 'POST', '/Trade/cancel', { id: '999999999' });
+      const unknown = await callAs(server, taker, 'POST', '/Trade/cancel', { id: '999999999' });
       expect(unknown).toMatchObject({ code: 7013, msg: 'The entrusted order does not exist.' });
       const order = await placed(server, maker, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
-      const foreign = await call(server, taker, 'POST', '/Trade/cancel', { id: order.id });
+      const foreign = await callAs(server, taker, 'POST', '/Trade/cancel', { id: order.id });
       expect(foreign.code).toBe(7013);
-      const peek = await call(server, taker, 'GET', '/Trade/billinfo', { id: order.id });
+      const peek = await callAs(server, taker, 'GET', '/Trade/billinfo', { id: order.id });
       expect(peek.code).toBe(7013);
-      expect((await call(server, maker, 'POST', '/Trade/cancel', { id: order.id })).code).toBe(1000);
-      const twice = await call(server, maker, 'POST', '/Trade/cancel', { id: order.id });
+      expect((await callAs(server, maker, 'POST', '/Trade/cancel', { id: order.id })).code).toBe(1000);
+      const twice = await callAs(server, maker, 'POST', '/Trade/cancel', { id: order.id });
       expect(twice).toMatchObject({ code: 7014, msg: 'The order has already been revoked.' });
 
       const filled = await placed(server, maker, {
@@ -376,7 +342,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
         qty: '0.01',
       });
       await placed(server, taker, { side: 'buy', type: 'limit', price: '50000', qty: '0.01' });
-      const late = await call(server, maker, 'POST', '/Trade/cancel', { id: filled.id });
+      const late = await callAs(server, maker, 'POST', '/Trade/cancel', { id: filled.id });
       expect(late).toMatchObject({ code: 7015, msg: 'Cancel failed: the order is already completed.' });
     });
 
@@ -398,7 +364,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
       const changed = await place(server, maker, { ...fields, price: '51001' });
       expect(changed.code).toBe(3021);
       expect((await balances(server, maker)).btc).toEqual(bal('0.49000000', '0.01000000'));
-      const open = await call(server, maker, 'GET', '/Trade/openorders');
+      const open = await callAs(server, maker, 'GET', '/Trade/openorders');
       expect(open.data.map((o: { id: string }) => o.id)).toEqual([a.data.id]);
     });
 
@@ -413,10 +379,10 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
       expect(answers.filter((a) => a.code === 1000)).toHaveLength(10);
       expect(answers.filter((a) => a.code === 3004)).toHaveLength(5);
       expect((await balances(server, taker)).usdt).toEqual(bal('200.00000000', '9800.00000000'));
-      const cancelled = await call(server, taker, 'POST', '/Trade/cancelall', { symbol: 'BTCUSDT' });
+      const cancelled = await callAs(server, taker, 'POST', '/Trade/cancelall', { symbol: 'BTCUSDT' });
       expect(cancelled.data).toEqual({ cancelled: 10 });
       expect((await balances(server, taker)).usdt).toEqual(bal('10000.00000000'));
-      const history = await call(server, taker, 'GET', '/Trade/tradebill', { status: 'revoked' });
+      const history = await callAs(server, taker, 'GET', '/Trade/tradebill', { status: 'revoked' });
       expect(history.data.list).toHaveLength(10);
     });
 
@@ -453,7 +419,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
       expect(before.asks).toEqual([['50300.00000000', '0.01500000']]);
       const store = server.store;
       await server.close({ keepStore: true });
-      server = await startServer(name, { env: ENV, reuse: store });
+      server = await startServer(name, { env: SPOT_ENV, reuse: store });
       expect(await depth(server)).toEqual(before);
       // the rebuilt book keeps trading and cancelling the same orders
       const login = await server.call('POST', '/Login/loginsubmit', {
@@ -461,7 +427,7 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
         lpwd: maker.password,
       });
       maker = { ...maker, token: login.data.token };
-      const cancelled = await call(server, maker, 'POST', '/Trade/cancel', { id: partly.id });
+      const cancelled = await callAs(server, maker, 'POST', '/Trade/cancel', { id: partly.id });
       expect(cancelled.data).toMatchObject({ status: 'revoked', filled_qty: '0.00500000' });
       expect((await depth(server)).asks).toEqual([]);
     });

@@ -4,13 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@bourse/shared';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createLoggerOptions } from '../src/platform/logging.ts';
-import { WS_CLOSE, WsGateway, type WsGatewayOptions } from '../src/platform/ws-gateway.ts';
+import { WS_CLOSE } from '../src/platform/ws-gateway.ts';
 import { freePort, killHard, spawnServer } from './child-server.ts';
-import { captureLog } from './logged-server.ts';
+import { connectRaw, startGateway, until, within } from './ws-client.ts';
 
 /**
  * `/ws` under the attacks an attacker would try (issue: "The realtime gateway under abuse"). The
@@ -19,31 +17,7 @@ import { captureLog } from './logged-server.ts';
  * is timed meanwhile and its figures printed, not asserted (performance is measured, not tested).
  */
 
-interface Closed {
-  code: number;
-  reason: string;
-}
-
-interface Attacker {
-  socket: WebSocket;
-  closed: Promise<Closed>;
-  frames: string[];
-}
-
-async function connect(url: string, options: WebSocket.ClientOptions & { localAddress?: string } = {}) {
-  const socket = new WebSocket(`${url.replace('http', 'ws')}/ws`, options);
-  const frames: string[] = [];
-  const closed = new Promise<Closed>((resolve) => {
-    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
-  });
-  socket.on('error', () => {});
-  socket.on('message', (data) => frames.push(String(data)));
-  await new Promise<void>((resolve) => {
-    socket.once('open', () => resolve());
-    socket.once('close', () => resolve());
-  });
-  return { socket, frames, closed } satisfies Attacker;
-}
+type Attacker = Awaited<ReturnType<typeof connectRaw>>;
 
 /** Stops reading the TCP socket, as an attacker who only writes does. */
 function stopReading(socket: WebSocket): void {
@@ -66,19 +40,6 @@ function flood(socket: WebSocket, frames: readonly string[]): void {
     parts.push(Buffer.from([0x81, 0x80 | payload.length, 0, 0, 0, 0]), payload);
   }
   (socket as unknown as { _socket: { write(data: Buffer): void } })._socket.write(Buffer.concat(parts));
-}
-
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
-  return Promise.race([promise, sleep(ms).then(() => null)]);
-}
-
-async function until(condition: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await sleep(10);
-  }
-  return true;
 }
 
 /** The resident memory of a process, in bytes (Linux). */
@@ -174,7 +135,7 @@ describe('/ws under abuse, against the real server', () => {
     const addresses = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
     const attackers: Attacker[] = [];
     for (const localAddress of addresses) {
-      for (let i = 0; i < 20; i += 1) attackers.push(await connect(url, { localAddress }));
+      for (let i = 0; i < 20; i += 1) attackers.push(await connectRaw(url, { localAddress }));
     }
     expect(attackers.every((attacker) => attacker.socket.readyState === WebSocket.OPEN)).toBe(true);
     const baseline = residentBytes(child.pid!);
@@ -209,7 +170,7 @@ describe('/ws under abuse, against the real server', () => {
     for (let i = 0; i < 4000; i += 1) frames.push(JSON.stringify({ op: 'auth', token: `wrong${i}` }), '');
     const baseline = residentBytes(child.pid!);
     const stop = await watch(child.pid!, port);
-    const attacker = await connect(url, { localAddress: '127.0.0.4' });
+    const attacker = await connectRaw(url, { localAddress: '127.0.0.4' });
     stopReading(attacker.socket);
     flood(attacker.socket, frames);
     await sleep(300);
@@ -226,12 +187,12 @@ describe('/ws under abuse, against the real server', () => {
 
   it('limits wrong-token auths per address (LIMIT_WS_AUTH_PER_IP), across connections', async () => {
     const answers: unknown[] = [];
-    let attacker = await connect(url, { localAddress: '127.0.0.5' });
+    let attacker = await connectRaw(url, { localAddress: '127.0.0.5' });
     // why: paced below the per-connection operation rate, so only the address's limit can stop it.
     for (let i = 0; i < 30; i += 1) {
       if (i === 15) {
         attacker.socket.close();
-        attacker = await connect(url, { localAddress: '127.0.0.5' });
+        attacker = await connectRaw(url, { localAddress: '127.0.0.5' });
       }
       const before = attacker.frames.length;
       attacker.socket.send(JSON.stringify({ op: 'auth', token: `guess${i}` }));
@@ -245,26 +206,13 @@ describe('/ws under abuse, against the real server', () => {
       reason: 'too many auth attempts',
     });
     // Another address is not affected.
-    const other = await connect(url, { localAddress: '127.0.0.6' });
+    const other = await connectRaw(url, { localAddress: '127.0.0.6' });
     other.socket.send(JSON.stringify({ op: 'auth', token: 'guess' }));
     expect(await until(() => other.frames.length === 1)).toBe(true);
     expect(JSON.parse(other.frames[0]!)).toEqual({ op: 'error', msg: 'auth failed' });
     other.socket.close();
   }, 30_000);
 });
-
-/** The gateway alone on a loopback port, with its log captured. */
-async function startGateway(options: WsGatewayOptions) {
-  const log = captureLog();
-  const app: FastifyInstance = Fastify({
-    logger: createLoggerOptions({ level: 'debug', stream: log.stream }),
-  });
-  const gateway = new WsGateway(options);
-  await gateway.register(app);
-  gateway.addChannel('feed', { snapshot: () => 'x'.repeat(4096) });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, gateway, url, log };
-}
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -278,7 +226,7 @@ describe('/ws gateway limits', () => {
     const { app, gateway, url, log } = await startGateway({ maxBufferedBytes: 64 * 1024, opsBurst: 1000 });
     cleanups.push(() => app.close());
     for (let i = 0; i < 32; i += 1) gateway.addChannel(`c${i}`, { snapshot: () => 'y'.repeat(4096) });
-    const attacker = await connect(url);
+    const attacker = await connectRaw(url);
     stopReading(attacker.socket);
     flood(
       attacker.socket,
@@ -303,11 +251,11 @@ describe('/ws gateway limits', () => {
         });
       },
     });
-    const polite = await connect(url);
+    const polite = await connectRaw(url);
     polite.socket.send(JSON.stringify({ op: 'auth', token: 'good' }));
     for (let i = 0; i < 20; i += 1) polite.socket.send(JSON.stringify({ op: 'ping' }));
     polite.socket.send(JSON.stringify({ op: 'subscribe', channel: 'feed' }));
-    expect(await until(() => release !== undefined)).toBe(true);
+    expect(await until(() => release !== undefined, 5000)).toBe(true);
     await sleep(50);
     expect(polite.frames).toEqual([]);
     release!();
@@ -318,7 +266,7 @@ describe('/ws gateway limits', () => {
     expect(lookUps).toBe(1);
 
     release = undefined;
-    const greedy = await connect(url);
+    const greedy = await connectRaw(url);
     greedy.socket.send(JSON.stringify({ op: 'auth', token: 'slow' }));
     for (let i = 0; i < 100; i += 1) greedy.socket.send(JSON.stringify({ op: 'ping' }));
     expect(await within(greedy.closed, 3000)).toEqual({
@@ -331,13 +279,13 @@ describe('/ws gateway limits', () => {
   it('closes a connection past its operation rate with 1008, and keeps one under it', async () => {
     const { app, url } = await startGateway({ opsBurst: 10, opsPerSecond: 100 });
     cleanups.push(() => app.close());
-    const calm = await connect(url);
+    const calm = await connectRaw(url);
     for (let i = 0; i < 30; i += 1) {
       calm.socket.send(JSON.stringify({ op: 'ping' }));
       await sleep(15);
     }
     expect(await until(() => calm.frames.length === 30)).toBe(true);
-    const hasty = await connect(url);
+    const hasty = await connectRaw(url);
     for (let i = 0; i < 30; i += 1) hasty.socket.send(JSON.stringify({ op: 'ping' }));
     expect(await within(hasty.closed, 3000)).toEqual({
       code: WS_CLOSE.policyViolation,
@@ -358,7 +306,7 @@ describe('/ws gateway limits', () => {
         throw new AppError('SESSION_INVALID');
       },
     });
-    const client = await connect(url);
+    const client = await connectRaw(url);
     for (let i = 0; i < 5; i += 1) client.socket.send(JSON.stringify({ op: 'auth', token: 'stolen' }));
     client.socket.send(JSON.stringify({ op: 'auth', token: 'other' }));
     expect(await until(() => client.frames.length === 6)).toBe(true);
@@ -372,9 +320,9 @@ describe('/ws gateway limits', () => {
   it('counts only a pong carrying the last ping’s nonce: unsolicited pongs do not keep a client', async () => {
     const { app, gateway, url, log } = await startGateway({ heartbeatMs: 100 });
     cleanups.push(() => app.close());
-    const faker = await connect(url, { autoPong: false });
+    const faker = await connectRaw(url, { autoPong: false });
     const pongs = setInterval(() => faker.socket.pong(Buffer.from('anything')), 20);
-    const honest = await connect(url);
+    const honest = await connectRaw(url);
     const ended = await within(faker.closed, 3000);
     clearInterval(pongs);
     expect(ended).toEqual({ code: 1006, reason: '' });

@@ -1,59 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@bourse/shared';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createLoggerOptions } from '../src/platform/logging.ts';
-import { WS_CLOSE, WsGateway, type WsGatewayOptions } from '../src/platform/ws-gateway.ts';
-import { captureLog, type LoggedServer, startLoggedServer } from './logged-server.ts';
-
-interface Closed {
-  code: number;
-  reason: string;
-}
-
-/** A `ws` client that records its frames and how it was closed. */
-async function connect(base: string, options: WebSocket.ClientOptions = {}) {
-  const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, options);
-  const frames: string[] = [];
-  const closed = new Promise<Closed>((resolve) => {
-    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
-  });
-  socket.on('error', () => {});
-  socket.on('message', (data) => frames.push(String(data)));
-  await new Promise<void>((resolve) => {
-    socket.once('open', () => resolve());
-    socket.once('close', () => resolve());
-  });
-  return { socket, frames, closed };
-}
-
-/** Resolves with how `closed` ended, or with `null` when it has not within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
-  return Promise.race([promise, sleep(ms).then(() => null)]);
-}
-
-async function until(condition: () => boolean, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await sleep(10);
-  }
-  return true;
-}
-
-/** The gateway alone on a loopback port, with short limits and its log captured. */
-async function startGateway(options: WsGatewayOptions) {
-  const log = captureLog();
-  const app: FastifyInstance = Fastify({
-    logger: createLoggerOptions({ level: 'debug', stream: log.stream }),
-  });
-  const gateway = new WsGateway(options);
-  await gateway.register(app);
-  gateway.addChannel('feed', { snapshot: () => 'hello' });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, gateway, url, log };
-}
+import { WS_CLOSE } from '../src/platform/ws-gateway.ts';
+import { type LoggedServer, startLoggedServer } from './logged-server.ts';
+import { connectRaw, startGateway, until, within } from './ws-client.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -64,8 +15,8 @@ describe('WebSocket heartbeat', () => {
   it('drops a client that stops answering pings, and keeps one that answers', async () => {
     const { app, gateway, url, log } = await startGateway({ heartbeatMs: 100 });
     cleanups.push(() => app.close());
-    const silent = await connect(url, { autoPong: false });
-    const alive = await connect(url);
+    const silent = await connectRaw(url, { autoPong: false });
+    const alive = await connectRaw(url);
     expect(gateway.connectionCount).toBe(2);
 
     const ended = await within(silent.closed, 3000);
@@ -87,11 +38,11 @@ describe('WebSocket connections per address', () => {
 
   it('closes connections over WS_CONNECTIONS_PER_IP with 1008, and frees the slot on close', async () => {
     server = await startLoggedServer({ env: { WS_CONNECTIONS_PER_IP: '3' } });
-    const open = [await connect(server.url), await connect(server.url), await connect(server.url)];
+    const open = [await connectRaw(server.url), await connectRaw(server.url), await connectRaw(server.url)];
     for (const client of open) expect(client.socket.readyState).toBe(WebSocket.OPEN);
 
     // why: without TRUST_PROXY a forged X-Forwarded-For does not make a new address.
-    const excess = await connect(server.url, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const excess = await connectRaw(server.url, { headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(await within(excess.closed, 3000)).toEqual({
       code: WS_CLOSE.policyViolation,
       reason: 'too many connections',
@@ -100,7 +51,7 @@ describe('WebSocket connections per address', () => {
 
     open[0]!.socket.close();
     expect(await until(() => server.app.ctx.gateway.connectionCount === 2)).toBe(true);
-    const again = await connect(server.url);
+    const again = await connectRaw(server.url);
     again.socket.send(JSON.stringify({ op: 'ping' }));
     expect(await until(() => again.frames.includes('{"op":"pong"}'))).toBe(true);
     expect(again.socket.readyState).toBe(WebSocket.OPEN);
@@ -115,8 +66,8 @@ describe('WebSocket slow readers', () => {
       maxBufferedBytes: 256 * 1024,
     });
     cleanups.push(() => app.close());
-    const slow = await connect(url);
-    const fast = await connect(url);
+    const slow = await connectRaw(url);
+    const fast = await connectRaw(url);
     for (const client of [slow, fast])
       client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'feed' }));
     expect(await until(() => slow.frames.length === 1 && fast.frames.length === 1)).toBe(true);
@@ -150,8 +101,8 @@ describe('WebSocket writes gathered per flush', () => {
       flushMs: 25,
     });
     cleanups.push(() => app.close());
-    const slow = await connect(url);
-    const fast = await connect(url);
+    const slow = await connectRaw(url);
+    const fast = await connectRaw(url);
     for (const client of [slow, fast])
       client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'feed' }));
     expect(await until(() => slow.frames.length === 1 && fast.frames.length === 1)).toBe(true);
@@ -180,7 +131,7 @@ describe('WebSocket oversize frames', () => {
   it('closes an oversize frame with 1009 and logs it without an error entry', async () => {
     const server = await startLoggedServer();
     cleanups.push(() => server.close());
-    const client = await connect(server.url);
+    const client = await connectRaw(server.url);
     client.socket.send(JSON.stringify({ op: 'ping' }));
     expect(await until(() => client.frames.includes('{"op":"pong"}'))).toBe(true);
 
@@ -198,7 +149,7 @@ describe('WebSocket oversize frames', () => {
   it('still answers a frame over its message limit but under the payload limit with an error frame', async () => {
     const server = await startLoggedServer();
     cleanups.push(() => server.close());
-    const client = await connect(server.url);
+    const client = await connectRaw(server.url);
     client.socket.send('x'.repeat(8 * 1024));
     expect(await until(() => client.frames.length === 1)).toBe(true);
     expect(JSON.parse(client.frames[0]!)).toEqual({ op: 'error', msg: 'bad frame' });
@@ -224,8 +175,8 @@ describe('WebSocket private channels', () => {
           release = () => resolve(`state of ${userId}`);
         }),
     });
-    const one = await connect(url);
-    const two = await connect(url);
+    const one = await connectRaw(url);
+    const two = await connectRaw(url);
     const send = (client: { socket: WebSocket }, message: unknown) =>
       client.socket.send(JSON.stringify(message));
 
@@ -273,7 +224,7 @@ describe('WebSocket sessions', () => {
       },
     });
     gateway.addPrivateChannel('mine', { snapshot: async () => 'state' });
-    const client = await connect(url);
+    const client = await connectRaw(url);
     client.socket.send(JSON.stringify({ op: 'auth', token: 'seven' }));
     client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'mine' }));
     expect(await until(() => client.frames.length === 2)).toBe(true);
