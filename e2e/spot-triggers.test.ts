@@ -95,8 +95,15 @@ describe('spot trigger orders at phone size (demo markets, no market maker)', ()
     ({ platform, browser, session: trader, page } = await openDemoPhone({ MARKET_MAKER: 'off' }));
     seller = await loginViaApi(platform.url, 'demo2', 'demo1234');
     market = (await api<SpotMarket[]>(trader, 'GET', '/Market/spot')).find((m) => m.symbol === SYMBOL)!;
-    const tickers = await api<SpotTicker[]>(trader, 'GET', '/Market/spottickers');
-    const index = toAtoms(tickers.find((t) => t.symbol === SYMBOL)!.index!);
+    // why: the server answers before its feed has ticked every market; the index comes with the first tick.
+    let indexText: string | null | undefined;
+    for (const deadline = Date.now() + 15_000; !indexText && Date.now() < deadline; ) {
+      const tickers = await api<SpotTicker[]>(trader, 'GET', '/Market/spottickers');
+      indexText = tickers.find((t) => t.symbol === SYMBOL)?.index;
+      if (!indexText) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!indexText) throw new Error(`no index for ${SYMBOL} within 15 s`);
+    const index = toAtoms(indexText);
     const tick = toAtoms(market.tick_size);
     start = index - (index % tick);
   });
