@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_PAGES, type MainPage, seedSession } from '../scripts/lib/main-pages.mjs';
@@ -10,9 +9,7 @@ import {
   registerViaApi,
   startPlatform,
 } from './harness.ts';
-
-/** The WCAG 2.0–2.2 A and AA rules axe knows (the engine Lighthouse's accessibility audit runs). */
-const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+import { seriousViolations } from './page-helpers.ts';
 
 describe('accessibility of every main page (axe-core, phone size)', () => {
   let platform: Platform;
@@ -43,16 +40,6 @@ describe('accessibility of every main page (axe-core, phone size)', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => location.hash)).toBe(`#${main.path}`);
     return page;
-  }
-
-  /** Serious and critical violations, as `rule: selector` lines (an empty list passes). */
-  async function seriousViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page }).withTags(WCAG_AA_TAGS).analyze();
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .flatMap((violation) =>
-        violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary}`),
-      );
   }
 
   it.each(MAIN_PAGES.map((main) => [main.path, main] as const))(

@@ -9,6 +9,7 @@ import {
   callApi,
   input,
   openDemoPhone,
+  plain,
   SCREENS,
   serverText,
   shown,
@@ -19,9 +20,6 @@ import {
 } from './page-helpers.ts';
 
 const SYMBOL = 'BTCUSDT';
-
-/** A decimal without trailing zeros (`"0.80000000"` → `"0.8"`), to compare values, not spellings. */
-const plain = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
 
 /**
  * Moves the fixture venues' prices a little every 400 ms, as live venues do: binance on a random

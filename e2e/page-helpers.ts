@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
 import { launchChromium, loginViaApi, newPhoneContext, type Platform, startPlatform } from './harness.ts';
@@ -251,3 +252,20 @@ export async function waitForText(
       throw new Error(`${error.message}\n${await watch.report()}`);
     });
 }
+
+/** The WCAG 2.0–2.2 A and AA rules axe knows, as the accessibility suites run them. */
+export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** Serious and critical axe violations on the page as it is, as `rule: selector — summary` lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(WCAG_AA_TAGS).analyze();
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary}`),
+    );
+}
+
+/** A decimal without trailing zeros (`"0.01000000"` → `"0.01"`). */
+export const plain = (text: string) =>
+  text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;

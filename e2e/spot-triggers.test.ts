@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { fromAtoms, toAtoms } from '@bourse/shared';
 import type { SpotMarket, SpotOrder, SpotOrderDetail, SpotTicker } from '@bourse/shared/api';
 import type { Browser, Page } from 'playwright-core';
@@ -9,7 +8,9 @@ import {
   callApi,
   input,
   openDemoPhone,
+  plain,
   SCREENS,
+  seriousViolations,
   serverText,
   settled,
   shown,
@@ -21,19 +22,6 @@ import {
 
 const SYMBOL = 'BTCUSDT';
 const UNIT = 100_000_000n;
-/** The WCAG 2.0–2.2 A and AA rules axe knows, as the accessibility suite runs them. */
-const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** Serious and critical axe violations on the page as it is, as `rule: selector` lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG_AA_TAGS).analyze();
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
-}
-
-/** A decimal without trailing zeros (`"0.01000000"` → `"0.01"`). */
-const plain = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
 
 describe('spot trigger orders at phone size (demo markets, no market maker)', () => {
   let platform: Platform;

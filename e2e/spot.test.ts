@@ -8,6 +8,7 @@ import {
   callApi,
   input,
   openDemoPhone,
+  plain,
   SCREENS,
   serverText,
   shown,
@@ -20,9 +21,6 @@ import {
 
 const SYMBOL = 'BTCUSDT';
 const UNIT = 100_000_000n;
-
-/** A decimal without trailing zeros (`"0.01000000"` → `"0.01"`). */
-const plain = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
 
 describe('spot trading at phone size (demo markets, no market maker)', () => {
   let platform: Platform;
