@@ -3,7 +3,7 @@
  * randomness). See README.md for the command set, events and result codes.
  */
 import { FAST_BOOK } from './fast-book.ts';
-import type { BookSnapshot, Command, EventSink, MarketSpec, OrderBook, ResultCode } from './types.ts';
+import type { MarketSpec, OrderBook } from './types.ts';
 
 export type { EngineEvent } from './event-recorder.ts';
 export { EventRecorder } from './event-recorder.ts';
@@ -22,19 +22,4 @@ export {
 /** Creates an empty book for a market with the production (fast) implementation. */
 export function createOrderBook(spec: MarketSpec): OrderBook {
   return FAST_BOOK.create(spec);
-}
-
-/** Restores a production (fast) book from a snapshot taken from any implementation. */
-export function restoreOrderBook(snapshot: BookSnapshot): OrderBook {
-  return FAST_BOOK.restore(snapshot);
-}
-
-/**
- * Applies a batch of commands in order, all events to one sink.
- * @returns the result code of each command, index for index.
- */
-export function applyBatch(book: OrderBook, commands: readonly Command[], sink: EventSink): ResultCode[] {
-  const codes: ResultCode[] = new Array(commands.length);
-  for (let i = 0; i < commands.length; i++) codes[i] = book.apply(commands[i], sink);
-  return codes;
 }

@@ -105,13 +105,6 @@ export async function ensureAccounts(
   return ids;
 }
 
-/** The id of an account, created with a zero balance when it does not exist yet. */
-export async function ensureAccount(db: Db, account: AccountKey): Promise<bigint> {
-  const id = (await ensureAccounts(db, [account])).get(accountKeyOf(account));
-  if (id === undefined) throw new Error(`account ${accountKeyOf(account)} was not created`);
-  return id;
-}
-
 /**
  * Adds `amount` to an account's balance in one statement and returns the new balance. With
  * `mayGoNegative` false the update only happens when the result stays at or above zero; the
