@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Every index tick keeps the sources it was made of (issue 33): `constituents` is a JSON array of
+ * Every index tick keeps the sources it was made of: `constituents` is a JSON array of
  * `{ source, price, at, used, reason }` with prices as decimal strings, on the ticks and on the
  * latest price of each symbol. Ticks recorded before this migration have none (null).
  * `index_source_mappings` is the operator's per-market choice of each venue's symbol: a row with a

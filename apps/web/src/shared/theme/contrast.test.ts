@@ -20,7 +20,7 @@ describe('WCAG contrast', () => {
   it('computes the ratios WCAG tools report', () => {
     expect(ratioOf('#000', '#fff')).toBe('21.00');
     expect(ratioOf('#fff', '#fff')).toBe('1.00');
-    // the failures issue 17 reported on the old tokens
+    // pairs of the old tokens that failed AA
     expect(ratioOf('#ffffff', '#4f8cff')).toBe('3.21');
     expect(ratioOf('#ffffff', '#f6465d')).toBe('3.52');
     expect(ratioOf('#6f788a', '#0b0e14')).toBe('4.35');
