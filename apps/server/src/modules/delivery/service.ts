@@ -1,206 +1,63 @@
-import { AppError, fromAtoms, MAX_AMOUNT_ATOMS } from '@bourse/shared';
-import type {
-  ContractList,
-  ContractRecord,
-  DeliveryMarket,
-  DeliveryPage,
-  TrialGrant,
-} from '@bourse/shared/api';
+import { AppError, fromAtoms } from '@bourse/shared';
+import type { ContractList, ContractRecord, DeliveryMarket, DeliveryPage } from '@bourse/shared/api';
 import { LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
-import type { Bus } from '../../platform/bus.ts';
-import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import type { ContractResultValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
-import type { AuditService } from '../audit/service.ts';
-import type { LedgerService } from '../ledger/service.ts';
-import { constituentsToJson, readWireConstituents } from '../markets/constituents.ts';
-import type { Constituent } from '../markets/index-price.ts';
-import type { Market } from '../markets/service.ts';
-import type { UserAccount } from '../users/service.ts';
+import { constituentsToJson } from '../markets/constituents.ts';
+import {
+  BATCH,
+  type DeliveryConfig,
+  type DeliveryDeps,
+  type IndexTickValue,
+  PAGE_SIZE,
+  RESERVATIONS,
+  SETTLED_SUBJECT,
+  type SettledEvent,
+  USDT,
+} from './deps.ts';
+import {
+  type ContractRow,
+  DONE_STATUSES,
+  formatMultiple,
+  type GrantRow,
+  requiredTurnover,
+  sameContract,
+  toContractRecord,
+  toPeriodValues,
+  toPlanValues,
+  toTrialGrant,
+  turnoverLeft,
+} from './records.ts';
 import * as repo from './repository.ts';
-import { formatRatio, outcomeOf, RATIO_SCALE, settle } from './settlement.ts';
+import { formatRatio, outcomeOf, settle } from './settlement.ts';
+import * as trials from './trials.ts';
 
-/** Bus subject published after a contract is settled or closed (`SettledEvent`). */
-export const SETTLED_SUBJECT = 'delivery.settled';
-/** Names of the module's sources of open reservations in the ledger's invariant check. */
-export const RESERVATIONS = {
-  real: 'delivery.contracts',
-  trialContracts: 'delivery.trial_contracts',
-  trialGrants: 'delivery.trial_grants',
-  trialProfit: 'delivery.trial_profit',
-} as const;
-/** The settings key of the back office's trial turnover multiple (hundredths: `1000` is 10×). */
-export const TURNOVER_MULTIPLE_SETTING = 'delivery.trial_turnover_multiple';
-/** Accounts registered from one address within this time of each other are linked (the hedge rule). */
-export const SAME_ADDRESS_WINDOW_MS = 24 * 60 * 60_000;
-
-const USDT = 'USDT';
-const PAGE_SIZE = 20;
-const DAY_MS = 24 * 60 * 60_000;
-/** Most contracts (and grants) one run of the settlement job handles; the next run goes on. */
-const BATCH = 500;
-
-/** One index tick as the delivery module needs it. */
-export interface IndexTickValue {
-  price: bigint;
-  at: number;
-  source: string;
-  /** The sources' prices that made it; absent on ticks recorded before they were kept. */
-  constituents?: readonly Constituent[];
-}
-
-/**
- * What delivery needs of the index (the markets module answers it): the latest tick this node
- * has seen, whether it is stale, and the recorded ticks a contract settles on.
- */
-export interface IndexSource {
-  latestIndex(symbol: string): (IndexTickValue & { symbol: string }) | undefined;
-  isIndexStale(symbol: string, now: number): boolean;
-  firstTickAtOrAfter(db: Db, symbol: string, at: number): Promise<IndexTickValue | undefined>;
-  readonly indexStaleMs: number;
-}
-
-export interface DeliveryDeps {
-  /** Refuses trading to unverified users when the operator's policy asks for it. */
-  identityGate: { requireForTrading(userId: bigint): Promise<void> };
-  /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
-  termsGate: { requireAccepted(userId: bigint): Promise<void> };
-  db: Db;
-  clock: Clock;
-  ledger: LedgerService;
-  audit: AuditService;
-  index: IndexSource;
-  markets: { listMarkets(options: { activeOnly?: boolean }): Promise<Market[]> };
-  users: { getAccount(userId: bigint): Promise<UserAccount | undefined> };
-  bus?: Bus;
-  /**
-   * Accounts linked to a user for the hedge rule (referral edge, same identity, same registration
-   * address within {@link SAME_ADDRESS_WINDOW_MS}), read in the caller's transaction.
-   */
-  accountLinks: { linkedAccounts(db: Db, userId: bigint): Promise<bigint[]> };
-  /** The keyed hash of a user's approved identity document, undefined when not verified. */
-  identities: { verifiedIdentityHash(db: Db, userId: bigint): Promise<string | undefined> };
-  /** Where the back office's trial turnover multiple is kept. */
-  settings: {
-    get(key: string, db?: Db): Promise<string | undefined>;
-    set(trx: Db, key: string, value: string): Promise<void>;
-  };
-  /** The trial turnover multiple until the back office sets one (config `TRIAL_TURNOVER_MULTIPLE`). */
-  trialTurnoverMultiple: number;
-  /** A contract whose expiry finds no index tick for this long is closed and refunded. */
-  graceSeconds: number;
-  onError?: (error: unknown, what: string) => void;
-}
-
-/** What the `delivery.settled` event carries (ids as strings). */
-export interface SettledEvent {
-  id: string;
-  userId: string;
-  symbol: string;
-  status: 'settled' | 'closed';
-  result: ContractResultValue;
-}
-
-/** A staff member acting through the back office. */
-export interface StaffActor {
-  staffId: bigint;
-  username: string;
-  /** `staff:<id>`. */
-  actor: string;
-  ip: string;
-}
-
-export interface PeriodSettings {
-  seconds: number;
-  ratioBps: bigint;
-  min: bigint;
-  max: bigint;
-}
-
-export interface ProductSettings {
-  symbol: string;
-  status: 'open' | 'closed';
-  maxExposure: bigint;
-  periods: PeriodSettings[];
-}
-
-export interface PlanSettings {
-  name: string;
-  amount: bigint;
-  validityDays: number;
-  profitCapPercent: number;
-  trigger: 'signup' | 'campaign';
-  active: boolean;
-}
-
-/** Products and trial plans to add where missing (the demo seed). */
-export interface DeliveryConfig {
-  products: ProductSettings[];
-  plans: PlanSettings[];
-}
-
-type ContractRow = repo.ContractRow;
-type GrantRow = NonNullable<Awaited<ReturnType<typeof repo.findGrant>>>;
-
-const ms = (value: bigint | null) => (value === null ? null : fromMillis(value));
-
-const DONE_STATUSES = ['settled', 'closed'] as const;
-
-export function toContractRecord(row: ContractRow): ContractRecord {
-  return {
-    id: String(row.id),
-    symbol: row.symbol,
-    direction: row.direction,
-    period: Number(row.period),
-    amount: fromAtoms(row.amount),
-    funding: row.funding,
-    ratio: formatRatio(row.ratio_bps),
-    status: row.status,
-    result: row.result,
-    open_price: row.open_price === null ? null : fromAtoms(row.open_price),
-    open_at: ms(row.open_price_at),
-    open_source: row.open_source,
-    open_constituents: row.open_constituents === null ? null : readWireConstituents(row.open_constituents),
-    expires_at: fromMillis(row.expires_at),
-    close_price: row.close_price === null ? null : fromAtoms(row.close_price),
-    close_at: ms(row.close_at),
-    close_source: row.close_source,
-    close_constituents: row.close_constituents === null ? null : readWireConstituents(row.close_constituents),
-    profit: row.profit === null ? null : fromAtoms(row.profit),
-    settled_at: ms(row.settled_at),
-    created_at: fromMillis(row.opened_at),
-  };
-}
-
-export function grantStatus(row: GrantRow, now: number): TrialGrant['status'] {
-  if (row.status === 'expired' || fromMillis(row.expires_at) <= now) return 'expired';
-  return row.remaining === 0n ? 'used' : 'active';
-}
-
-function toTrialGrant(row: GrantRow, now: number): TrialGrant {
-  return {
-    id: String(row.id),
-    name: row.name,
-    // why: only the welcome grant is made by the platform itself (`grantVerifiedTrials`).
-    signup: row.granted_by === 'system',
-    amount: fromAtoms(row.amount),
-    remaining: fromAtoms(row.remaining),
-    profit_cap: fromAtoms(row.profit_cap),
-    profit_paid: fromAtoms(row.profit_paid),
-    profit_locked: fromAtoms(row.profit_locked),
-    turnover_left: fromAtoms(turnoverLeft(row)),
-    expires_at: fromMillis(row.expires_at),
-    status: grantStatus(row, now),
-  };
-}
-
-/** Real turnover the grant still needs to release its locked profit; 0 when none is locked. */
-function turnoverLeft(row: GrantRow): bigint {
-  const left = row.turnover_required - row.turnover_done;
-  return row.profit_locked > 0n && left > 0n ? left : 0n;
-}
+export type { StaffActor } from '../../platform/staff-actor.ts';
+export {
+  type DeliveryConfig,
+  type DeliveryDeps,
+  type IndexSource,
+  type IndexTickValue,
+  type PeriodSettings,
+  type PlanSettings,
+  type ProductSettings,
+  RESERVATIONS,
+  SAME_ADDRESS_WINDOW_MS,
+  SETTLED_SUBJECT,
+  type SettledEvent,
+  TURNOVER_MULTIPLE_SETTING,
+} from './deps.ts';
+export {
+  formatMultiple,
+  grantStatus,
+  minTurnoverMultiple,
+  requiredTurnover,
+  toContractRecord,
+  toPeriodValues,
+  toPlanValues,
+} from './records.ts';
 
 /**
  * Delivery (timed up/down) contracts against the house, and trial money: products and periods,
@@ -349,7 +206,7 @@ export class DeliveryService {
         // row lock, so two linked accounts placing at once are seen one after the other.
         const hedge = await this.#hedgeOf(trx, userId, input, now);
         if (hedge) throw new AppError(hedge);
-        const grant = input.trial ? await this.#takeFromGrant(trx, userId, input.amount, now) : undefined;
+        const grant = input.trial ? await trials.takeFromGrant(trx, userId, input.amount, now) : undefined;
         const contractId = await repo.insertContract(trx, {
           user_id: userId,
           symbol: input.symbol,
@@ -497,7 +354,7 @@ export class DeliveryService {
     let expired = 0;
     for (const grant of await repo.listExpiredActiveGrants(db, toMillis(now), BATCH)) {
       try {
-        if (await this.#expireGrant(grant.id, now)) expired++;
+        if (await trials.expireGrant(this.#deps, grant.id, now)) expired++;
       } catch (error) {
         this.#report(error, `expire grant ${grant.id}`);
       }
@@ -594,7 +451,7 @@ export class DeliveryService {
       if (!written) return false;
       // why: grants are locked before any balance, as on every path (placement, expiry), so
       // concurrent settlements of one user queue on the grants instead of deadlocking.
-      const turnoverGrants = isTurnover ? await this.#lockGrantsNeedingTurnover(trx, row.user_id, now) : [];
+      const turnoverGrants = isTurnover ? await trials.lockGrantsNeedingTurnover(trx, row.user_id, now) : [];
       await ledger.post(trx, {
         type: 'delivery.settle',
         ref: `contract:${row.id}`,
@@ -613,7 +470,7 @@ export class DeliveryService {
             requiredTurnover(outcome.trialProfitPaid, multiple),
           );
       }
-      if (turnoverGrants.length > 0) await this.#countTurnover(trx, turnoverGrants, row.amount);
+      if (turnoverGrants.length > 0) await trials.countTurnover(this.#deps, trx, turnoverGrants, row.amount);
       return true;
     });
     if (done && bus) {
@@ -630,209 +487,24 @@ export class DeliveryService {
   }
 
   /**
-   * Locks (in id order) the user's live grants still short of their turnover, and answers them the
-   * soonest to expire first: the order turnover is counted in.
-   */
-  async #lockGrantsNeedingTurnover(trx: Db, userId: bigint, now: number): Promise<GrantRow[]> {
-    const ids = (await repo.listGrantsNeedingTurnover(trx, userId, toMillis(now))).sort((a, b) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    const locked: GrantRow[] = [];
-    for (const id of ids) {
-      const grant = await repo.lockGrant(trx, id);
-      if (grant?.status === 'active' && fromMillis(grant.expires_at) > now) locked.push(grant);
-    }
-    return locked.sort((a, b) =>
-      a.expires_at !== b.expires_at ? (a.expires_at < b.expires_at ? -1 : 1) : a.id < b.id ? -1 : 1,
-    );
-  }
-
-  /**
-   * Counts one real contract's amount as turnover: toward each locked grant in turn, up to what it
-   * still needs (turnover beyond every grant's need is not kept for later profit). A grant whose
-   * turnover is complete has its locked profit released to the user's available USDT, once.
-   */
-  async #countTurnover(trx: Db, grants: GrantRow[], amount: bigint): Promise<void> {
-    let left = amount;
-    for (const grant of grants) {
-      if (left === 0n) return;
-      const need = grant.turnover_required - grant.turnover_done;
-      if (need <= 0n) continue;
-      const counted = left < need ? left : need;
-      await repo.addTurnover(trx, grant.id, counted);
-      left -= counted;
-      if (counted === need && grant.profit_locked > 0n) await this.#releaseProfit(trx, grant);
-    }
-  }
-
-  /** Releases a grant's locked trial profit to the user's available USDT (a `trial.release` entry). */
-  async #releaseProfit(trx: Db, grant: GrantRow): Promise<void> {
-    const amount = grant.profit_locked;
-    if (!(await repo.releaseTrialProfit(trx, grant.id, amount))) return;
-    const user = { userId: grant.user_id };
-    await this.#deps.ledger.post(trx, {
-      type: 'trial.release',
-      // why: the cumulative amount released names each release of a grant apart.
-      ref: `grant:${grant.id}:${grant.profit_released + amount}`,
-      memo: grant.name,
-      by: 'system',
-      postings: [
-        { owner: user, asset: USDT, kind: 'trial_profit', amount: -amount },
-        { owner: user, asset: USDT, kind: 'available', amount },
-      ],
-    });
-  }
-
-  /**
    * The turnover multiple in force, in hundredths (`1000` is 10×): the back office's setting (or
    * the configured default), raised to the least that keeps trial money's expected value at or
    * below zero for the payout ratios configured now (see {@link minTurnoverMultiple}).
    */
-  async turnoverMultiple(db: Db = this.#deps.db): Promise<bigint> {
-    const set = await this.#deps.settings.get(TURNOVER_MULTIPLE_SETTING, db);
-    const chosen = set ? BigInt(set) : BigInt(Math.round(this.#deps.trialTurnoverMultiple * 100));
-    const least = minTurnoverMultiple(await repo.maxRatioBps(db));
-    return least === undefined || chosen >= least ? chosen : least;
+  turnoverMultiple(db: Db = this.#deps.db): Promise<bigint> {
+    return trials.turnoverMultiple(this.#deps, db);
   }
 
   // --- trial money ------------------------------------------------------------------------------
 
-  /**
-   * Gives an account whose identity was just approved the grants of every active sign-up plan
-   * (the "welcome" trial money), inside the caller's transaction (the approval's). A plan is
-   * granted once per identity: skipped when this account or another with the same identity
-   * (`identityHash`, the document's keyed hash) has it, also when both are approved at once.
-   */
-  async grantVerifiedTrials(trx: Db, userId: bigint, identityHash: string): Promise<void> {
-    for (const plan of await repo.listActiveSignupPlans(trx)) {
-      if (await repo.hasGrantOfPlan(trx, userId, plan.id)) continue;
-      await this.grantPlan(trx, {
-        userId,
-        plan,
-        key: `signup:${plan.id}:${userId}`,
-        by: 'system',
-        identityHash,
-      });
-    }
+  /** The welcome trial money of a just-verified identity, in the approval's transaction (see trials.ts). */
+  grantVerifiedTrials(trx: Db, userId: bigint, identityHash: string): Promise<void> {
+    return trials.grantVerifiedTrials(this.#deps, trx, userId, identityHash);
   }
 
-  /**
-   * Grants a plan's trial money to a user inside `trx`: the grant row and its `trial.grant` entry
-   * from the `trial` account. `key` is unique: the same key twice is a unique violation. Answers
-   * undefined, granting nothing, when the identity already has a grant of the plan.
-   */
-  async grantPlan(
-    trx: Db,
-    input: {
-      userId: bigint;
-      plan: NonNullable<Awaited<ReturnType<typeof repo.findPlan>>>;
-      key: string;
-      by: string;
-      /** The keyed hash of the user's verified identity document: one grant of a plan per identity. */
-      identityHash: string;
-    },
-  ): Promise<bigint | undefined> {
-    const { clock, ledger } = this.#deps;
-    const { plan, userId } = input;
-    const now = clock.now();
-    const id = await repo.insertGrant(trx, {
-      user_id: userId,
-      plan_id: plan.id,
-      name: plan.name,
-      amount: plan.amount,
-      remaining: plan.amount,
-      profit_cap: (plan.amount * plan.profit_cap_percent) / 100n,
-      expires_at: toMillis(now + Number(plan.validity_days) * DAY_MS),
-      status: 'active',
-      grant_key: input.key,
-      granted_by: input.by,
-      created_at: toMillis(now),
-      identity_hash: input.identityHash,
-    });
-    if (id === undefined) return undefined;
-    await ledger.post(trx, {
-      type: 'trial.grant',
-      ref: `grant:${id}`,
-      memo: plan.name,
-      by: input.by,
-      postings: [
-        { owner: { system: 'trial' }, asset: USDT, kind: 'available', amount: -plan.amount },
-        { owner: { userId }, asset: USDT, kind: 'trial', amount: plan.amount },
-      ],
-    });
-    return id;
-  }
-
-  /**
-   * Takes `amount` from the grant that expires first among the user's usable ones (alive, with
-   * enough left, below its profit cap), under the grant's row lock.
-   */
-  async #takeFromGrant(trx: Db, userId: bigint, amount: bigint, now: number): Promise<GrantRow> {
-    const grants = await repo.listUserGrants(trx, userId);
-    const alive = grants.filter((g) => g.status === 'active' && fromMillis(g.expires_at) > now);
-    if (alive.length === 0) {
-      throw new AppError(grants.length > 0 ? 'TRIAL_EXPIRED' : 'TRIAL_BALANCE_INSUFFICIENT');
-    }
-    const enough = alive.filter((g) => g.remaining >= amount);
-    if (enough.length === 0) throw new AppError('TRIAL_BALANCE_INSUFFICIENT');
-    const candidates = enough
-      .filter((g) => g.profit_paid < g.profit_cap)
-      .sort((a, b) => (a.expires_at < b.expires_at ? -1 : a.expires_at > b.expires_at ? 1 : 0));
-    const chosen = candidates[0];
-    if (!chosen) throw new AppError('TRIAL_PROFIT_CAP_REACHED');
-    const locked = await repo.lockGrant(trx, chosen.id);
-    if (locked?.status !== 'active' || fromMillis(locked.expires_at) <= now)
-      throw new AppError('TRIAL_EXPIRED');
-    if (locked.remaining < amount) throw new AppError('TRIAL_BALANCE_INSUFFICIENT');
-    if (locked.profit_paid >= locked.profit_cap) throw new AppError('TRIAL_PROFIT_CAP_REACHED');
-    await repo.changeGrant(trx, locked.id, { remainingDelta: -amount });
-    return locked;
-  }
-
-  /** Ends a grant whose time has come: what is left of it returns to the `trial` account. */
-  async #expireGrant(id: bigint, now: number): Promise<boolean> {
-    const { db, ledger } = this.#deps;
-    return db.transaction().execute(async (trx) => {
-      const grant = await repo.lockGrant(trx, id);
-      if (grant?.status !== 'active' || fromMillis(grant.expires_at) > now) return false;
-      // why: both platform accounts before the user's (the ledger's lock order), for two entries.
-      await ledger.balancesForUpdate(trx, [
-        { owner: { system: 'house' }, asset: USDT, kind: 'available' },
-        { owner: { system: 'trial' }, asset: USDT, kind: 'available' },
-      ]);
-      await repo.changeGrant(trx, id, { expire: true });
-      // why: trial profit the turnover has not released ends with its grant, back to the house.
-      if (grant.profit_locked > 0n && (await repo.expireTrialProfit(trx, id, grant.profit_locked))) {
-        await ledger.post(trx, {
-          type: 'trial.profit_expire',
-          ref: `grant:${id}`,
-          memo: grant.name,
-          by: 'system',
-          postings: [
-            {
-              owner: { userId: grant.user_id },
-              asset: USDT,
-              kind: 'trial_profit',
-              amount: -grant.profit_locked,
-            },
-            { owner: { system: 'house' }, asset: USDT, kind: 'available', amount: grant.profit_locked },
-          ],
-        });
-      }
-      if (grant.remaining > 0n) {
-        await ledger.post(trx, {
-          type: 'trial.expire',
-          ref: `grant:${id}`,
-          memo: grant.name,
-          by: 'system',
-          postings: [
-            { owner: { userId: grant.user_id }, asset: USDT, kind: 'trial', amount: -grant.remaining },
-            { owner: { system: 'trial' }, asset: USDT, kind: 'available', amount: grant.remaining },
-          ],
-        });
-      }
-      return true;
-    });
+  /** Grants a plan's trial money to a user inside `trx` (see trials.ts); undefined when the identity has it. */
+  grantPlan(trx: Db, input: Parameters<typeof trials.grantPlan>[2]): Promise<bigint | undefined> {
+    return trials.grantPlan(this.#deps, trx, input);
   }
 
   // --- configuration ----------------------------------------------------------------------------
@@ -860,71 +532,4 @@ export class DeliveryService {
     if (this.#deps.onError) this.#deps.onError(error, what);
     else throw error;
   }
-}
-
-/** `"10"`, `"12.5"`, `"13.34"` from a multiple in hundredths. */
-export function formatMultiple(hundredths: bigint): string {
-  const fraction = String(hundredths % 100n)
-    .padStart(2, '0')
-    .replace(/0+$/, '');
-  return fraction ? `${hundredths / 100n}.${fraction}` : String(hundredths / 100n);
-}
-
-/**
- * Real turnover that releases `profit` at `multiple` (hundredths), rounded up to the atom: never
- * in the user's favour.
- */
-export function requiredTurnover(profit: bigint, multiple: bigint): bigint {
-  const required = (profit * multiple + 99n) / 100n;
-  // why: the 64-bit column holds it; no account places more than any amount may be, so a
-  // requirement above that is as good as never met, and the settlement that records it must not fail.
-  return required < MAX_AMOUNT_ATOMS ? required : MAX_AMOUNT_ATOMS;
-}
-
-/**
- * The least turnover multiple (hundredths, rounded up) at which releasing trial profit has an
- * expected value of at most zero, for a highest payout ratio of `maxRatioBps`: a real contract
- * loses (1 − r) / 2 per unit on average, so the multiple m must have m × (1 − r) / 2 ≥ 1, i.e.
- * m ≥ 2 / (1 − r). Undefined when r ≥ 1 (no multiple is enough); 1× when no period is offered.
- */
-export function minTurnoverMultiple(maxRatioBps: bigint): bigint | undefined {
-  if (maxRatioBps <= 0n) return 100n;
-  if (maxRatioBps >= RATIO_SCALE) return undefined;
-  const least = (2n * RATIO_SCALE * 100n + (RATIO_SCALE - maxRatioBps) - 1n) / (RATIO_SCALE - maxRatioBps);
-  return least < 100n ? 100n : least;
-}
-
-export function toPeriodValues(p: PeriodSettings) {
-  return {
-    seconds: BigInt(p.seconds),
-    ratio_bps: p.ratioBps,
-    min_amount: p.min,
-    max_amount: p.max,
-  };
-}
-
-export function toPlanValues(plan: PlanSettings): repo.PlanValues {
-  return {
-    name: plan.name,
-    amount: plan.amount,
-    validity_days: BigInt(plan.validityDays),
-    profit_cap_percent: BigInt(plan.profitCapPercent),
-    trigger: plan.trigger,
-    active: plan.active ? 1n : 0n,
-  };
-}
-
-function sameContract(
-  row: ContractRow,
-  input: { symbol: string; direction: string; period: number; amount: bigint; trial: boolean },
-): ContractRecord {
-  if (
-    row.symbol !== input.symbol ||
-    row.direction !== input.direction ||
-    Number(row.period) !== input.period ||
-    row.amount !== input.amount ||
-    (row.funding === 'trial') !== input.trial
-  )
-    throw new AppError('IDEMPOTENCY_KEY_REUSED');
-  return toContractRecord(row);
 }

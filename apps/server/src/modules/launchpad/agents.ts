@@ -12,7 +12,7 @@ const PAGE = 20;
 const REALNAME_VERIFIED = 2n;
 
 /** A staff member acting through the back office. */
-interface StaffRef {
+interface StaffActor {
   staffId: bigint;
   actor: string;
   ip: string;
@@ -160,7 +160,7 @@ export class AgentService {
 
   /** approve / reject a pending application, suspend an approved agent or reinstate one (audited). */
   async decide(
-    staff: StaffRef,
+    staff: StaffActor,
     userId: bigint,
     decision: 'approve' | 'reject' | 'suspend' | 'reinstate',
     note: string,

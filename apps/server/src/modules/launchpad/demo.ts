@@ -1,4 +1,14 @@
-// The launchpad's demo projects: names, coins and descriptions in the nine languages.
+// The launchpad's demo: its projects (names, coins and descriptions in the nine languages) and the
+// seeding that creates them, subscribes the demo users and ends the closed one.
+
+import { fromMillis } from '../../platform/time.ts';
+import type { AgentService } from './agents.ts';
+import { createProject, fundInventory, scheduleProject } from './back-office.ts';
+import { DAY_MS, DEMO_SEEDED, type LaunchpadDeps, REFERRAL_SETTING } from './deps.ts';
+import { distribute, releaseDue } from './distribution.ts';
+import * as repo from './repository.ts';
+import { DEFAULT_REFERRAL, setReferralConfig } from './rewards.ts';
+import { place } from './subscriptions.ts';
 
 const text = (
   ja: string,
@@ -72,3 +82,100 @@ export const DEMO_PROJECTS = {
     ),
   },
 } as const;
+
+/**
+ * Demo mode, once: generations 2–3 on (acknowledged as the demo), and three projects so every
+ * state shows at once: one closed with its allocations released, one open (pro-rata) with a
+ * commitment, one upcoming (first come, first served). Subscriptions go through the same
+ * postings as customers' at the times the projects' windows give them.
+ */
+export async function seedDemo(
+  deps: LaunchpadDeps,
+  agents: AgentService,
+  userIds: readonly bigint[],
+): Promise<boolean> {
+  const { db, clock, settings } = deps;
+  if ((await settings.get(DEMO_SEEDED)) || userIds.length === 0) return false;
+  const demo = { staffId: 0n, actor: 'system:demo', ip: '' };
+  if (!(await settings.get(REFERRAL_SETTING))) {
+    await setReferralConfig(deps, demo, { ...DEFAULT_REFERRAL, generations: 3, acknowledge: true });
+  }
+  const now = clock.now();
+  const minute = now - (now % 60_000);
+  const usdt = (units: number) => BigInt(units) * 100_000_000n;
+  const base = {
+    quote: 'USDT',
+    coinDecimals: 4,
+    maxPurchases: 1,
+    softCap: 0n,
+    referralBudgetBp: DEFAULT_REFERRAL.budgetBp,
+  };
+  const closed = await createProject(deps, demo, {
+    ...base,
+    ...DEMO_PROJECTS.closed,
+    startAt: minute - 40 * DAY_MS,
+    endAt: minute - 35 * DAY_MS,
+    lockDays: 5,
+    totalIssue: usdt(10_000),
+    price: usdt(1) / 5n,
+    perMin: usdt(100),
+    perMax: usdt(10_000),
+    individualLimit: usdt(6_000),
+    mode: 'pro_rata',
+  });
+  const open = await createProject(deps, demo, {
+    ...base,
+    ...DEMO_PROJECTS.open,
+    startAt: minute - DAY_MS,
+    endAt: minute + 7 * DAY_MS,
+    lockDays: 30,
+    totalIssue: usdt(500_000),
+    price: usdt(1) / 20n,
+    perMin: usdt(100),
+    perMax: usdt(200_000),
+    individualLimit: usdt(50_000),
+    mode: 'pro_rata',
+  });
+  const upcoming = await createProject(deps, demo, {
+    ...base,
+    ...DEMO_PROJECTS.upcoming,
+    startAt: minute + 3 * DAY_MS,
+    endAt: minute + 10 * DAY_MS,
+    lockDays: 14,
+    totalIssue: usdt(200_000),
+    price: usdt(1) / 10n,
+    perMin: usdt(50),
+    perMax: usdt(20_000),
+    individualLimit: usdt(20_000),
+    mode: 'fcfs',
+  });
+  for (const id of [closed, open, upcoming]) {
+    await fundInventory(deps, demo, id);
+    await scheduleProject(deps, demo, id);
+  }
+  await db.transaction().execute(async (trx) => {
+    const past = await repo.findProject(trx, closed);
+    const live = await repo.findProject(trx, open);
+    if (!past || !live) return;
+    for (const [i, userId] of userIds.entries()) {
+      await place(
+        deps,
+        trx,
+        past,
+        userId,
+        usdt(7_500),
+        `demo-closed-${i}`,
+        fromMillis(past.start_at) + (i + 1) * 3_600_000,
+      );
+    }
+    const last = userIds.at(-1);
+    if (last !== undefined) await place(deps, trx, live, last, usdt(100_000), 'demo-open', now - 3_600_000);
+    await settings.set(trx, DEMO_SEEDED, String(now));
+  });
+  const past = await repo.findProject(db, closed);
+  if (past) {
+    await distribute(deps, agents, closed, fromMillis(past.end_at));
+    await releaseDue(deps, fromMillis(past.release_at));
+  }
+  return true;
+}

@@ -1,12 +1,10 @@
 import {
-  type CancelReason,
   type Command,
   createOrderBook,
   type EventSink,
   getResultStage,
   type OrderBook,
   ResultCode,
-  type Side,
 } from '@bourse/engine';
 import { AppError } from '@bourse/shared';
 import { sql } from 'kysely';
@@ -15,92 +13,35 @@ import type { Clock } from '../../platform/clock.ts';
 import { type Db, isTransactionConflict, TRANSACTION_ATTEMPTS, transactionOnce } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
 import { toMillis } from '../../platform/time.ts';
-import { balanceKey, type LedgerService, type Posting } from '../ledger/service.ts';
-import { engineSpec, quoteOf, quotePerTickLot } from './market.ts';
+import { balanceKey, type LedgerService } from '../ledger/service.ts';
+import { BatchSink, type BatchWork } from './batch-sink.ts';
+import {
+  BATCH_SUBJECT_PREFIX,
+  type BookDepth,
+  type EngineOrder,
+  type SequencerRequest,
+  type SequencerResult,
+  type SpotBatchEvent,
+  toEngineOrder,
+} from './commands.ts';
+import { engineSpec } from './market.ts';
 import * as repo from './repository.ts';
+import { TriggerBook } from './trigger-book.ts';
+
+export {
+  BATCH_SUBJECT_PREFIX,
+  type BookDepth,
+  type ConfigureRequest,
+  type EngineOrder,
+  type NewOrder,
+  type SequencerRequest,
+  type SequencerResult,
+  type SpotBatchEvent,
+  toEngineOrder,
+} from './commands.ts';
 
 /** Most commands one batch (one transaction) takes. */
 export const BATCH_SIZE = 512;
-
-/** What a place asks the sequencer to write: the order row as placed, before its sequence. */
-export type NewOrder = Omit<
-  repo.OrderRow,
-  | 'id'
-  | 'seq'
-  | 'status'
-  | 'filled_qty'
-  | 'filled_quote'
-  | 'fee'
-  | 'revoke_reason'
-  | 'triggered_at'
-  | 'created_at'
-  | 'updated_at'
->;
-
-/** The engine's view of a place (of a trigger order, when it fires): ticks, lots, tick·lots (0 = absent). */
-export interface EngineOrder {
-  side: Side;
-  orderType: 'limit' | 'market';
-  tif: 'gtc' | 'ioc' | 'fok' | 'post-only' | undefined;
-  price: number;
-  qty: number;
-  quoteAmount: number;
-}
-
-/**
- * A change of the market's settings, run in a batch's transaction after the commands queued
- * before it. `write` stores the change (and its audit record) and answers the market as it now
- * is; it is told how many orders are open (counting places earlier in the batch, which may still
- * fill). `revokeAll` then cancels every open order with reason `halt`. It ends its batch, so the
- * commands after it run with the new settings.
- */
-export interface ConfigureRequest {
-  kind: 'configure';
-  revokeAll: boolean;
-  write(trx: Db, openOrders: number): Promise<repo.SpotMarketRow>;
-}
-
-export type SequencerRequest =
-  | { kind: 'place'; order: NewOrder; engine: EngineOrder }
-  | { kind: 'cancel'; orderId: bigint; userId: bigint }
-  | ConfigureRequest;
-
-/**
- * How a command ended: `order` (as committed), `duplicate` (the idempotency key was taken in the
- * same batch: the caller answers the first order), `missed` (a cancel of an order that had
- * already ended: the caller reads why).
- */
-export type SequencerResult =
-  | { order: repo.OrderRow }
-  | { duplicate: true }
-  | { missed: true }
-  | { market: repo.SpotMarketRow; revoked: number };
-
-/** What `spot.batch.<symbol>` carries after each committed batch. */
-export interface SpotBatchEvent {
-  symbol: string;
-  /** The market's sequence before and after the batch. */
-  prevSeq: string;
-  seq: string;
-  /** When the batch was committed and published (unix ms): what `/ws` delivery is timed from. */
-  at: number;
-  trades: { id: string; price: string; qty: string; side: Side; at: number }[];
-  /** Changed levels with their new totals (atoms; "0" removes the level). */
-  bids: [string, string][];
-  asks: [string, string][];
-  /** Orders the batch placed or changed: id and user, for private pushes. */
-  orders: { id: string; userId: string }[];
-}
-
-export const BATCH_SUBJECT_PREFIX = 'spot.batch.';
-
-/** A book's levels in atoms (price, total quantity), best first, at a committed sequence. */
-export interface BookDepth {
-  seq: bigint;
-  bids: [bigint, bigint][];
-  asks: [bigint, bigint][];
-}
-
 interface Pending {
   request: SequencerRequest;
   resolve(result: SequencerResult): void;
@@ -120,15 +61,6 @@ export interface SequencerDeps {
   bus?: Bus;
   onError?: (error: unknown, what: string) => void;
 }
-
-const REASONS: Record<CancelReason, string> = {
-  user: 'user',
-  reduce: 'user',
-  unfilled: 'unfilled',
-  fok: 'fok',
-  'post-only': 'post_only',
-  'self-trade': 'self_trade',
-};
 
 const SILENT: EventSink = {
   onAccepted() {},
@@ -688,269 +620,4 @@ type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : n
 /** Whether an open order is a trigger order still waiting for its price. */
 function isWaiting(row: repo.OrderRow): boolean {
   return row.trigger_price !== null && row.triggered_at === null;
-}
-
-/** How an order enters the engine's book: a fired trigger as the limit or market order it becomes. */
-export function toEngineOrder(
-  row: Pick<repo.OrderRow, 'type' | 'side' | 'tif' | 'price' | 'qty' | 'quote_amount'>,
-  market: repo.SpotMarketRow,
-): EngineOrder {
-  if (row.type === 'limit' || row.type === 'stop_limit') {
-    if (row.price === null || row.qty === null) throw new Error('a limit order without price or quantity');
-    return {
-      side: row.side,
-      orderType: 'limit',
-      tif: row.tif === 'post_only' ? 'post-only' : row.tif,
-      price: Number(row.price / market.tick_size),
-      qty: Number(row.qty / market.lot_size),
-      quoteAmount: 0,
-    };
-  }
-  if (row.side === 'sell') {
-    if (row.qty === null) throw new Error('a market sell without quantity');
-    return {
-      side: 'sell',
-      orderType: 'market',
-      tif: undefined,
-      price: 0,
-      qty: Number(row.qty / market.lot_size),
-      quoteAmount: 0,
-    };
-  }
-  if (row.quote_amount === null) throw new Error('a market buy without amount');
-  return {
-    side: 'buy',
-    orderType: 'market',
-    tif: undefined,
-    price: 0,
-    qty: 0,
-    quoteAmount: Number(row.quote_amount / quotePerTickLot(market)),
-  };
-}
-
-/**
- * The waiting trigger orders of one market, in release order: `gte` by ascending trigger price,
- * `lte` by descending, ties by arrival (as the engine's trigger book releases them).
- */
-class TriggerBook {
-  readonly #gte: repo.OrderRow[] = [];
-  readonly #lte: repo.OrderRow[] = [];
-
-  arm(row: repo.OrderRow): void {
-    const price = row.trigger_price ?? 0n;
-    const isGte = row.trigger_condition === 'gte';
-    const list = isGte ? this.#gte : this.#lte;
-    // why: insert after every order with an equal trigger price so ties release in arrival order.
-    let low = 0;
-    let high = list.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const other = list[mid].trigger_price ?? 0n;
-      if (isGte ? other <= price : other >= price) low = mid + 1;
-      else high = mid;
-    }
-    list.splice(low, 0, row);
-  }
-
-  disarm(row: repo.OrderRow): void {
-    for (const list of [this.#gte, this.#lte]) {
-      const at = list.indexOf(row);
-      if (at !== -1) list.splice(at, 1);
-    }
-  }
-
-  /** Takes the next order the last price has reached (`gte` first), or undefined. */
-  next(lastPrice: bigint | null): repo.OrderRow | undefined {
-    if (lastPrice === null) return undefined;
-    const up = this.#gte[0];
-    if (up && (up.trigger_price ?? 0n) <= lastPrice) return this.#gte.shift();
-    const down = this.#lte[0];
-    if (down && (down.trigger_price ?? 0n) >= lastPrice) return this.#lte.shift();
-    return undefined;
-  }
-}
-
-interface BatchWork {
-  seq: bigint;
-  /** The last trade price after the batch (atoms). */
-  lastPrice: bigint | null;
-  results: (SequencerResult | AppError | undefined)[];
-  trades: repo.NewTrade[];
-  tradeIds: bigint[];
-  deltas: { side: Side; price: number; qty: number }[];
-  changed: repo.OrderRow[];
-}
-
-/**
- * Folds a batch's engine events into order rows, trades and ledger postings. Fees: each side pays
- * on what it receives — the buyer in the base coin, the seller in the quote coin — at the maker or
- * taker ratio, rounded down to the atom (never more than the ratio; every entry still balances,
- * the fee account gets exactly what the receiver does not).
- */
-class BatchSink implements EventSink {
-  readonly trades: repo.NewTrade[] = [];
-  readonly deltas: { side: Side; price: number; qty: number }[] = [];
-  readonly changed = new Set<repo.OrderRow>();
-  /** The order the last `done` event finished (a cancel's answer). */
-  lastDone: repo.OrderRow | undefined;
-  /** The market sequence of the command being applied (what its trades record). */
-  cause = 0n;
-  /** The last trade price in atoms, moved by every trade of the batch. */
-  lastPrice: bigint | null;
-  readonly #market: repo.SpotMarketRow;
-  readonly #live: Map<number, repo.OrderRow>;
-  readonly #byId: Map<bigint, repo.OrderRow>;
-  readonly #now: Millis;
-  readonly #sums = new Map<string, { posting: Omit<Posting, 'amount'>; amount: bigint }>();
-
-  constructor(
-    market: repo.SpotMarketRow,
-    live: Map<number, repo.OrderRow>,
-    byId: Map<bigint, repo.OrderRow>,
-    now: Millis,
-    lastPrice: bigint | null,
-  ) {
-    this.lastPrice = lastPrice;
-    this.#market = market;
-    this.#live = live;
-    this.#byId = byId;
-    this.#now = now;
-  }
-
-  onAccepted(): void {}
-  onTriggered(): void {}
-
-  onTrade(
-    _seq: number,
-    makerOrderId: number,
-    _makerUserId: number,
-    takerOrderId: number,
-    _takerUserId: number,
-    price: number,
-    qty: number,
-    makerSide: Side,
-  ): void {
-    const market = this.#market;
-    const maker = this.#order(makerOrderId);
-    const taker = this.#order(takerOrderId);
-    const base = BigInt(qty) * market.lot_size;
-    const quote = BigInt(price) * BigInt(qty) * quotePerTickLot(market);
-    const [buyer, seller] = makerSide === 'buy' ? [maker, taker] : [taker, maker];
-    const buyerBps = buyer === maker ? market.maker_fee_bps : market.taker_fee_bps;
-    const sellerBps = seller === maker ? market.maker_fee_bps : market.taker_fee_bps;
-    const buyerFee = (base * buyerBps) / 10_000n;
-    const sellerFee = (quote * sellerBps) / 10_000n;
-
-    for (const [row, bps, fee, spent] of [
-      [buyer, buyerBps, buyerFee, quote],
-      [seller, sellerBps, sellerFee, base],
-    ] as const) {
-      row.filled_qty += base;
-      row.filled_quote += quote;
-      row.fee += fee;
-      row.fee_bps = bps;
-      row.held -= spent;
-      this.changed.add(row);
-    }
-    this.#add({ userId: buyer.user_id }, market.quote, 'frozen', -quote);
-    this.#add({ userId: buyer.user_id }, market.base, 'available', base - buyerFee);
-    this.#add({ system: 'fees' }, market.base, 'available', buyerFee);
-    this.#add({ userId: seller.user_id }, market.base, 'frozen', -base);
-    this.#add({ userId: seller.user_id }, market.quote, 'available', quote - sellerFee);
-    this.#add({ system: 'fees' }, market.quote, 'available', sellerFee);
-    this.lastPrice = BigInt(price) * market.tick_size;
-    this.trades.push({
-      symbol: market.symbol,
-      seq: this.cause,
-      price: this.lastPrice,
-      qty: base,
-      quote,
-      maker_order_id: maker.id,
-      maker_user_id: maker.user_id,
-      taker_order_id: taker.id,
-      taker_user_id: taker.user_id,
-      taker_side: taker.side,
-      maker_fee: maker === buyer ? buyerFee : sellerFee,
-      taker_fee: taker === buyer ? buyerFee : sellerFee,
-      at: this.#now,
-    });
-  }
-
-  onCancelled(_seq: number, orderId: number, _userId: number, _qty: number, reason: CancelReason): void {
-    const row = this.#order(orderId);
-    row.revoke_reason = REASONS[reason];
-    this.changed.add(row);
-  }
-
-  onDone(_seq: number, orderId: number): void {
-    const row = this.#order(orderId);
-    this.#release(row, row.held);
-    const filledAll = row.qty === null ? row.filled_qty > 0n : row.filled_qty === row.qty;
-    row.status = filledAll ? 'completed' : 'revoked';
-    if (filledAll) row.revoke_reason = null;
-    else row.revoke_reason ??= 'user';
-    this.#live.delete(orderId);
-    this.#byId.delete(row.id);
-    this.changed.add(row);
-    this.lastDone = row;
-  }
-
-  onBookDelta(_seq: number, side: Side, price: number, qty: number): void {
-    this.deltas.push({ side, price, qty });
-  }
-
-  /** Ends a trigger order that never entered the book: revoked, its hold released. */
-  revokeWaiting(row: repo.OrderRow, reason: string): void {
-    this.#release(row, row.held);
-    row.status = 'revoked';
-    row.revoke_reason = reason;
-    this.#live.delete(Number(row.seq));
-    this.#byId.delete(row.id);
-    this.changed.add(row);
-  }
-
-  /** Holds a place's funds: from the owner's available balance to frozen. */
-  hold(row: repo.OrderRow): void {
-    this.#add({ userId: row.user_id }, row.hold_asset, 'available', -row.held);
-    this.#add({ userId: row.user_id }, row.hold_asset, 'frozen', row.held);
-  }
-
-  /**
-   * A limit buy that rests after taking at better prices holds more than its remainder needs;
-   * the difference goes back to the buyer at once.
-   */
-  trimBuyHold(row: repo.OrderRow): void {
-    if (row.status !== 'entrusted' || row.side !== 'buy' || row.price === null || row.qty === null) return;
-    const needed = quoteOf(row.price, row.qty - row.filled_qty);
-    if (row.held > needed) this.#release(row, row.held - needed);
-  }
-
-  /** Postings of the batch, netted per account; accounts that net to zero are left out. */
-  postings(): Posting[] {
-    return [...this.#sums.values()]
-      .filter((s) => s.amount !== 0n)
-      .map((s) => ({ ...s.posting, amount: s.amount }));
-  }
-
-  #release(row: repo.OrderRow, amount: bigint): void {
-    if (amount <= 0n) return;
-    this.#add({ userId: row.user_id }, row.hold_asset, 'frozen', -amount);
-    this.#add({ userId: row.user_id }, row.hold_asset, 'available', amount);
-    row.held -= amount;
-    this.changed.add(row);
-  }
-
-  #order(engineId: number): repo.OrderRow {
-    const row = this.#live.get(engineId);
-    if (!row) throw new Error(`${this.#market.symbol}: engine order ${engineId} is not live`);
-    return row;
-  }
-
-  #add(owner: Posting['owner'], asset: string, kind: 'available' | 'frozen', amount: bigint): void {
-    if (amount === 0n) return;
-    const key = `${'userId' in owner ? `u${owner.userId}` : owner.system}|${asset}|${kind}`;
-    const sum = this.#sums.get(key);
-    if (sum) sum.amount += amount;
-    else this.#sums.set(key, { posting: { owner, asset, kind }, amount });
-  }
 }

@@ -1,4 +1,3 @@
-import { validatePlace } from '@bourse/engine';
 import { AppError, fromAtoms } from '@bourse/shared';
 import type {
   CoinBalance,
@@ -7,29 +6,17 @@ import type {
   SpotMarket,
   SpotOrder,
   SpotOrderDetail,
-  SpotOrderType,
   SpotTicker,
   TradeCandle,
   TradeKlineInterval,
-  TriggerCondition,
 } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
-import type { Bus } from '../../platform/bus.ts';
-import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { SpotOrderStatusValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
-import type { LedgerService } from '../ledger/service.ts';
-import {
-  engineSpec,
-  hasExactUnits,
-  MAX_PRICE_TICKS,
-  percentOf,
-  quoteOf,
-  quotePerTickLot,
-  toSpotMarket,
-  toSpotOrder,
-} from './market.ts';
+import type { SpotDeps } from './deps.ts';
+import { hasExactUnits, percentOf, toSpotMarket, toSpotOrder } from './market.ts';
+import { type PlaceInput, prepareOrder } from './order-entry.ts';
 import * as repo from './repository.ts';
 import {
   type BookDepth,
@@ -37,7 +24,6 @@ import {
   type EngineOrder,
   MarketSequencer,
   type NewOrder,
-  toEngineOrder,
 } from './sequencer.ts';
 
 /** Name of the module's source of open reservations in the ledger's invariant check. */
@@ -75,45 +61,8 @@ export interface SpotMarketSettings {
   status: 'open' | 'halted';
 }
 
-export interface SpotDeps {
-  db: Db;
-  clock: Clock;
-  ledger: LedgerService;
-  /** The index this node last saw (the markets module): limit prices must stay in its band. */
-  index: { latestIndex(symbol: string): { price: bigint } | undefined };
-  users: {
-    tradingStatuses(db: Db, userIds: readonly bigint[]): Promise<Map<bigint, 'ok' | 'frozen' | 'banned'>>;
-  };
-  bus?: Bus;
-  onError?: (error: unknown, what: string) => void;
-  /** Refuses trading to unverified users when the operator's policy asks for it. */
-  identityGate: { requireForTrading(userId: bigint): Promise<void> };
-  /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
-  termsGate: { requireAccepted(userId: bigint): Promise<void> };
-}
-
-export interface PlaceInput {
-  symbol: string;
-  side: 'buy' | 'sell';
-  type: SpotOrderType;
-  tif: 'gtc' | 'ioc' | 'fok' | 'post_only';
-  price?: bigint;
-  qty?: bigint;
-  quoteAmount?: bigint;
-  /** Trigger types only: the last trade price at which the order enters the book. */
-  triggerPrice?: bigint;
-  idempotencyKey: string;
-}
-
-/**
- * A trigger's condition on the last price: a stop buys when the price rises to its trigger and
- * sells when it falls to it; a take-profit the other way round.
- */
-export function triggerConditionOf(type: SpotOrderType, side: 'buy' | 'sell'): TriggerCondition | null {
-  if (type === 'limit' || type === 'market') return null;
-  const isStop = type !== 'take_profit';
-  return isStop === (side === 'buy') ? 'gte' : 'lte';
-}
+export type { SpotDeps } from './deps.ts';
+export { type PlaceInput, triggerConditionOf } from './order-entry.ts';
 
 /**
  * Spot trading: markets, order entry through one sequencer per market, the customer's orders and
@@ -168,7 +117,7 @@ export class SpotService {
     const market = sequencer.market;
     let prepared: { order: NewOrder; engine: EngineOrder };
     try {
-      prepared = this.#prepare(market, userId, input);
+      prepared = prepareOrder(this.#deps.index, market, userId, input);
     } catch (error) {
       // why: a retry whose first attempt was accepted answers that order, even if the price has
       // since left the band; only a refusal pays for this read.
@@ -558,133 +507,6 @@ export class SpotService {
     const list: SpotOrder[] = [];
     for (const row of rows) list.push(toSpotOrder(row, await this.#marketRow(row.symbol)));
     return list;
-  }
-
-  /** Checks a place against the market and turns it into the order row and the engine's units. */
-  #prepare(
-    market: repo.SpotMarketRow,
-    userId: bigint,
-    input: PlaceInput,
-  ): { order: NewOrder; engine: EngineOrder } {
-    const { tick_size: tick, lot_size: lot } = market;
-    const condition = triggerConditionOf(input.type, input.side);
-    let triggerPrice: bigint | null = null;
-    if (condition !== null) {
-      const trigger = input.triggerPrice;
-      if (
-        trigger === undefined ||
-        trigger <= 0n ||
-        trigger % tick !== 0n ||
-        trigger / tick > BigInt(MAX_PRICE_TICKS)
-      )
-        throw new AppError('TRIGGER_PRICE_INVALID');
-      triggerPrice = trigger;
-    }
-    const base = {
-      symbol: market.symbol,
-      user_id: userId,
-      side: input.side,
-      type: input.type,
-      idempotency_key: input.idempotencyKey,
-      trigger_price: triggerPrice,
-      trigger_condition: condition,
-    };
-    const reference = this.#deps.index.latestIndex(market.symbol)?.price;
-    let order: NewOrder;
-    let engine: EngineOrder;
-    if (input.type === 'limit' || input.type === 'stop_limit') {
-      const { price, qty } = input;
-      if (price === undefined || price <= 0n || price % tick !== 0n) throw new AppError('PRICE_INVALID');
-      if (price / tick > BigInt(MAX_PRICE_TICKS)) throw new AppError('PRICE_INVALID');
-      if (qty === undefined || qty <= 0n || qty % lot !== 0n) throw new AppError('QTY_INVALID');
-      const notional = quoteOf(price, qty);
-      if (notional < market.min_notional) throw new AppError('NOTIONAL_TOO_SMALL');
-      // why: a stop-limit's price is for the market as it will be; it is checked when it fires.
-      if (input.type === 'limit' && reference !== undefined && reference > 0n) {
-        const distance = price > reference ? price - reference : reference - price;
-        if (distance * 10_000n > reference * market.band_bps) throw new AppError('PRICE_OUT_OF_BAND');
-      }
-      const buy = input.side === 'buy';
-      order = {
-        ...base,
-        tif: input.tif,
-        price,
-        qty,
-        quote_amount: null,
-        fee_bps: input.tif === 'post_only' ? market.maker_fee_bps : market.taker_fee_bps,
-        hold_asset: buy ? market.quote : market.base,
-        held: buy ? notional : qty,
-      };
-      engine = {
-        side: input.side,
-        orderType: 'limit',
-        tif: input.tif === 'post_only' ? 'post-only' : input.tif,
-        price: Number(price / tick),
-        qty: Number(qty / lot),
-        quoteAmount: 0,
-      };
-    } else if (input.side === 'sell') {
-      const { qty } = input;
-      if (qty === undefined || qty <= 0n || qty % lot !== 0n) throw new AppError('QTY_INVALID');
-      const at = triggerPrice ?? reference;
-      if (at !== undefined && quoteOf(at, qty) < market.min_notional)
-        throw new AppError('NOTIONAL_TOO_SMALL');
-      order = {
-        ...base,
-        tif: 'ioc',
-        price: null,
-        qty,
-        quote_amount: null,
-        fee_bps: market.taker_fee_bps,
-        hold_asset: market.base,
-        held: qty,
-      };
-      engine = {
-        side: 'sell',
-        orderType: 'market',
-        tif: undefined,
-        price: 0,
-        qty: Number(qty / lot),
-        quoteAmount: 0,
-      };
-    } else {
-      const amount = input.quoteAmount;
-      if (amount === undefined || amount <= 0n) throw new AppError('AMOUNT_INVALID');
-      if (amount < market.min_notional) throw new AppError('NOTIONAL_TOO_SMALL');
-      const tickLots = amount / quotePerTickLot(market);
-      if (tickLots < 1n || tickLots > BigInt(Number.MAX_SAFE_INTEGER)) throw new AppError('AMOUNT_INVALID');
-      order = {
-        ...base,
-        tif: 'ioc',
-        price: null,
-        qty: null,
-        quote_amount: amount,
-        fee_bps: market.taker_fee_bps,
-        hold_asset: market.quote,
-        held: amount,
-      };
-      engine = {
-        side: 'buy',
-        orderType: 'market',
-        tif: undefined,
-        price: 0,
-        qty: 0,
-        quoteAmount: Number(tickLots),
-      };
-    }
-    // why: the engine view of a trigger is what enters when it fires; the sequencer rebuilds it then.
-    if (condition !== null) engine = toEngineOrder(order, market);
-    const code = validatePlace(engineSpec(market), {
-      type: 'place',
-      seq: 1,
-      orderId: 1,
-      userId: 1,
-      ...engine,
-    });
-    if (code === 1006 || code === 1007) throw new AppError('PRICE_INVALID');
-    if (code === 1008) throw new AppError('QTY_INVALID');
-    if (code !== 0) throw new AppError('PARAM_ERROR');
-    return { order, engine };
   }
 
   #sameOrder(row: repo.OrderRow, input: PlaceInput): Promise<SpotOrder> | SpotOrder {

@@ -1,0 +1,2 @@
+/** Unix milliseconds as stored: a `bigint` column. */
+export type Millis = bigint;
