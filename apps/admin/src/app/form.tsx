@@ -1,54 +1,19 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { type FieldErrorText, fieldErrorText } from '@bourse/forms';
 import { Form, Input } from 'antd';
 import { cloneElement, type FormEventHandler, type ReactElement, type ReactNode } from 'react';
-import {
-  type Control,
-  type FieldPath,
-  type FieldValues,
-  type UseFormProps,
-  type UseFormReturn,
-  useController,
-  useForm,
-} from 'react-hook-form';
+import { type Control, type FieldPath, type FieldValues, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
 
-/** A form's values as its fields hold them (`z.input`) and as the schema hands them on (`z.output`). */
-export type SchemaForm<Schema extends z.ZodType<FieldValues, FieldValues>> = UseFormReturn<
-  z.input<Schema>,
-  unknown,
-  z.output<Schema>
->;
+export { type SchemaForm, useSchemaForm } from '@bourse/forms';
 
 /**
- * The one way a back-office form is made: react-hook-form validating with a zod schema of
- * `@bourse/shared/api` — the request schema the server checks too. Fields are checked when first
- * left, then on every change; `handleSubmit` calls back only with values the schema accepted.
+ * The text of a field's problem in the back office's language (see `fieldErrorText` of
+ * `@bourse/forms`): result keys read through `form.errors.<KEY>`; anything else reads as the
+ * field's own rule (`invalidText`) or the generic "check this value".
  */
-export function useSchemaForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
-  schema: Schema,
-  options: Omit<UseFormProps<z.input<Schema>, unknown, z.output<Schema>>, 'resolver'> = {},
-): SchemaForm<Schema> {
-  return useForm<z.input<Schema>, unknown, z.output<Schema>>({
-    mode: 'onTouched',
-    ...options,
-    resolver: zodResolver(schema),
-  });
-}
-
-/**
- * The text of a field's problem: the schemas report result keys (`PARAM_MISSING`,
- * `STAFF_TOTP_WRONG`, …), shown through `form.errors.<KEY>`; anything else reads as "check this
- * value". `invalidText` replaces the generic PARAM_ERROR with the field's own rule.
- */
-function useErrorText(): (message: string | undefined, invalidText?: string) => string | undefined {
-  const { t, i18n } = useTranslation();
-  return (message, invalidText) => {
-    if (!message) return undefined;
-    if (message === 'PARAM_ERROR' && invalidText) return invalidText;
-    const key = `form.errors.${message}`;
-    return i18n.exists(key) ? t(key) : (invalidText ?? t('form.errors.PARAM_ERROR'));
-  };
+function useErrorText(): FieldErrorText {
+  const { i18n } = useTranslation();
+  return fieldErrorText(i18n, { fallbackKey: 'form.errors.PARAM_ERROR' });
 }
 
 /** What a bound antd control receives; `valueProp` is `checked` for a switch. */

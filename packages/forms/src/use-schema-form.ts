@@ -10,10 +10,11 @@ export type SchemaForm<Schema extends z.ZodType<FieldValues, FieldValues>> = Use
 >;
 
 /**
- * The one way a form is made: react-hook-form validating with a zod schema — the request schema
- * of `@bourse/shared/api` the server checks too, narrowed or extended for the page. Fields are
- * checked when first left, then on every change; `handleSubmit` only calls back with values the
- * schema accepted (its output, transforms applied).
+ * The one way a form is made, in the customer app and the back office alike: react-hook-form
+ * validating with a zod schema — the request schema of `@bourse/shared/api` the server checks
+ * too, narrowed or extended for the page. Fields are checked when first left, then on every
+ * change; `handleSubmit` only calls back with values the schema accepted (its output, transforms
+ * applied).
  */
 export function useSchemaForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
   schema: Schema,
