@@ -2,7 +2,7 @@ import { ConfirmDepositBody, FreezeBody, RejectBody, StaffTokenBody } from '@bou
 import { Input, Modal } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from './form.tsx';
 
 /**
  * What the dialog asks for: the amount to credit, a required reason, an optional note, or nothing

@@ -1,19 +1,12 @@
+import type { BroadcastItem } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Input, Table, Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
-
-const LOCALES = ['ja-JP', 'en-US', 'zh-CN', 'zh-TW', 'ko-KR', 'fr-FR', 'de-DE', 'it-IT', 'tr-TR'] as const;
-
-interface Broadcast {
-  id: number;
-  title: string;
-  locales: string[];
-  createdBy: string | null;
-  createdAt: number;
-}
+import { formatTime } from '../../../shared/format.ts';
+import { TEXT_LOCALES } from '../../../shared/locales.ts';
+import { listBroadcasts } from '../api/list-broadcasts.ts';
+import { sendBroadcast } from '../api/send-broadcast.ts';
 
 /**
  * Broadcast notices to every account: a title and body per locale (ja-JP, the fallback, is
@@ -26,14 +19,14 @@ export function BroadcastsPage() {
   const [texts, setTexts] = useState<Record<string, { title: string; body: string }>>({});
   const list = useQuery({
     queryKey: ['broadcasts'],
-    queryFn: () => api<{ list: Broadcast[] }>('GET', '/notices/broadcasts'),
+    queryFn: listBroadcasts,
   });
   const send = useMutation({
     mutationFn: () => {
       const filled = Object.fromEntries(
         Object.entries(texts).filter(([, v]) => v.title.trim() && v.body.trim()),
       );
-      return api<{ id: number }>('POST', '/notices/broadcasts', { texts: filled });
+      return sendBroadcast({ texts: filled });
     },
     onSuccess: () => {
       setTexts({});
@@ -53,7 +46,7 @@ export function BroadcastsPage() {
     <>
       <Card size="small" title={t('broadcasts.new')} style={{ marginBottom: 16 }}>
         <Tabs
-          items={LOCALES.map((locale) => ({
+          items={TEXT_LOCALES.map((locale) => ({
             key: locale,
             label: locale === 'ja-JP' ? `${locale} *` : locale,
             children: (
@@ -92,7 +85,7 @@ export function BroadcastsPage() {
         )}
       </Card>
       {list.error && <Alert type="warning" showIcon title={list.error.message} />}
-      <Table<Broadcast>
+      <Table<BroadcastItem>
         size="middle"
         rowKey="id"
         loading={list.isLoading}

@@ -1,3 +1,4 @@
+import type { AdminContentClaims, AdminContentItem } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -20,27 +21,17 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { TEXT_LOCALES } from '../../../shared/locales.ts';
+import { deleteContent } from '../api/delete-content.ts';
+import { fetchClaims } from '../api/fetch-claims.ts';
+import { listContent } from '../api/list-content.ts';
+import { saveClaims } from '../api/save-claims.ts';
+import { saveContent } from '../api/save-content.ts';
 
-const LOCALES = ['ja-JP', 'en-US', 'zh-CN', 'zh-TW', 'ko-KR', 'fr-FR', 'de-DE', 'it-IT', 'tr-TR'] as const;
 const KINDS = ['announcement', 'help', 'page'] as const;
 type Kind = (typeof KINDS)[number];
-
-interface Item {
-  id: number;
-  kind: Kind;
-  slug: string;
-  pinned: boolean;
-  status: 'draft' | 'published';
-  publishAt: number;
-  author: string | null;
-  updatedAt: number;
-  /** The terms page's version (0: not the terms, or a changed terms text not yet published). */
-  termsVersion: number;
-  texts: Record<string, { title: string; body: string }>;
-}
 
 interface Draft {
   id?: number;
@@ -50,13 +41,6 @@ interface Draft {
   status: 'draft' | 'published';
   publishAt: Dayjs | null;
   texts: Record<string, { title: string; body: string }>;
-}
-
-interface Claims {
-  leverageMax: string;
-  reserveBtc: string;
-  reserveEvidence?: boolean;
-  leverageOffered?: number;
 }
 
 const empty = (kind: Kind): Draft => ({
@@ -83,12 +67,12 @@ export function ContentPage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const list = useQuery({
     queryKey: ['content', kind],
-    queryFn: () => api<{ list: Item[] }>('GET', `/content?kind=${kind}`),
+    queryFn: () => listContent(kind),
   });
   const refresh = () => void client.invalidateQueries({ queryKey: ['content'] });
   const save = useMutation({
     mutationFn: (d: Draft) =>
-      api<Item>('POST', d.id ? `/content/${d.id}` : '/content', {
+      saveContent(d.id, {
         kind: d.kind,
         slug: d.slug,
         pinned: d.pinned,
@@ -104,7 +88,7 @@ export function ContentPage() {
     onError: (error) => message.error(error.message),
   });
   const remove = useMutation({
-    mutationFn: (id: number) => api('POST', `/content/${id}/delete`),
+    mutationFn: (id: number) => deleteContent(id),
     onSuccess: () => {
       refresh();
       message.success(t('content.deleted'));
@@ -142,7 +126,7 @@ export function ContentPage() {
         )}
       </Space>
       {list.error && <Alert type="warning" showIcon title={list.error.message} />}
-      <Table<Item>
+      <Table<AdminContentItem>
         size="middle"
         rowKey="id"
         loading={list.isLoading}
@@ -287,7 +271,7 @@ export function ContentPage() {
               </Typography.Paragraph>
             )}
             <Tabs
-              items={LOCALES.map((locale) => ({
+              items={TEXT_LOCALES.map((locale) => ({
                 key: locale,
                 label: locale === 'ja-JP' ? `${locale} *` : locale,
                 children: (
@@ -323,14 +307,13 @@ function ClaimsCard({ canWrite }: { canWrite: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
-  const [edit, setEdit] = useState<Claims | null>(null);
+  const [edit, setEdit] = useState<AdminContentClaims | null>(null);
   const claims = useQuery({
     queryKey: ['content-claims'],
-    queryFn: () => api<Claims>('GET', '/content-claims'),
+    queryFn: fetchClaims,
   });
   const save = useMutation({
-    mutationFn: (c: Claims) =>
-      api<Claims>('POST', '/content-claims', { leverageMax: c.leverageMax, reserveBtc: c.reserveBtc }),
+    mutationFn: (c: AdminContentClaims) => saveClaims(c.leverageMax, c.reserveBtc),
     onSuccess: () => {
       setEdit(null);
       void client.invalidateQueries({ queryKey: ['content-claims'] });

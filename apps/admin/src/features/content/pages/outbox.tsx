@@ -1,20 +1,10 @@
+import type { OutboxItem } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Input, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
-
-interface OutboxMail {
-  id: number;
-  userId: number | null;
-  recipient: string;
-  subject: string;
-  body: string;
-  status: 'kept' | 'sent' | 'failed';
-  error: string;
-  createdAt: number;
-}
+import { formatTime } from '../../../shared/format.ts';
+import { listOutbox } from '../api/list-outbox.ts';
 
 const STATUS_COLORS = { kept: 'default', sent: 'success', failed: 'error' } as const;
 
@@ -27,7 +17,7 @@ export function OutboxPage() {
   const [recipient, setRecipient] = useState('');
   const outbox = useQuery({
     queryKey: ['outbox', recipient],
-    queryFn: () => api<{ list: OutboxMail[] }>('GET', '/mail/outbox', { recipient: recipient || undefined }),
+    queryFn: () => listOutbox(recipient || undefined),
   });
   return (
     <>
@@ -39,7 +29,7 @@ export function OutboxPage() {
         data-testid="outbox-search"
       />
       {outbox.error && <Alert type="warning" showIcon title={outbox.error.message} />}
-      <Table<OutboxMail>
+      <Table<OutboxItem>
         size="middle"
         rowKey="id"
         loading={outbox.isLoading}

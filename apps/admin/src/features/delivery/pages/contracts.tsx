@@ -1,5 +1,5 @@
 import {
-  type AdminContractList,
+  type AdminContractFilter,
   AdminContractListQuery,
   type AdminContractRecord,
   CONTRACT_STATUSES,
@@ -9,10 +9,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Input, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { formatTime } from '../../app/format.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { fetchContract } from '../api/fetch-contract.ts';
+import { listContracts } from '../api/list-contracts.ts';
 import { blankAsAbsent, Pager, SignedAmount } from './common.tsx';
 import { productsQuery } from './products.tsx';
 
@@ -34,10 +34,6 @@ function Constituents({ list }: { list: readonly IndexConstituent[] | null }) {
   );
 }
 
-type Contract = z.infer<typeof AdminContractRecord>;
-type Contracts = z.infer<typeof AdminContractList>;
-type ContractFilter = z.output<typeof AdminContractListQuery>;
-
 const ContractFilterFields = AdminContractListQuery.pick({
   status: true,
   symbol: true,
@@ -50,11 +46,11 @@ const FUNDINGS = ['real', 'trial'] as const;
 /** Every contract, filtered and paged, with its settlement data; read only. */
 export function ContractsTab() {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<ContractFilter>({ page: 1 });
+  const [filter, setFilter] = useState<AdminContractFilter>({ page: 1 });
   const [openId, setOpenId] = useState<string | null>(null);
   const contracts = useQuery({
     queryKey: ['delivery', 'contracts', filter],
-    queryFn: () => api<Contracts>('GET', '/delivery/contracts', filter),
+    queryFn: () => listContracts(filter),
   });
   const products = useQuery(productsQuery);
   const form = useSchemaForm(ContractFilterFields, { defaultValues: { userId: '' } });
@@ -95,7 +91,7 @@ export function ContractsTab() {
         </Button>
       </SchemaFormView>
       {contracts.isError && <Alert type="error" title={contracts.error.message} />}
-      <Table<Contract>
+      <Table<AdminContractRecord>
         rowKey="id"
         loading={contracts.isLoading}
         dataSource={contracts.data?.list ?? []}
@@ -133,7 +129,7 @@ export function ContractsTab() {
   );
 }
 
-function Direction({ value }: { value: Contract['direction'] }) {
+function Direction({ value }: { value: AdminContractRecord['direction'] }) {
   const { t } = useTranslation();
   return <Tag color={value === 'up' ? 'green' : 'red'}>{t(`delivery.directions.${value}`)}</Tag>;
 }
@@ -142,7 +138,7 @@ function ContractDrawer({ id, onClose }: { id: string; onClose: () => void }) {
   const { t } = useTranslation();
   const contract = useQuery({
     queryKey: ['delivery', 'contract', id],
-    queryFn: () => api<Contract>('GET', `/delivery/contracts/${encodeURIComponent(id)}`),
+    queryFn: () => fetchContract(id),
   });
   const c = contract.data;
   const text = (value: string | null) => value ?? '—';

@@ -1,11 +1,11 @@
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../app/session.tsx';
-import { ContractsTab } from './delivery/contracts.tsx';
-import { ExposureTab } from './delivery/exposure.tsx';
-import { PnlTab } from './delivery/pnl.tsx';
-import { ProductsTab } from './delivery/products.tsx';
-import { TrialTab } from './delivery/trial.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { ContractsTab } from './contracts.tsx';
+import { ExposureTab } from './exposure.tsx';
+import { PnlTab } from './pnl.tsx';
+import { ProductsTab } from './products.tsx';
+import { TrialTab } from './trial.tsx';
 
 /**
  * Delivery contracts: products, periods and ratios, trial money, open exposure, the house's

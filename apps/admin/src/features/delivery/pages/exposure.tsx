@@ -1,19 +1,16 @@
-import type { DeliveryExposure, DeliveryExposureList } from '@bourse/shared/api';
+import type { DeliveryExposure } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Progress, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
-import { api } from '../../api/client.ts';
+import { listExposure } from '../api/list-exposure.ts';
 import { formatBasisPoints, usageBasisPoints } from './common.tsx';
-
-type ExposureList = z.infer<typeof DeliveryExposureList>;
 
 /** Open exposure per market and direction against the product's cap. */
 export function ExposureTab() {
   const { t } = useTranslation();
   const exposure = useQuery({
     queryKey: ['delivery', 'exposure'],
-    queryFn: () => api<ExposureList>('GET', '/delivery/exposure'),
+    queryFn: listExposure,
   });
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>

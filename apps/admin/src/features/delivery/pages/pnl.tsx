@@ -1,18 +1,14 @@
-import { type HousePnl, HousePnlQuery } from '@bourse/shared/api';
+import { type HousePnlFilter, type HousePnlLine, HousePnlQuery } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Descriptions, Space, Table } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { formatTime } from '../../app/format.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { fetchHousePnl } from '../api/fetch-house-pnl.ts';
 import { SignedAmount } from './common.tsx';
-
-type Pnl = z.infer<typeof HousePnl>;
-type PnlLine = Pnl['bySymbol'][number];
-type PnlFilter = z.output<typeof HousePnlQuery>;
 
 // why: the page picks whole days; the query carries their first and last millisecond.
 const PnlFilterFields = HousePnlQuery.omit({ from: true, to: true }).extend({
@@ -22,10 +18,10 @@ const PnlFilterFields = HousePnlQuery.omit({ from: true, to: true }).extend({
 /** The house's profit and loss over settled contracts, in total and per market. */
 export function PnlTab() {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<PnlFilter>({});
+  const [filter, setFilter] = useState<HousePnlFilter>({});
   const pnl = useQuery({
     queryKey: ['delivery', 'pnl', filter],
-    queryFn: () => api<Pnl>('GET', '/delivery/pnl', filter),
+    queryFn: () => fetchHousePnl(filter),
   });
   const form = useSchemaForm(PnlFilterFields, { defaultValues: { range: null } });
   const total = pnl.data?.total;
@@ -69,7 +65,7 @@ export function PnlTab() {
           ]}
         />
       )}
-      <Table<PnlLine>
+      <Table<HousePnlLine>
         rowKey="symbol"
         loading={pnl.isLoading}
         dataSource={pnl.data?.bySymbol ?? []}

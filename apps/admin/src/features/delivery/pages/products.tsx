@@ -1,24 +1,19 @@
-import {
-  type AdminDeliveryProduct,
-  type AdminDeliveryProductList,
-  DeliveryProductBody,
-} from '@bourse/shared/api';
+import { type AdminDeliveryProduct, DeliveryProductBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Drawer, Input, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { formatTime, trimDecimal } from '../../app/format.ts';
-
-type ProductList = z.infer<typeof AdminDeliveryProductList>;
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { listProducts } from '../api/list-products.ts';
+import { saveProduct } from '../api/save-product.ts';
 
 export const PRODUCTS_KEY = ['delivery', 'products'];
 export const productsQuery = {
   queryKey: PRODUCTS_KEY,
-  queryFn: () => api<ProductList>('GET', '/delivery/products'),
+  queryFn: listProducts,
 };
 
 /** Every market with its product: status, exposure cap and periods; owners edit them. */
@@ -108,8 +103,7 @@ function ProductForm({ product, onClose }: { product: AdminDeliveryProduct; onCl
   const { control } = form;
   const periods = useFieldArray({ control, name: 'periods' });
   const save = useMutation({
-    mutationFn: (values: z.output<typeof DeliveryProductBody>) =>
-      api('POST', `/delivery/products/${encodeURIComponent(product.symbol)}`, values),
+    mutationFn: (values: z.output<typeof DeliveryProductBody>) => saveProduct(product.symbol, values),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['delivery'] });
       message.success(t('common.saved'));

@@ -1,6 +1,5 @@
 import {
   type AdminTrialGrant,
-  type AdminTrialGrantList,
   GrantTrialBody,
   TrialGrantListQuery,
   type TrialPlan,
@@ -10,12 +9,11 @@ import { Alert, App, Button, Card, Input, Modal, Select, Space, Table, Tag } fro
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { formatTime, trimDecimal } from '../../app/format.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { grantTrial } from '../api/grant-trial.ts';
+import { listTrialGrants } from '../api/list-trial-grants.ts';
 import { blankAsAbsent, Pager } from './common.tsx';
-
-type Grants = z.infer<typeof AdminTrialGrantList>;
 
 const GRANTS_KEY = ['delivery', 'trial-grants'];
 const GrantFilterFields = z.object({ userId: blankAsAbsent(TrialGrantListQuery.shape.userId) });
@@ -26,7 +24,7 @@ export function GrantsCard() {
   const [filter, setFilter] = useState<{ userId?: string; page: number }>({ page: 1 });
   const grants = useQuery({
     queryKey: [...GRANTS_KEY, filter],
-    queryFn: () => api<Grants>('GET', '/delivery/trial-grants', filter),
+    queryFn: () => listTrialGrants(filter),
   });
   const form = useSchemaForm(GrantFilterFields, { defaultValues: { userId: '' } });
   return (
@@ -95,8 +93,7 @@ export function GrantForm({ plans, onClose }: { plans: TrialPlan[]; onClose: () 
   const [key] = useState(() => crypto.randomUUID());
   const form = useSchemaForm(GrantTrialBody, { defaultValues: { userId: '', planId: undefined } });
   const grant = useMutation({
-    mutationFn: (values: z.output<typeof GrantTrialBody>) =>
-      api<AdminTrialGrant>('POST', '/delivery/trial-grants', { ...values, key }),
+    mutationFn: (values: z.output<typeof GrantTrialBody>) => grantTrial(values, key),
     onSuccess: (granted) => {
       void client.invalidateQueries({ queryKey: GRANTS_KEY });
       message.success(t('delivery.granted', { amount: granted.amount, user: granted.username }));

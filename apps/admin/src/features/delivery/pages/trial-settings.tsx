@@ -1,10 +1,11 @@
-import { type TrialSettings, TrialSettingsBody } from '@bourse/shared/api';
+import { TrialSettingsBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Input, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { fetchTrialSettings } from '../api/fetch-trial-settings.ts';
+import { saveTrialSettings } from '../api/save-trial-settings.ts';
 
 const SETTINGS_KEY = ['delivery', 'trial-settings'];
 
@@ -19,12 +20,11 @@ export function TrialSettingsCard({ canManage }: { canManage: boolean }) {
   const client = useQueryClient();
   const settings = useQuery({
     queryKey: SETTINGS_KEY,
-    queryFn: () => api<TrialSettings>('GET', '/delivery/trial-settings'),
+    queryFn: fetchTrialSettings,
   });
   const form = useSchemaForm(TrialSettingsBody, { defaultValues: { turnoverMultiple: '' } });
   const save = useMutation({
-    mutationFn: (values: z.output<typeof TrialSettingsBody>) =>
-      api<TrialSettings>('POST', '/delivery/trial-settings', values),
+    mutationFn: (values: z.output<typeof TrialSettingsBody>) => saveTrialSettings(values),
     onSuccess: (data) => {
       client.setQueryData(SETTINGS_KEY, data);
       message.success(t('common.saved'));

@@ -1,23 +1,22 @@
-import { TRIAL_TRIGGERS, type TrialPlan, TrialPlanBody, type TrialPlanList } from '@bourse/shared/api';
+import { TRIAL_TRIGGERS, type TrialPlan, TrialPlanBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Input, InputNumber, Modal, Select, Space, Switch, Table, Tag } from 'antd';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { formatTime, trimDecimal } from '../../app/format.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { listTrialPlans } from '../api/list-trial-plans.ts';
+import { saveTrialPlan } from '../api/save-trial-plan.ts';
 import { GrantForm, GrantsCard } from './trial-grants.tsx';
 import { TrialSettingsCard } from './trial-settings.tsx';
-
-type Plans = z.infer<typeof TrialPlanList>;
 
 const PLANS_KEY = ['delivery', 'trial-plans'];
 
 /** Trial-money plans (sign-up and campaign) and the grants made from them. */
 export function TrialTab({ canManage }: { canManage: boolean }) {
   const { t } = useTranslation();
-  const plans = useQuery({ queryKey: PLANS_KEY, queryFn: () => api<Plans>('GET', '/delivery/trial-plans') });
+  const plans = useQuery({ queryKey: PLANS_KEY, queryFn: listTrialPlans });
   const [editing, setEditing] = useState<{ plan?: TrialPlan } | null>(null);
   const [granting, setGranting] = useState(false);
   return (
@@ -89,7 +88,7 @@ function PlanForm({ plan, onClose }: { plan?: TrialPlan; onClose: () => void }) 
       : { name: '', amount: '', validityDays: 7, profitCapPercent: 100, trigger: 'campaign', active: true },
   });
   const save = useMutation({
-    mutationFn: (values: z.output<typeof TrialPlanBody>) => api('POST', '/delivery/trial-plans', values),
+    mutationFn: (values: z.output<typeof TrialPlanBody>) => saveTrialPlan(values),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: PLANS_KEY });
       message.success(t('common.saved'));

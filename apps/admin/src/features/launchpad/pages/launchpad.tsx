@@ -23,12 +23,25 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { Field } from '../app/field.tsx';
-import { formatTime, trimDecimal } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { Field } from '../../../shared/field.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { TEXT_LOCALES } from '../../../shared/locales.ts';
+import { cancelProject } from '../api/cancel-project.ts';
+import { createProject } from '../api/create-project.ts';
+import { decideAgent } from '../api/decide-agent.ts';
+import { editProject } from '../api/edit-project.ts';
+import { fetchReferralConfig } from '../api/fetch-referral-config.ts';
+import { fundInventory } from '../api/fund-inventory.ts';
+import { listAgents } from '../api/list-agents.ts';
+import { listProjects } from '../api/list-projects.ts';
+import { listRecords } from '../api/list-records.ts';
+import { listRewards } from '../api/list-rewards.ts';
+import { saveReferralConfig } from '../api/save-referral-config.ts';
+import { scheduleProject } from '../api/schedule-project.ts';
+import { setProjectDisabled } from '../api/set-project-disabled.ts';
+import { voidReward } from '../api/void-reward.ts';
 
-const LOCALES = ['ja-JP', 'en-US', 'zh-CN', 'zh-TW', 'ko-KR', 'fr-FR', 'de-DE', 'it-IT', 'tr-TR'] as const;
 const STATE_COLOURS: Record<string, string> = {
   open: 'green',
   not_started: 'gold',
@@ -37,8 +50,6 @@ const STATE_COLOURS: Record<string, string> = {
   cancelled: 'red',
   forbidden: 'volcano',
 };
-
-type Project = AdminProject;
 
 interface Draft {
   id?: string;
@@ -61,7 +72,7 @@ interface Draft {
   descriptions: Record<string, string>;
 }
 
-function toDraft(p?: Project): Draft {
+function toDraft(p?: AdminProject): Draft {
   if (!p)
     return {
       name: '',
@@ -111,33 +122,31 @@ function ProjectDrawer({ draft, onClose }: { draft: Draft; onClose(): void }) {
   const [value, setValue] = useState(draft);
   const set = <K extends keyof Draft>(key: K, next: Draft[K]) => setValue((v) => ({ ...v, [key]: next }));
   const save = useMutation({
-    mutationFn: () =>
-      api<{ id: string } | null>(
-        'POST',
-        value.id ? `/launchpad/projects/${value.id}` : '/launchpad/projects',
-        {
-          name: value.name,
-          coin: value.coin.toUpperCase(),
-          coinName: value.coinName || value.name,
-          coinDecimals: value.coinDecimals,
-          quote: value.quote.toUpperCase(),
-          startAt: value.window?.[0].valueOf() ?? 0,
-          endAt: value.window?.[1].valueOf() ?? 0,
-          totalIssue: value.totalIssue,
-          price: value.price,
-          lockDays: value.lockDays,
-          perMin: value.perMin,
-          perMax: value.perMax,
-          individualLimit: value.individualLimit,
-          maxPurchases: value.maxPurchases,
-          softCap: value.softCap || '0',
-          mode: value.mode,
-          referralBudgetBp: value.referralBudgetBp,
-          descriptions: Object.fromEntries(
-            Object.entries(value.descriptions).filter(([, text]) => text.trim()),
-          ),
-        },
-      ),
+    mutationFn: () => {
+      const values = {
+        name: value.name,
+        coin: value.coin.toUpperCase(),
+        coinName: value.coinName || value.name,
+        coinDecimals: value.coinDecimals,
+        quote: value.quote.toUpperCase(),
+        startAt: value.window?.[0].valueOf() ?? 0,
+        endAt: value.window?.[1].valueOf() ?? 0,
+        totalIssue: value.totalIssue,
+        price: value.price,
+        lockDays: value.lockDays,
+        perMin: value.perMin,
+        perMax: value.perMax,
+        individualLimit: value.individualLimit,
+        maxPurchases: value.maxPurchases,
+        softCap: value.softCap || '0',
+        mode: value.mode,
+        referralBudgetBp: value.referralBudgetBp,
+        descriptions: Object.fromEntries(
+          Object.entries(value.descriptions).filter(([, text]) => text.trim()),
+        ),
+      };
+      return value.id ? editProject(value.id, values) : createProject(values);
+    },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['launchpad'] });
       message.success(t('launchpad.saved'));
@@ -253,7 +262,7 @@ function ProjectDrawer({ draft, onClose }: { draft: Draft; onClose(): void }) {
         </div>
         <Typography.Text strong>{t('launchpad.descriptions')}</Typography.Text>
         <Tabs
-          items={LOCALES.map((locale) => ({
+          items={TEXT_LOCALES.map((locale) => ({
             key: locale,
             label: locale,
             children: (
@@ -270,24 +279,11 @@ function ProjectDrawer({ draft, onClose }: { draft: Draft; onClose(): void }) {
   );
 }
 
-function RecordsModal({ project, onClose }: { project: Project; onClose(): void }) {
+function RecordsModal({ project, onClose }: { project: AdminProject; onClose(): void }) {
   const { t } = useTranslation();
   const records = useQuery({
     queryKey: ['launchpad', 'records', project.id],
-    queryFn: () =>
-      api<{
-        list: {
-          id: string;
-          user_id: string;
-          requested: string;
-          committed: string;
-          quantity: string;
-          paid: string;
-          refunded: string;
-          stage: string;
-          created_at: number;
-        }[];
-      }>('GET', `/launchpad/projects/${project.id}/records`),
+    queryFn: () => listRecords(project.id),
   });
   return (
     <Modal
@@ -328,13 +324,13 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
   const { message, modal } = App.useApp();
   const client = useQueryClient();
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [records, setRecords] = useState<Project | null>(null);
+  const [records, setRecords] = useState<AdminProject | null>(null);
   const projects = useQuery({
     queryKey: ['launchpad', 'projects'],
-    queryFn: () => api<{ list: Project[] }>('GET', '/launchpad/projects'),
+    queryFn: listProjects,
   });
   const act = useMutation({
-    mutationFn: (a: { path: string; body?: Record<string, string | boolean> }) => api('POST', a.path, a.body),
+    mutationFn: (run: () => Promise<unknown>) => run(),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['launchpad'] });
       message.success(t('launchpad.done'));
@@ -371,7 +367,7 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
         </Button>
       )}
       {projects.isError && <Alert type="error" title={projects.error.message} />}
-      <Table<Project>
+      <Table<AdminProject>
         rowKey="id"
         loading={projects.isLoading}
         dataSource={projects.data?.list ?? []}
@@ -432,7 +428,7 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
                     </Button>
                     <Popconfirm
                       title={t('launchpad.fundConfirm', { amount: trimDecimal(p.total_issue), coin: p.coin })}
-                      onConfirm={() => act.mutate({ path: `/launchpad/projects/${p.id}/inventory` })}
+                      onConfirm={() => act.mutate(() => fundInventory(p.id))}
                     >
                       <Button size="small" data-testid={`lp-fund-${p.id}`}>
                         {t('launchpad.fund')}
@@ -440,7 +436,7 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
                     </Popconfirm>
                     <Popconfirm
                       title={t('launchpad.publishConfirm')}
-                      onConfirm={() => act.mutate({ path: `/launchpad/projects/${p.id}/schedule` })}
+                      onConfirm={() => act.mutate(() => scheduleProject(p.id))}
                     >
                       <Button size="small" type="primary" data-testid={`lp-publish-${p.id}`}>
                         {t('launchpad.publish')}
@@ -454,10 +450,7 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
                       size="small"
                       onClick={() =>
                         askReason(t(p.disabled ? 'launchpad.allow' : 'launchpad.forbid'), (reason) =>
-                          act.mutate({
-                            path: `/launchpad/projects/${p.id}/disabled`,
-                            body: { disabled: !p.disabled, reason },
-                          }),
+                          act.mutate(() => setProjectDisabled(p.id, !p.disabled, reason)),
                         )
                       }
                     >
@@ -468,7 +461,7 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
                       danger
                       onClick={() =>
                         askReason(t('launchpad.cancelConfirm'), (reason) =>
-                          act.mutate({ path: `/launchpad/projects/${p.id}/cancel`, body: { reason } }),
+                          act.mutate(() => cancelProject(p.id, reason)),
                         )
                       }
                     >
@@ -487,20 +480,17 @@ function ProjectsTab({ canManage }: { canManage: boolean }) {
   );
 }
 
-type Reward = AdminReward;
-
 function RewardsTab({ canManage }: { canManage: boolean }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const client = useQueryClient();
-  const [status, setStatus] = useState<Reward['status'] | undefined>();
+  const [status, setStatus] = useState<AdminReward['status'] | undefined>();
   const rewards = useQuery({
     queryKey: ['launchpad', 'rewards', status ?? ''],
-    queryFn: () => api<{ list: Reward[]; has_more: boolean }>('GET', '/launchpad/rewards', { status }),
+    queryFn: () => listRewards(status),
   });
   const voidIt = useMutation({
-    mutationFn: (a: { id: string; reason: string }) =>
-      api('POST', `/launchpad/rewards/${a.id}/void`, { reason: a.reason }),
+    mutationFn: (a: { id: string; reason: string }) => voidReward(a.id, a.reason),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['launchpad', 'rewards'] });
       message.success(t('launchpad.done'));
@@ -520,7 +510,7 @@ function RewardsTab({ canManage }: { canManage: boolean }) {
           label: t(`launchpad.rewardStates.${s}`),
         }))}
       />
-      <Table<Reward>
+      <Table<AdminReward>
         rowKey="id"
         loading={rewards.isLoading}
         dataSource={rewards.data?.list ?? []}
@@ -571,20 +561,18 @@ function RewardsTab({ canManage }: { canManage: boolean }) {
   );
 }
 
-type ReferralConfig = ReferralConfigInfo;
-
 function ReferralTab({ canEdit }: { canEdit: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
   const config = useQuery({
     queryKey: ['launchpad', 'referral'],
-    queryFn: () => api<ReferralConfig>('GET', '/launchpad/referral'),
+    queryFn: fetchReferralConfig,
   });
-  const [edit, setEdit] = useState<(ReferralConfig & { acknowledge: boolean }) | null>(null);
+  const [edit, setEdit] = useState<(ReferralConfigInfo & { acknowledge: boolean }) | null>(null);
   const save = useMutation({
-    mutationFn: (c: ReferralConfig & { acknowledge: boolean }) =>
-      api<ReferralConfig>('POST', '/launchpad/referral', {
+    mutationFn: (c: ReferralConfigInfo & { acknowledge: boolean }) =>
+      saveReferralConfig({
         ratesBp: c.ratesBp,
         generations: c.generations,
         capPerProject: trimDecimal(c.capPerProject),
@@ -706,9 +694,7 @@ function ReferralTab({ canEdit }: { canEdit: boolean }) {
   );
 }
 
-type Agent = AdminAgent;
-
-const NEXT: Record<Agent['status'], ('approve' | 'reject' | 'suspend' | 'reinstate')[]> = {
+const NEXT: Record<AdminAgent['status'], ('approve' | 'reject' | 'suspend' | 'reinstate')[]> = {
   pending: ['approve', 'reject'],
   approved: ['suspend'],
   suspended: ['reinstate'],
@@ -719,15 +705,14 @@ function AgentsTab({ canReview }: { canReview: boolean }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const client = useQueryClient();
-  const [status, setStatus] = useState<Agent['status'] | undefined>('pending');
+  const [status, setStatus] = useState<AdminAgent['status'] | undefined>('pending');
   const agents = useQuery({
     queryKey: ['launchpad', 'agents', status ?? ''],
-    queryFn: () => api<{ list: Agent[]; has_more: boolean }>('GET', '/agents', { status }),
+    queryFn: () => listAgents(status),
     enabled: canReview,
   });
   const decide = useMutation({
-    mutationFn: (a: { id: string; decision: string; note: string }) =>
-      api('POST', `/agents/${a.id}/decision`, { decision: a.decision, note: a.note }),
+    mutationFn: (a: { id: string; decision: string; note: string }) => decideAgent(a.id, a.decision, a.note),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['launchpad', 'agents'] });
       message.success(t('launchpad.done'));
@@ -747,7 +732,7 @@ function AgentsTab({ canReview }: { canReview: boolean }) {
           label: t(`launchpad.agentStates.${s}`),
         }))}
       />
-      <Table<Agent>
+      <Table<AdminAgent>
         rowKey="user_id"
         loading={agents.isLoading}
         dataSource={agents.data?.list ?? []}

@@ -1,9 +1,4 @@
-import type {
-  IndexSourceMarket,
-  IndexSourceRow,
-  IndexSourcesPanel,
-  SetIndexMappingBody,
-} from '@bourse/shared/api';
+import type { IndexSourceMarket, IndexSourceRow, SetIndexMappingBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -21,9 +16,10 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { formatTime, trimDecimal } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { fetchIndexSources } from '../api/fetch-index-sources.ts';
+import { setIndexMapping } from '../api/set-index-mapping.ts';
 
 const PANEL_KEY = ['index', 'sources'];
 
@@ -43,7 +39,7 @@ export function IndexSourcesPage() {
   const canManage = useSession().can('config.manage');
   const panel = useQuery({
     queryKey: PANEL_KEY,
-    queryFn: () => api<IndexSourcesPanel>('GET', '/index/sources'),
+    queryFn: fetchIndexSources,
     // why: states and ages move every second; a few seconds' lag is what an operator can read.
     refetchInterval: 3000,
   });
@@ -193,8 +189,7 @@ function MappingForm({
   const [venueSymbol, setVenueSymbol] = useState(row.venueSymbol ?? `${market.base}/${market.quote}`);
   const [reason, setReason] = useState('');
   const save = useMutation({
-    mutationFn: (body: SetIndexMappingBody) =>
-      api<IndexSourcesPanel>('POST', `/index/sources/${encodeURIComponent(market.symbol)}/mapping`, body),
+    mutationFn: (body: SetIndexMappingBody) => setIndexMapping(market.symbol, body),
     onSuccess: (data) => {
       client.setQueryData(PANEL_KEY, data);
       message.success(t('common.saved'));

@@ -1,4 +1,4 @@
-import type { AdminMiningOrderList, AdminPoolList, MiningProduct } from '@bourse/shared/api';
+import type { MiningProduct } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -17,10 +17,15 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { Field } from '../app/field.tsx';
-import { formatTime, trimDecimal } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { Field } from '../../../shared/field.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { createProduct } from '../api/create-product.ts';
+import { fundPool } from '../api/fund-pool.ts';
+import { listOrders } from '../api/list-orders.ts';
+import { listPools } from '../api/list-pools.ts';
+import { listProducts } from '../api/list-products.ts';
+import { setProductStatus } from '../api/set-product-status.ts';
 
 interface Draft {
   name: string;
@@ -72,14 +77,14 @@ function ProductDrawer({ onClose }: { onClose(): void }) {
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setV((d) => ({ ...d, [key]: value }));
   const save = useMutation({
     mutationFn: async () => {
-      const created = await api<{ id: string }>('POST', '/mining/products', {
+      const created = await createProduct({
         ...v,
         dailyQ: v.dailyQ || '0',
         dailyValue: v.dailyValue || '0',
         minHold: v.minHold || '0',
       });
       // why: capacity is fixed from here on; the machine goes on sale at once.
-      await api('POST', `/mining/products/${created.id}/status`, { status: 'normal' });
+      await setProductStatus(created.id, 'normal');
     },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['mining'] });
@@ -222,11 +227,10 @@ function ProductsTab({ canManage }: { canManage: boolean }) {
   const [isCreating, setCreating] = useState(false);
   const products = useQuery({
     queryKey: ['mining', 'products'],
-    queryFn: () => api<{ list: MiningProduct[] }>('GET', '/mining/products'),
+    queryFn: listProducts,
   });
   const status = useMutation({
-    mutationFn: (a: { id: string; status: 'normal' | 'paused' }) =>
-      api('POST', `/mining/products/${a.id}/status`, { status: a.status }),
+    mutationFn: (a: { id: string; status: 'normal' | 'paused' }) => setProductStatus(a.id, a.status),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['mining'] });
       message.success(t('mining.done'));
@@ -292,11 +296,10 @@ function PoolsTab({ canFund }: { canFund: boolean }) {
   const [amount, setAmount] = useState('');
   const pools = useQuery({
     queryKey: ['mining', 'pools'],
-    queryFn: () => api<AdminPoolList>('GET', '/mining/pools'),
+    queryFn: listPools,
   });
   const fund = useMutation({
-    mutationFn: (a: { coin: string; amount: string }) =>
-      api('POST', `/mining/pools/${a.coin}/fund`, { amount: a.amount, idempotency_key: crypto.randomUUID() }),
+    mutationFn: (a: { coin: string; amount: string }) => fundPool(a.coin, a.amount),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['mining'] });
       setFunding(null);
@@ -359,7 +362,7 @@ function OrdersTab() {
   const { t } = useTranslation();
   const orders = useQuery({
     queryKey: ['mining', 'orders'],
-    queryFn: () => api<AdminMiningOrderList>('GET', '/mining/orders'),
+    queryFn: listOrders,
   });
   return (
     <Table

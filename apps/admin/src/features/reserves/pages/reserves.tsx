@@ -1,18 +1,15 @@
-import {
-  AddReserveBody,
-  type AdminSnapshot,
-  type AdminSnapshotList,
-  RESERVE_CHAINS,
-} from '@bourse/shared/api';
+import { AddReserveBody, type AdminSnapshot, RESERVE_CHAINS } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Drawer, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { api } from '../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
-import { formatTime, trimDecimal } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { addReserve } from '../api/add-reserve.ts';
+import { listSnapshots } from '../api/list-snapshots.ts';
+import { publishSnapshot } from '../api/publish-snapshot.ts';
 
 const KEY = ['reserves', 'snapshots'];
 
@@ -35,11 +32,11 @@ export function ReservesPage() {
   const canManage = useSession().can('reserves.manage');
   const snapshots = useQuery({
     queryKey: KEY,
-    queryFn: () => api<AdminSnapshotList>('GET', '/reserves/snapshots'),
+    queryFn: listSnapshots,
   });
   const [adding, setAdding] = useState<AdminSnapshot | null>(null);
   const publish = useMutation({
-    mutationFn: (id: number) => api<{ published: number }>('POST', `/reserves/snapshots/${id}/publish`, {}),
+    mutationFn: (id: number) => publishSnapshot(id),
     onSuccess: (result) => {
       void client.invalidateQueries({ queryKey: KEY });
       message.success(t('reserves.published', { count: result.published }));
@@ -171,8 +168,7 @@ function EntryForm({ snapshot, onClose }: { snapshot: AdminSnapshot; onClose: ()
   });
   const { control } = form;
   const save = useMutation({
-    mutationFn: (values: z.output<typeof AddReserveBody>) =>
-      api('POST', `/reserves/snapshots/${snapshot.id}/entries`, values),
+    mutationFn: (values: z.output<typeof AddReserveBody>) => addReserve(snapshot.id, values),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: KEY });
       message.success(t('common.saved'));

@@ -1,10 +1,11 @@
-import type { DepthSnapshot, PublicTrade } from '@bourse/shared/api';
+import type { PublicTrade } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client.ts';
-import { formatTime, trimDecimal } from '../../app/format.ts';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { fetchBook } from '../api/fetch-book.ts';
+import { listTrades } from '../api/list-trades.ts';
 import { marketsQuery } from './markets.tsx';
 
 /** How often the book and trades are read again while the tab is open. */
@@ -20,16 +21,15 @@ export function BookTab() {
   const [chosen, setChosen] = useState<string | undefined>();
   const symbol = chosen ?? markets.data?.[0]?.symbol;
   const market = markets.data?.find((m) => m.symbol === symbol);
-  const path = `/spot/markets/${encodeURIComponent(symbol ?? '')}`;
   const book = useQuery({
     queryKey: ['spot', 'book', symbol],
-    queryFn: () => api<DepthSnapshot>('GET', `${path}/book`, { limit: LEVELS }),
+    queryFn: () => fetchBook(symbol ?? '', LEVELS),
     enabled: symbol !== undefined,
     refetchInterval: REFRESH_MS,
   });
   const trades = useQuery({
     queryKey: ['spot', 'trades', symbol],
-    queryFn: () => api<PublicTrade[]>('GET', `${path}/trades`, { limit: 50 }),
+    queryFn: () => listTrades(symbol ?? '', 50),
     enabled: symbol !== undefined,
     refetchInterval: REFRESH_MS,
   });

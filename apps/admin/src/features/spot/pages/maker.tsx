@@ -1,12 +1,14 @@
-import { type AdminMakerOverview, type AdminMakerSettings, MakerSettingsBody } from '@bourse/shared/api';
+import { type AdminMakerSettings, MakerSettingsBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Drawer, Input, InputNumber, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { trimDecimal } from '../../app/format.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { trimDecimal } from '../../../shared/format.ts';
+import { fetchMakerOverview } from '../api/fetch-maker-overview.ts';
+import { saveMakerSettings } from '../api/save-maker-settings.ts';
+import { setDemoTraders } from '../api/set-demo-traders.ts';
 
 const MAKER_KEY = ['spot', 'market-maker'];
 
@@ -17,11 +19,11 @@ export function MakerTab({ canManage }: { canManage: boolean }) {
   const client = useQueryClient();
   const overview = useQuery({
     queryKey: MAKER_KEY,
-    queryFn: () => api<AdminMakerOverview>('GET', '/spot/market-maker'),
+    queryFn: fetchMakerOverview,
   });
   const [editing, setEditing] = useState<AdminMakerSettings | null>(null);
   const demoTraders = useMutation({
-    mutationFn: (on: boolean) => api<AdminMakerOverview>('POST', '/spot/demo-traders', { on }),
+    mutationFn: (on: boolean) => setDemoTraders(on),
     onSuccess: (data) => {
       client.setQueryData(MAKER_KEY, data);
       message.success(t('common.saved'));
@@ -105,8 +107,7 @@ function MakerForm({ settings, onClose }: { settings: AdminMakerSettings; onClos
   });
   const { control } = form;
   const save = useMutation({
-    mutationFn: (values: z.output<typeof MakerSettingsBody>) =>
-      api<AdminMakerOverview>('POST', `/spot/market-maker/${encodeURIComponent(settings.symbol)}`, values),
+    mutationFn: (values: z.output<typeof MakerSettingsBody>) => saveMakerSettings(settings.symbol, values),
     onSuccess: (data) => {
       client.setQueryData(MAKER_KEY, data);
       message.success(t('common.saved'));

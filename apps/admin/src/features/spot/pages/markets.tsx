@@ -1,23 +1,22 @@
-import {
-  type AdminSpotMarket,
-  CreateSpotMarketBody,
-  EditSpotMarketBody,
-  type SpotHaltResult,
-} from '@bourse/shared/api';
+import { type AdminSpotMarket, CreateSpotMarketBody, EditSpotMarketBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Drawer, Input, Select, Space, Table, Tag } from 'antd';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { formatTime, trimDecimal } from '../../app/format.ts';
-import { ReasonModal } from '../reason-modal.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { ReasonModal } from '../../../shared/reason-modal.tsx';
+import { createMarket } from '../api/create-market.ts';
+import { editMarket } from '../api/edit-market.ts';
+import { haltMarket } from '../api/halt-market.ts';
+import { listMarkets } from '../api/list-markets.ts';
+import { resumeMarket } from '../api/resume-market.ts';
 
 export const MARKETS_KEY = ['spot', 'markets'];
 export const marketsQuery = {
   queryKey: MARKETS_KEY,
-  queryFn: () => api<AdminSpotMarket[]>('GET', '/spot/markets'),
+  queryFn: listMarkets,
 };
 
 /** A ratio as a percent for reading (`"0.001"` → `"0.1%"`), computed on the digits (exact). */
@@ -40,8 +39,9 @@ export function MarketsTab({ canManage }: { canManage: boolean }) {
   const halting = switching?.status === 'open';
   const setStatus = useMutation({
     mutationFn: async ({ market, reason }: { market: AdminSpotMarket; reason: string }) => {
-      const path = `/spot/markets/${encodeURIComponent(market.symbol)}/${market.status === 'open' ? 'halt' : 'resume'}`;
-      return api<SpotHaltResult | AdminSpotMarket>('POST', path, { reason });
+      return market.status === 'open'
+        ? haltMarket(market.symbol, reason)
+        : resumeMarket(market.symbol, reason);
     },
     onSuccess: (result) => {
       void client.invalidateQueries({ queryKey: ['spot'] });
@@ -154,9 +154,9 @@ function MarketForm({ market, onClose }: { market: AdminSpotMarket | null; onClo
   const { control } = form;
   const save = useMutation({
     mutationFn: (values: z.output<typeof CreateSpotMarketBody>) => {
-      if (!market) return api('POST', '/spot/markets', values);
+      if (!market) return createMarket(values);
       const { symbol: _symbol, status: _status, ...settings } = values;
-      return api('POST', `/spot/markets/${encodeURIComponent(market.symbol)}`, settings);
+      return editMarket(market.symbol, settings);
     },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['spot'] });

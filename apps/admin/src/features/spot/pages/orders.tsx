@@ -1,6 +1,6 @@
 import {
   type AdminSpotOrder,
-  type AdminSpotOrderList,
+  type AdminSpotOrderFilter,
   AdminSpotOrderQuery,
   ORDER_STATUSES,
 } from '@bourse/shared/api';
@@ -9,12 +9,10 @@ import { Alert, Button, Input, Select, Space, Table, Tag, Typography } from 'ant
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { api } from '../../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../../app/form.tsx';
-import { formatTime, trimDecimal } from '../../app/format.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { listOrders } from '../api/list-orders.ts';
 import { marketsQuery } from './markets.tsx';
-
-type OrderFilter = z.output<typeof AdminSpotOrderQuery>;
 
 // why: an empty select means "any"; the schema checks anything else.
 const blank = <T extends z.ZodType>(schema: T) =>
@@ -29,11 +27,11 @@ const STATUS_COLORS = { entrusted: 'blue', completed: 'green', revoked: 'default
 /** One user's spot orders, newest first, with what each still holds. */
 export function OrdersTab() {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<OrderFilter | null>(null);
+  const [filter, setFilter] = useState<AdminSpotOrderFilter | null>(null);
   const markets = useQuery(marketsQuery);
   const orders = useQuery({
     queryKey: ['spot', 'orders', filter],
-    queryFn: () => api<AdminSpotOrderList>('GET', '/spot/orders', filter ?? undefined),
+    queryFn: () => listOrders(filter ?? undefined),
     enabled: filter !== null,
   });
   const form = useSchemaForm(OrderFilterFields, { defaultValues: { userId: '' } });

@@ -1,10 +1,10 @@
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../app/session.tsx';
-import { BookTab } from './spot/book.tsx';
-import { MakerTab } from './spot/maker.tsx';
-import { MarketsTab } from './spot/markets.tsx';
-import { OrdersTab } from './spot/orders.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { BookTab } from './book.tsx';
+import { MakerTab } from './maker.tsx';
+import { MarketsTab } from './markets.tsx';
+import { OrdersTab } from './orders.tsx';
 
 /**
  * Spot markets: their settings (create, edit, halt, resume), a market's live book and trades, a

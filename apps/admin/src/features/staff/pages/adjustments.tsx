@@ -1,12 +1,15 @@
-import { AdjustBody, type AdjustmentRequest, type AdjustResult, IdParams } from '@bourse/shared/api';
+import { AdjustBody, type AdjustmentRequest, IdParams } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Input, Space, Table } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
-import { formatTime } from '../app/format.ts';
-import { ReasonModal } from './reason-modal.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { ReasonModal } from '../../../shared/reason-modal.tsx';
+import { adjustBalance } from '../api/adjust-balance.ts';
+import { approveAdjustment } from '../api/approve-adjustment.ts';
+import { listPendingAdjustments } from '../api/list-adjustment-requests.ts';
+import { rejectAdjustment } from '../api/reject-adjustment.ts';
 
 const REQUESTS_KEY = ['adjustment-requests', 'pending'];
 
@@ -30,12 +33,12 @@ function PendingRequests() {
   const client = useQueryClient();
   const requests = useQuery({
     queryKey: REQUESTS_KEY,
-    queryFn: () => api<AdjustmentRequest[]>('GET', '/adjustments', { status: 'pending' }),
+    queryFn: listPendingAdjustments,
   });
   const [rejecting, setRejecting] = useState<AdjustmentRequest | null>(null);
   const done = () => client.invalidateQueries({ queryKey: REQUESTS_KEY });
   const approve = useMutation({
-    mutationFn: (id: string) => api<AdjustResult>('POST', `/adjustments/${id}/approve`, {}),
+    mutationFn: approveAdjustment,
     onSuccess: (result) => {
       if (result.status === 'done') message.success(t('adjust.done', { balance: result.balance }));
       void done();
@@ -85,7 +88,7 @@ function PendingRequests() {
         onCancel={() => setRejecting(null)}
         onSubmit={async ({ reason }) => {
           if (!rejecting) return;
-          await api('POST', `/adjustments/${rejecting.id}/reject`, { reason });
+          await rejectAdjustment(rejecting.id, reason);
           setRejecting(null);
           await done();
         }}
@@ -104,7 +107,7 @@ export function AdjustmentsPage() {
   const key = useRef(newKey());
   const adjust = useMutation({
     mutationFn: ({ userId, ...values }: { userId: string; asset: string; amount: string; reason: string }) =>
-      api<AdjustResult>('POST', `/users/${userId}/adjust`, { ...values, key: key.current }),
+      adjustBalance(userId, { ...values, key: key.current }),
     onSuccess: (result) => {
       key.current = newKey();
       form.reset(EMPTY);

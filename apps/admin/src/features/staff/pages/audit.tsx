@@ -5,34 +5,25 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { api } from '../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
-import { formatJson, formatTime } from '../app/format.ts';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatJson, formatTime } from '../../../shared/format.ts';
+import { listAudit } from '../api/list-audit.ts';
 
 // why: the page picks whole days; the query carries their first and last millisecond.
 const AuditFilterFields = AuditQuery.pick({ actor: true, action: true, target: true }).extend({
   range: z.custom<[Dayjs | null, Dayjs | null] | null>().optional(),
 });
 
-interface Filter {
-  actor?: string;
-  action?: string;
-  target?: string;
-  from?: number;
-  to?: number;
-  beforeId?: number;
-}
-
 /** The audit log, read only, filtered by actor, action, target and time. */
 export function AuditPage() {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<Filter>({});
+  const [filter, setFilter] = useState<Omit<AuditQuery, 'token'>>({});
   const form = useSchemaForm(AuditFilterFields, {
     defaultValues: { actor: '', action: '', target: '', range: null },
   });
   const query = useQuery({
     queryKey: ['audit', filter],
-    queryFn: () => api<AuditRow[]>('GET', '/audit', { ...filter, limit: 50 }),
+    queryFn: () => listAudit({ ...filter, limit: 50 }),
   });
   const rows = query.data ?? [];
   const { control } = form;
@@ -90,7 +81,7 @@ export function AuditPage() {
         ]}
       />
       {rows.length === 50 && (
-        <Button onClick={() => setFilter({ ...filter, beforeId: rows[rows.length - 1]?.id })}>
+        <Button onClick={() => setFilter({ ...filter, beforeId: String(rows[rows.length - 1]?.id ?? '') })}>
           {t('audit.more')}
         </Button>
       )}

@@ -1,9 +1,10 @@
-import type { Dashboard, HealthStatus, LedgerCheck } from '@bourse/shared/api';
+import type { Dashboard, HealthStatus } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Row, Statistic, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
+import { formatTime } from '../../../shared/format.ts';
+import { checkLedger as runLedgerCheck } from '../api/check-ledger.ts';
+import { fetchDashboard } from '../api/fetch-dashboard.ts';
 
 const STATUS_COLOURS: Record<HealthStatus, string> = { ok: 'green', degraded: 'orange', down: 'red' };
 const CHECKS = ['database', 'bus', 'feed', 'ledger', 'backup'] as const;
@@ -12,12 +13,12 @@ export function DashboardPage() {
   const { t } = useTranslation();
   const query = useQuery({
     queryKey: ['dashboard'],
-    queryFn: () => api<Dashboard>('GET', '/dashboard'),
+    queryFn: fetchDashboard,
     refetchInterval: 30_000,
   });
   const queryClient = useQueryClient();
   const checkLedger = useMutation({
-    mutationFn: () => api<LedgerCheck>('POST', '/ledger/check'),
+    mutationFn: runLedgerCheck,
     onSuccess: (ledger) =>
       queryClient.setQueryData<Dashboard>(['dashboard'], (old) => (old ? { ...old, ledger } : old)),
   });

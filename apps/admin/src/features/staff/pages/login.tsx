@@ -1,12 +1,13 @@
-import { StaffLoginBody, type StaffLoginStep, type StaffSignedIn, TotpBody } from '@bourse/shared/api';
+import { StaffLoginBody, type StaffLoginStep, TotpBody } from '@bourse/shared/api';
 import { Alert, Button, Card, Input, Space, Typography } from 'antd';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { api } from '../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { signIn } from '../api/sign-in.ts';
+import { verifyCode } from '../api/verify-code.ts';
 
 // why: the ticket comes from step 1, not from a field; a new password is asked for only when required.
 const CodeFields = TotpBody.omit({ ticket: true });
@@ -39,12 +40,7 @@ export function LoginPage() {
       <Card style={{ width: 420 }} title={step?.step === 'enrol' ? t('login.enrolTitle') : t('login.title')}>
         {error && <Alert type="error" title={error} style={{ marginBottom: 16 }} showIcon />}
         {!step && (
-          <PasswordStep
-            busy={busy}
-            onSubmit={(values) =>
-              run(async () => setStep(await api<StaffLoginStep>('POST', '/login', values)))
-            }
-          />
+          <PasswordStep busy={busy} onSubmit={(values) => run(async () => setStep(await signIn(values)))} />
         )}
         {step && (
           <CodeStep
@@ -54,11 +50,7 @@ export function LoginPage() {
             onBack={() => setStep(null)}
             onSubmit={(values) =>
               run(async () => {
-                const result = await api<StaffSignedIn>(
-                  'POST',
-                  step.step === 'enrol' ? '/totp/enrol' : '/totp/verify',
-                  { ticket: step.ticket, ...values },
-                );
+                const result = await verifyCode(step.step, { ticket: step.ticket, ...values });
                 session.signIn(result.token);
                 navigate('/dashboard', { replace: true });
               })

@@ -2,10 +2,12 @@ import { CreateStaffBody, STAFF_ROLES, type StaffAccount, type StaffRole } from 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Select, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
-import { formatTime } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { createStaff } from '../api/create-staff.ts';
+import { listStaff } from '../api/list-staff.ts';
+import { setStaffStatus } from '../api/set-staff-status.ts';
 
 const StaffFields = CreateStaffBody.omit({ token: true });
 const EMPTY = { username: '', password: '', role: undefined };
@@ -16,11 +18,10 @@ export function StaffPage() {
   const session = useSession();
   const client = useQueryClient();
   const form = useSchemaForm(StaffFields, { defaultValues: EMPTY });
-  const list = useQuery({ queryKey: ['staff'], queryFn: () => api<StaffAccount[]>('GET', '/staff') });
+  const list = useQuery({ queryKey: ['staff'], queryFn: listStaff });
   const onError = (error: Error) => message.error(error.message);
   const create = useMutation({
-    mutationFn: (values: { username: string; password: string; role: StaffRole }) =>
-      api('POST', '/staff', values),
+    mutationFn: (values: { username: string; password: string; role: StaffRole }) => createStaff(values),
     onSuccess: () => {
       form.reset(EMPTY);
       void client.invalidateQueries({ queryKey: ['staff'] });
@@ -29,8 +30,7 @@ export function StaffPage() {
     onError,
   });
   const setStatus = useMutation({
-    mutationFn: (input: { id: number; disabled: boolean }) =>
-      api('POST', `/staff/${input.id}/status`, { disabled: input.disabled }),
+    mutationFn: (input: { id: number; disabled: boolean }) => setStaffStatus(input.id, input.disabled),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['staff'] }),
     onError,
   });

@@ -1,4 +1,4 @@
-import type { ChatMessageWire, SupportThread } from '@bourse/shared/api';
+import type { AdminSupportConversation, ChatMessageWire } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -20,18 +20,11 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
-
-interface Conversation {
-  id: number;
-  userId: number;
-  username: string;
-  unread: number;
-  lastMessageAt: number;
-  preview: string;
-  previewIsImage: boolean;
-}
+import { formatTime } from '../../../shared/format.ts';
+import { fetchChatImage } from '../api/fetch-chat-image.ts';
+import { fetchConversation } from '../api/fetch-conversation.ts';
+import { listConversations } from '../api/list-conversations.ts';
+import { reply as sendReply } from '../api/reply.ts';
 
 // why: the console polls; a reply or a new conversation shows within this time without a reload.
 const POLL_MS = 3000;
@@ -40,7 +33,7 @@ function ChatImage({ name }: { name: string }) {
   const { t } = useTranslation();
   const image = useQuery({
     queryKey: ['support', 'image', name],
-    queryFn: () => api<{ dataUrl: string }>('GET', `/support/images/${name}`),
+    queryFn: () => fetchChatImage(name),
     staleTime: Number.POSITIVE_INFINITY,
   });
   return <Image src={image.data?.dataUrl} alt={t('support.picture')} width={180} />;
@@ -85,18 +78,17 @@ export function SupportChatPage() {
   const [text, setText] = useState('');
   const list = useQuery({
     queryKey: ['support', 'conversations'],
-    queryFn: () => api<{ list: Conversation[] }>('GET', '/support/conversations'),
+    queryFn: listConversations,
     refetchInterval: POLL_MS,
   });
   const thread = useQuery({
     queryKey: ['support', 'thread', openId],
     enabled: openId !== null,
-    queryFn: () => api<SupportThread>('GET', `/support/conversations/${openId}`),
+    queryFn: () => fetchConversation(openId ?? 0),
     refetchInterval: POLL_MS,
   });
   const reply = useMutation({
-    mutationFn: (body: string) =>
-      api<ChatMessageWire>('POST', `/support/conversations/${openId}/reply`, { body }),
+    mutationFn: (body: string) => sendReply(openId ?? 0, body),
     onSuccess: () => {
       setText('');
       void client.invalidateQueries({ queryKey: ['support'] });
@@ -110,7 +102,7 @@ export function SupportChatPage() {
       <Col span={7}>
         <Card size="small" styles={{ body: { padding: 0 } }}>
           {list.error && <Alert type="warning" title={list.error.message} />}
-          <List<Conversation>
+          <List<AdminSupportConversation>
             dataSource={list.data?.list ?? []}
             locale={{ emptyText: t('support.empty') }}
             renderItem={(c) => (

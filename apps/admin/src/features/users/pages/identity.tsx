@@ -19,10 +19,16 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
-import { ReasonModal } from './reason-modal.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { ReasonModal } from '../../../shared/reason-modal.tsx';
+import { approveIdentity } from '../api/approve-identity.ts';
+import { fetchIdentityImage } from '../api/fetch-identity-image.ts';
+import { fetchIdentityPolicy } from '../api/fetch-identity-policy.ts';
+import { fetchIdentityReview } from '../api/fetch-identity-review.ts';
+import { listIdentityReviews } from '../api/list-identity-reviews.ts';
+import { rejectIdentity } from '../api/reject-identity.ts';
+import { saveIdentityPolicy } from '../api/save-identity-policy.ts';
 
 type Status = 'pending' | 'approved' | 'rejected';
 const STATUS_COLORS: Record<Status, string> = {
@@ -36,7 +42,7 @@ function IdentityImage({ id, side }: { id: number; side: 'front' | 'back' }) {
   const { t } = useTranslation();
   const image = useQuery({
     queryKey: ['identity', id, 'image', side],
-    queryFn: () => api<{ dataUrl: string }>('GET', `/identity/${id}/image/${side}`),
+    queryFn: () => fetchIdentityImage(id, side),
     staleTime: Number.POSITIVE_INFINITY,
   });
   if (image.error) return <Alert type="warning" title={image.error.message} />;
@@ -60,14 +66,14 @@ function PolicyCard() {
   const client = useQueryClient();
   const policy = useQuery({
     queryKey: ['identity-policy'],
-    queryFn: () => api<IdentityPolicy>('GET', '/identity-policy'),
+    queryFn: fetchIdentityPolicy,
   });
   const [threshold, setThreshold] = useState('');
   useEffect(() => {
     if (policy.data) setThreshold(policy.data.withdrawAboveUsdt);
   }, [policy.data]);
   const save = useMutation({
-    mutationFn: (input: IdentityPolicy) => api<IdentityPolicy>('POST', '/identity-policy', { ...input }),
+    mutationFn: (input: IdentityPolicy) => saveIdentityPolicy(input),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['identity-policy'] });
       message.success(t('common.saved'));
@@ -124,20 +130,17 @@ export function IdentityPage() {
   const [isRejecting, setIsRejecting] = useState(false);
   const queue = useQuery({
     queryKey: ['identity', status],
-    queryFn: () => api<{ list: IdentityReview[]; hasMore: boolean }>('GET', '/identity', { status }),
+    queryFn: () => listIdentityReviews(status),
   });
   const detail = useQuery({
     queryKey: ['identity', 'detail', openId],
     enabled: openId !== null,
-    queryFn: () => api<IdentityReview>('GET', `/identity/${openId}`),
+    queryFn: () => fetchIdentityReview(openId ?? 0),
   });
   const [confirmedIdno, setConfirmedIdno] = useState('');
   const decide = useMutation({
     mutationFn: (input: { id: number; approve: boolean; reason?: string; idno?: string }) =>
-      api<IdentityReview>('POST', `/identity/${input.id}/${input.approve ? 'approve' : 'reject'}`, {
-        reason: input.reason,
-        idno: input.idno,
-      }),
+      input.approve ? approveIdentity(input.id, input.idno) : rejectIdentity(input.id, input.reason),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['identity'] });
       message.success(t('identity.done'));

@@ -1,13 +1,18 @@
-import type { BalanceRow, LoginLogRow, StatementRow, UserAccount } from '@bourse/shared/api';
+import type { BalanceRow, LoginLogRow, StatementRow } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Space, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
-import { ReasonModal } from './reason-modal.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { ReasonModal } from '../../../shared/reason-modal.tsx';
+import { fetchUser } from '../api/fetch-user.ts';
+import { listBalances } from '../api/list-balances.ts';
+import { listLogins } from '../api/list-logins.ts';
+import { listStatement } from '../api/list-statement.ts';
+import { setFrozen } from '../api/set-frozen.ts';
+import { setTradeBan } from '../api/set-trade-ban.ts';
 
 type Action = { path: 'freeze' | 'trade-ban'; field: 'frozen' | 'banned'; value: boolean; title: string };
 
@@ -18,25 +23,27 @@ export function UserDetailPage() {
   const id = useParams().id ?? '';
   const client = useQueryClient();
   const [action, setAction] = useState<Action | null>(null);
-  const user = useQuery({ queryKey: ['user', id], queryFn: () => api<UserAccount>('GET', `/users/${id}`) });
+  const user = useQuery({ queryKey: ['user', id], queryFn: () => fetchUser(id) });
   const canSeeMoney = session.can('users.balances');
   const balances = useQuery({
     queryKey: ['user', id, 'balances'],
-    queryFn: () => api<BalanceRow[]>('GET', `/users/${id}/balances`),
+    queryFn: () => listBalances(id),
     enabled: canSeeMoney,
   });
   const statement = useQuery({
     queryKey: ['user', id, 'statement'],
-    queryFn: () => api<StatementRow[]>('GET', `/users/${id}/statement`, { limit: 100 }),
+    queryFn: () => listStatement(id, 100),
     enabled: canSeeMoney,
   });
   const logins = useQuery({
     queryKey: ['user', id, 'logins'],
-    queryFn: () => api<LoginLogRow[]>('GET', `/users/${id}/logins`),
+    queryFn: () => listLogins(id),
   });
   const change = useMutation({
     mutationFn: (input: Action & { reason: string }) =>
-      api('POST', `/users/${id}/${input.path}`, { [input.field]: input.value, reason: input.reason }),
+      input.path === 'freeze'
+        ? setFrozen(id, input.value, input.reason)
+        : setTradeBan(id, input.value, input.reason),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['user', id] });
       message.success(t('common.saved'));

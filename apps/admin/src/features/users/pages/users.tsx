@@ -4,15 +4,15 @@ import { Input, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
+import { formatTime } from '../../../shared/format.ts';
+import { searchUsers } from '../api/search-users.ts';
 
 export function UsersPage() {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const query = useQuery({
     queryKey: ['users', q],
-    queryFn: () => api<UserSummary[]>('GET', '/users', { q }),
+    queryFn: () => searchUsers(q),
   });
   return (
     <>

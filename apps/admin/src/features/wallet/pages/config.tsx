@@ -1,10 +1,5 @@
 import { toAtoms } from '@bourse/shared';
-import {
-  NetworkSettingsBody,
-  type WalletCoinConfig,
-  type WalletConfigAnswer,
-  type WalletNetworkSettings,
-} from '@bourse/shared/api';
+import { NetworkSettingsBody, type WalletCoinConfig, type WalletNetworkSettings } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -23,15 +18,15 @@ import {
 } from 'antd';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.ts';
-import { FormField, SchemaFormView, useSchemaForm } from '../app/form.tsx';
-import { trimDecimal } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { trimDecimal } from '../../../shared/format.ts';
+import { fetchWalletConfig } from '../api/fetch-wallet-config.ts';
+import { saveCoinSettings } from '../api/save-coin-settings.ts';
+import { saveNetwork } from '../api/save-network.ts';
 
-type CoinConfig = WalletCoinConfig;
-type NetworkConfig = WalletNetworkSettings;
 type CoinSwitches = Pick<
-  CoinConfig,
+  WalletCoinConfig,
   'convertible' | 'depositEnabled' | 'withdrawEnabled' | 'displayDecimals'
 >;
 
@@ -48,10 +43,10 @@ export function ConfigPage() {
   const session = useSession();
   const client = useQueryClient();
   const canManage = session.can('config.manage');
-  const [editing, setEditing] = useState<{ coin: string; network?: NetworkConfig } | null>(null);
+  const [editing, setEditing] = useState<{ coin: string; network?: WalletNetworkSettings } | null>(null);
   const config = useQuery({
     queryKey: QUERY_KEY,
-    queryFn: () => api<WalletConfigAnswer>('GET', '/config/coins'),
+    queryFn: fetchWalletConfig,
   });
   const onSaved = () => {
     void client.invalidateQueries({ queryKey: QUERY_KEY });
@@ -61,12 +56,12 @@ export function ConfigPage() {
   const saveCoin = useMutation({
     mutationFn: (input: { coin: string } & CoinSwitches) => {
       const { coin, ...switches } = input;
-      return api('POST', `/config/coins/${encodeURIComponent(coin)}`, switches);
+      return saveCoinSettings(coin, switches);
     },
     onSuccess: onSaved,
     onError,
   });
-  const changeCoin = (row: CoinConfig, change: Partial<CoinSwitches>) =>
+  const changeCoin = (row: WalletCoinConfig, change: Partial<CoinSwitches>) =>
     saveCoin.mutate({
       coin: row.coin,
       convertible: row.convertible,
@@ -89,7 +84,7 @@ export function ConfigPage() {
 
   const switchColumn = (key: 'convertible' | 'depositEnabled' | 'withdrawEnabled') => ({
     title: t(`config.${key}`),
-    render: (_: unknown, row: CoinConfig) => (
+    render: (_: unknown, row: WalletCoinConfig) => (
       <Switch
         aria-label={`${row.coin} ${t(`config.${key}`)}`}
         checked={row[key]}
@@ -105,7 +100,7 @@ export function ConfigPage() {
         <Typography.Paragraph type="secondary">{t('config.help')}</Typography.Paragraph>
         {!canManage && <Alert type="info" title={t('config.readOnly')} />}
       </Card>
-      <Table<CoinConfig>
+      <Table<WalletCoinConfig>
         rowKey="coin"
         loading={config.isLoading}
         dataSource={config.data?.coins ?? []}
@@ -159,16 +154,16 @@ export function ConfigPage() {
 }
 
 function NetworkTable(props: {
-  coin: CoinConfig;
+  coin: WalletCoinConfig;
   canManage: boolean;
-  onEdit: (network: NetworkConfig) => void;
+  onEdit: (network: WalletNetworkSettings) => void;
   onAdd: () => void;
 }) {
   const { t } = useTranslation();
   const { coin, canManage } = props;
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
-      <Table<NetworkConfig>
+      <Table<WalletNetworkSettings>
         rowKey="network"
         size="small"
         pagination={false}
@@ -225,7 +220,7 @@ function NetworkTable(props: {
 
 function NetworkForm(props: {
   coin: string;
-  network?: NetworkConfig;
+  network?: WalletNetworkSettings;
   addressFormats: string[];
   onClose: () => void;
   onSaved: () => void;
@@ -256,7 +251,7 @@ function NetworkForm(props: {
         },
   });
   const save = useMutation({
-    mutationFn: (values: NetworkSettingsBody) => api('POST', '/config/networks', values),
+    mutationFn: (values: NetworkSettingsBody) => saveNetwork(values),
     onSuccess: props.onSaved,
   });
   const { control } = form;

@@ -1,24 +1,45 @@
-import type {
-  StaffDepositQueue,
-  StaffDepositRow,
-  StaffWithdrawalQueue,
-  StaffWithdrawalRow,
-} from '@bourse/shared/api';
+import type { StaffDepositRow, StaffWithdrawalRow } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Image, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../api/client.ts';
-import { formatTime } from '../app/format.ts';
-import { useSession } from '../app/session.tsx';
-import { ReasonModal } from './reason-modal.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { formatTime } from '../../../shared/format.ts';
+import { ReasonModal } from '../../../shared/reason-modal.tsx';
+import { approveWithdrawal } from '../api/approve-withdrawal.ts';
+import { confirmDeposit } from '../api/confirm-deposit.ts';
+import { listDeposits } from '../api/list-deposits.ts';
+import { listWithdrawals } from '../api/list-withdrawals.ts';
+import { rejectDeposit } from '../api/reject-deposit.ts';
+import { rejectWithdrawal } from '../api/reject-withdrawal.ts';
 
 type Kind = 'deposits' | 'withdrawals';
 const PAGE_SIZE = 20;
 type ReviewRow = StaffDepositRow | StaffWithdrawalRow;
-type Pending = { row: ReviewRow; action: 'confirm' | 'approve' | 'reject' };
+type Action = 'confirm' | 'approve' | 'reject';
+type Pending = { row: ReviewRow; action: Action };
+
+/** The queue's operations: a deposit is confirmed with its amount, a withdrawal approved. */
+const OPERATIONS: Record<
+  Kind,
+  {
+    list(status: string | undefined, page: number): Promise<{ list: ReviewRow[]; has_more: boolean }>;
+    act(id: string, action: Action, input: { reason?: string; amount?: string }): Promise<unknown>;
+  }
+> = {
+  deposits: {
+    list: listDeposits,
+    act: (id: string, action: Action, input: { reason?: string; amount?: string }) =>
+      action === 'reject' ? rejectDeposit(id, input.reason ?? '') : confirmDeposit(id, input.amount ?? ''),
+  },
+  withdrawals: {
+    list: listWithdrawals,
+    act: (id: string, action: Action, input: { reason?: string }) =>
+      action === 'reject' ? rejectWithdrawal(id, input.reason ?? '') : approveWithdrawal(id),
+  },
+};
 /** Confirming a deposit asks for the amount that arrived; a rejection for its reason. */
 const MODAL_KIND = { confirm: 'amount', approve: 'confirm', reject: 'reason' } as const;
 
@@ -43,12 +64,11 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
   const [pending, setPending] = useState<Pending | null>(null);
   const query = useQuery({
     queryKey: [kind, status, page],
-    queryFn: () =>
-      api<StaffDepositQueue | StaffWithdrawalQueue>('GET', `/${kind}`, { status: status || undefined, page }),
+    queryFn: () => OPERATIONS[kind].list(status || undefined, page),
   });
   const act = useMutation({
-    mutationFn: (input: { id: string; action: string; reason?: string; amount?: string }) =>
-      api('POST', `/${kind}/${input.id}/${input.action}`, { reason: input.reason, amount: input.amount }),
+    mutationFn: (input: { id: string; action: Action; reason?: string; amount?: string }) =>
+      OPERATIONS[kind].act(input.id, input.action, input),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: [kind] });
       void client.invalidateQueries({ queryKey: ['dashboard'] });
