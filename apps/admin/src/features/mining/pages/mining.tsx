@@ -1,4 +1,4 @@
-import type { MiningProduct } from '@bourse/shared/api';
+import { AdminMiningProductBody, type MiningProduct } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -17,8 +17,9 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { useSession } from '../../../app/session.tsx';
-import { Field } from '../../../shared/field.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { formatTime, trimDecimal } from '../../../shared/format.ts';
 import { createProduct } from '../api/create-product.ts';
 import { fundPool } from '../api/fund-pool.ts';
@@ -27,28 +28,17 @@ import { listPools } from '../api/list-pools.ts';
 import { listProducts } from '../api/list-products.ts';
 import { setProductStatus } from '../api/set-product-status.ts';
 
-interface Draft {
-  name: string;
-  type: 'sole' | 'shared';
-  feeHashrate: string;
-  feeElectricityDay: string;
-  feeManagement: string;
-  coin: string;
-  incomeType: 'constant' | 'value';
-  dailyQ: string;
-  dailyValue: string;
-  days: number;
-  capacity: number;
-  minShareBp: number;
-  stepBp: number;
-  holdCoin: string;
-  minHold: string;
-  minReferrals: number;
-  maxOrders: number;
-  releaseDelayDays: number;
-}
+/** An optional amount left blank means its default ('0'), as the server reads an absent one. */
+const blankAsZero = (value: unknown) => (value === '' ? '0' : value);
 
-const EMPTY: Draft = {
+/** The new-machine form: the request schema, with blank optional amounts read as zero. */
+const ProductFields = AdminMiningProductBody.extend({
+  dailyQ: z.preprocess(blankAsZero, AdminMiningProductBody.shape.dailyQ),
+  dailyValue: z.preprocess(blankAsZero, AdminMiningProductBody.shape.dailyValue),
+  minHold: z.preprocess(blankAsZero, AdminMiningProductBody.shape.minHold),
+});
+
+const EMPTY = {
   name: '',
   type: 'sole',
   feeHashrate: '',
@@ -67,22 +57,20 @@ const EMPTY: Draft = {
   minReferrals: 0,
   maxOrders: 1,
   releaseDelayDays: 1,
-};
+} as const;
+
+const upperCase = (value: string) => value.toUpperCase();
 
 function ProductDrawer({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
-  const [v, setV] = useState<Draft>(EMPTY);
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setV((d) => ({ ...d, [key]: value }));
+  const form = useSchemaForm(ProductFields, { defaultValues: EMPTY });
+  const { control } = form;
+  const [type, incomeType, coin, minReferrals] = form.watch(['type', 'incomeType', 'coin', 'minReferrals']);
   const save = useMutation({
-    mutationFn: async () => {
-      const created = await createProduct({
-        ...v,
-        dailyQ: v.dailyQ || '0',
-        dailyValue: v.dailyValue || '0',
-        minHold: v.minHold || '0',
-      });
+    mutationFn: async (values: z.output<typeof ProductFields>) => {
+      const created = await createProduct(values);
       // why: capacity is fixed from here on; the machine goes on sale at once.
       await setProductStatus(created.id, 'normal');
     },
@@ -94,6 +82,7 @@ function ProductDrawer({ onClose }: { onClose(): void }) {
     onError: (error) => message.error(error.message),
   });
   const grid = { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 12 } as const;
+  const submit = form.handleSubmit((values) => save.mutate(values));
   return (
     <Drawer
       open
@@ -101,121 +90,81 @@ function ProductDrawer({ onClose }: { onClose(): void }) {
       title={t('mining.newProduct')}
       onClose={onClose}
       extra={
-        <Button type="primary" loading={save.isPending} onClick={() => save.mutate()}>
+        <Button type="primary" loading={save.isPending} onClick={() => void submit()}>
           {t('mining.saveDraft')}
         </Button>
       }
     >
-      <Space orientation="vertical" style={{ width: '100%' }} size="middle">
-        {v.minReferrals > 0 && <Alert type="warning" showIcon title={t('mining.referralWarning')} />}
-        <div style={grid}>
-          <Field label={t('mining.name')}>
-            <Input value={v.name} onChange={(e) => set('name', e.target.value)} />
-          </Field>
-          <Field label={t('mining.type')}>
-            <Segmented
-              value={v.type}
-              onChange={(x) => set('type', x as Draft['type'])}
-              options={[
-                { value: 'sole', label: t('mining.types.sole') },
-                { value: 'shared', label: t('mining.types.shared') },
-              ]}
-            />
-          </Field>
-          <Field label={t('mining.feeHashrate')}>
-            <Input value={v.feeHashrate} onChange={(e) => set('feeHashrate', e.target.value)} suffix="USDT" />
-          </Field>
-          <Field label={t('mining.feeElectricityDay')}>
-            <Input
-              value={v.feeElectricityDay}
-              onChange={(e) => set('feeElectricityDay', e.target.value)}
-              suffix="USDT"
-            />
-          </Field>
-          <Field label={t('mining.feeManagement')}>
-            <Input
-              value={v.feeManagement}
-              onChange={(e) => set('feeManagement', e.target.value)}
-              suffix="USDT"
-            />
-          </Field>
-          <Field label={t('mining.coin')}>
-            <Input value={v.coin} onChange={(e) => set('coin', e.target.value.toUpperCase())} />
-          </Field>
-          <Field label={t('mining.income')}>
-            <Segmented
-              value={v.incomeType}
-              onChange={(x) => set('incomeType', x as Draft['incomeType'])}
-              options={[
-                { value: 'constant', label: t('mining.incomes.constant') },
-                { value: 'value', label: t('mining.incomes.value') },
-              ]}
-            />
-          </Field>
-          {v.incomeType === 'constant' ? (
-            <Field label={t('mining.dailyQ')}>
-              <Input value={v.dailyQ} onChange={(e) => set('dailyQ', e.target.value)} suffix={v.coin} />
-            </Field>
-          ) : (
-            <Field label={t('mining.dailyValue')}>
-              <Input value={v.dailyValue} onChange={(e) => set('dailyValue', e.target.value)} suffix="USDT" />
-            </Field>
-          )}
-          <Field label={t('mining.days')}>
-            <InputNumber min={1} max={3650} value={v.days} onChange={(n) => set('days', n ?? 1)} />
-          </Field>
-          <Field label={t('mining.capacity')}>
-            <InputNumber min={1} value={v.capacity} onChange={(n) => set('capacity', n ?? 1)} />
-          </Field>
-          {v.type === 'shared' && (
-            <>
-              <Field label={t('mining.minShare')}>
-                <InputNumber
-                  min={1}
-                  max={10000}
-                  suffix="bp"
-                  value={v.minShareBp}
-                  onChange={(n) => set('minShareBp', n ?? 1)}
-                />
-              </Field>
-              <Field label={t('mining.step')}>
-                <InputNumber
-                  min={1}
-                  max={10000}
-                  suffix="bp"
-                  value={v.stepBp}
-                  onChange={(n) => set('stepBp', n ?? 1)}
-                />
-              </Field>
-            </>
-          )}
-          <Field label={t('mining.holdCoin')}>
-            <Input value={v.holdCoin} onChange={(e) => set('holdCoin', e.target.value.toUpperCase())} />
-          </Field>
-          <Field label={t('mining.minHold')}>
-            <Input value={v.minHold} onChange={(e) => set('minHold', e.target.value)} />
-          </Field>
-          <Field label={t('mining.minReferrals')}>
-            <InputNumber
-              min={0}
-              max={1000}
-              value={v.minReferrals}
-              onChange={(n) => set('minReferrals', n ?? 0)}
-            />
-          </Field>
-          <Field label={t('mining.maxOrders')}>
-            <InputNumber min={1} max={1000} value={v.maxOrders} onChange={(n) => set('maxOrders', n ?? 1)} />
-          </Field>
-          <Field label={t('mining.releaseDelay')}>
-            <InputNumber
-              min={0}
-              max={365}
-              value={v.releaseDelayDays}
-              onChange={(n) => set('releaseDelayDays', n ?? 0)}
-            />
-          </Field>
-        </div>
-      </Space>
+      <SchemaFormView onSubmit={submit}>
+        <Space orientation="vertical" style={{ width: '100%' }} size="middle">
+          {Number(minReferrals) > 0 && <Alert type="warning" showIcon title={t('mining.referralWarning')} />}
+          <div style={grid}>
+            <FormField control={control} name="name" label={t('mining.name')} />
+            <FormField control={control} name="type" label={t('mining.type')}>
+              <Segmented
+                options={[
+                  { value: 'sole', label: t('mining.types.sole') },
+                  { value: 'shared', label: t('mining.types.shared') },
+                ]}
+              />
+            </FormField>
+            <FormField control={control} name="feeHashrate" label={t('mining.feeHashrate')}>
+              <Input suffix="USDT" />
+            </FormField>
+            <FormField control={control} name="feeElectricityDay" label={t('mining.feeElectricityDay')}>
+              <Input suffix="USDT" />
+            </FormField>
+            <FormField control={control} name="feeManagement" label={t('mining.feeManagement')}>
+              <Input suffix="USDT" />
+            </FormField>
+            <FormField control={control} name="coin" label={t('mining.coin')} normalize={upperCase} />
+            <FormField control={control} name="incomeType" label={t('mining.income')}>
+              <Segmented
+                options={[
+                  { value: 'constant', label: t('mining.incomes.constant') },
+                  { value: 'value', label: t('mining.incomes.value') },
+                ]}
+              />
+            </FormField>
+            {incomeType === 'constant' ? (
+              <FormField control={control} name="dailyQ" label={t('mining.dailyQ')}>
+                <Input suffix={coin} />
+              </FormField>
+            ) : (
+              <FormField control={control} name="dailyValue" label={t('mining.dailyValue')}>
+                <Input suffix="USDT" />
+              </FormField>
+            )}
+            <FormField control={control} name="days" label={t('mining.days')}>
+              <InputNumber min={1} max={3650} />
+            </FormField>
+            <FormField control={control} name="capacity" label={t('mining.capacity')}>
+              <InputNumber min={1} />
+            </FormField>
+            {type === 'shared' && (
+              <>
+                <FormField control={control} name="minShareBp" label={t('mining.minShare')}>
+                  <InputNumber min={1} max={10000} suffix="bp" />
+                </FormField>
+                <FormField control={control} name="stepBp" label={t('mining.step')}>
+                  <InputNumber min={1} max={10000} suffix="bp" />
+                </FormField>
+              </>
+            )}
+            <FormField control={control} name="holdCoin" label={t('mining.holdCoin')} normalize={upperCase} />
+            <FormField control={control} name="minHold" label={t('mining.minHold')} />
+            <FormField control={control} name="minReferrals" label={t('mining.minReferrals')}>
+              <InputNumber min={0} max={1000} />
+            </FormField>
+            <FormField control={control} name="maxOrders" label={t('mining.maxOrders')}>
+              <InputNumber min={1} max={1000} />
+            </FormField>
+            <FormField control={control} name="releaseDelayDays" label={t('mining.releaseDelay')}>
+              <InputNumber min={0} max={365} />
+            </FormField>
+          </div>
+        </Space>
+      </SchemaFormView>
     </Drawer>
   );
 }
