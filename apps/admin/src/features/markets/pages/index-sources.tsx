@@ -1,4 +1,4 @@
-import type { IndexSourceMarket, IndexSourceRow, SetIndexMappingBody } from '@bourse/shared/api';
+import { type IndexSourceMarket, type IndexSourceRow, SetIndexMappingBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -16,7 +16,9 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { useSession } from '../../../app/session.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { formatTime, trimDecimal } from '../../../shared/format.ts';
 import { fetchIndexSources } from '../api/fetch-index-sources.ts';
 import { setIndexMapping } from '../api/set-index-mapping.ts';
@@ -183,13 +185,18 @@ function MappingForm({
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
-  const [use, setUse] = useState<SetIndexMappingBody['use']>(
-    row.origin === 'default' ? 'default' : row.venueSymbol === null ? 'off' : 'symbol',
-  );
-  const [venueSymbol, setVenueSymbol] = useState(row.venueSymbol ?? `${market.base}/${market.quote}`);
-  const [reason, setReason] = useState('');
+  const form = useSchemaForm(SetIndexMappingBody, {
+    defaultValues: {
+      venue: row.venue,
+      use: row.origin === 'default' ? 'default' : row.venueSymbol === null ? 'off' : 'symbol',
+      venueSymbol: row.venueSymbol ?? `${market.base}/${market.quote}`,
+      reason: '',
+    },
+  });
+  const { control } = form;
+  const use = form.watch('use');
   const save = useMutation({
-    mutationFn: (body: SetIndexMappingBody) => setIndexMapping(market.symbol, body),
+    mutationFn: (body: z.output<typeof SetIndexMappingBody>) => setIndexMapping(market.symbol, body),
     onSuccess: (data) => {
       client.setQueryData(PANEL_KEY, data);
       message.success(t('common.saved'));
@@ -197,6 +204,10 @@ function MappingForm({
     },
     onError: (error) => message.error(error.message),
   });
+  // why: the venue symbol is sent only when it is the one used; a hidden field keeps its text.
+  const submit = form.handleSubmit(({ venueSymbol, ...body }) =>
+    save.mutate({ ...body, venueSymbol: body.use === 'symbol' ? venueSymbol : undefined }),
+  );
   return (
     <Drawer
       open
@@ -205,55 +216,41 @@ function MappingForm({
       onClose={onClose}
       footer={
         <Space>
-          <Button
-            type="primary"
-            loading={save.isPending}
-            onClick={() =>
-              save.mutate({
-                venue: row.venue,
-                use,
-                venueSymbol: use === 'symbol' ? venueSymbol : undefined,
-                reason: reason || undefined,
-              })
-            }
-          >
+          <Button type="primary" loading={save.isPending} onClick={() => void submit()}>
             {t('common.submit')}
           </Button>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
         </Space>
       }
     >
-      <Space orientation="vertical" style={{ width: '100%' }}>
-        <Radio.Group
-          value={use}
-          onChange={(event) => setUse(event.target.value)}
-          options={[
-            {
-              value: 'default',
-              label: t('indexSources.use.default', { symbol: `${market.base}/${market.quote}` }),
-            },
-            { value: 'symbol', label: t('indexSources.use.symbol') },
-            { value: 'off', label: t('indexSources.use.off') },
-          ]}
-          style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
-        />
-        {use === 'symbol' && (
-          <Input
-            aria-label={t('indexSources.venueSymbol')}
-            value={venueSymbol}
-            onChange={(event) => setVenueSymbol(event.target.value)}
-            placeholder="BTC/USDT"
+      <SchemaFormView onSubmit={submit}>
+        <FormField control={control} name="use">
+          <Radio.Group
+            options={[
+              {
+                value: 'default',
+                label: t('indexSources.use.default', { symbol: `${market.base}/${market.quote}` }),
+              },
+              { value: 'symbol', label: t('indexSources.use.symbol') },
+              { value: 'off', label: t('indexSources.use.off') },
+            ]}
+            style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
           />
+        </FormField>
+        {use === 'symbol' && (
+          <FormField control={control} name="venueSymbol">
+            <Input aria-label={t('indexSources.venueSymbol')} placeholder="BTC/USDT" />
+          </FormField>
         )}
         <Typography.Paragraph type="secondary">{t('indexSources.usdNote')}</Typography.Paragraph>
-        <Input.TextArea
-          aria-label={t('indexSources.reason')}
-          placeholder={t('indexSources.reason')}
-          value={reason}
-          maxLength={500}
-          onChange={(event) => setReason(event.target.value)}
-        />
-      </Space>
+        <FormField control={control} name="reason">
+          <Input.TextArea
+            aria-label={t('indexSources.reason')}
+            placeholder={t('indexSources.reason')}
+            maxLength={500}
+          />
+        </FormField>
+      </SchemaFormView>
     </Drawer>
   );
 }
