@@ -1,12 +1,26 @@
-import type { BroadcastItem } from '@bourse/shared/api';
+import { DEFAULT_LOCALE } from '@bourse/i18n';
+import { BroadcastBody, type BroadcastItem } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Input, Table, Tabs } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { formatTime } from '../../../shared/format.ts';
 import { TEXT_LOCALES } from '../../../shared/locales.ts';
 import { listBroadcasts } from '../api/list-broadcasts.ts';
 import { sendBroadcast } from '../api/send-broadcast.ts';
+
+/**
+ * The notice form: a title and body per locale as typed; only the locales with both are sent,
+ * checked by the request schema the server uses (ja-JP required).
+ */
+const BroadcastFields = z
+  .object({ texts: z.record(z.string(), z.object({ title: z.string(), body: z.string() })) })
+  .transform(({ texts }) => ({
+    texts: Object.fromEntries(Object.entries(texts).filter(([, v]) => v.title.trim() && v.body.trim())),
+  }))
+  .pipe(BroadcastBody);
+const EMPTY = { texts: Object.fromEntries(TEXT_LOCALES.map((locale) => [locale, { title: '', body: '' }])) };
 
 /**
  * Broadcast notices to every account: a title and body per locale (ja-JP, the fallback, is
@@ -16,73 +30,67 @@ export function BroadcastsPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
-  const [texts, setTexts] = useState<Record<string, { title: string; body: string }>>({});
+  const form = useSchemaForm(BroadcastFields, { defaultValues: EMPTY });
+  const { control } = form;
   const list = useQuery({
     queryKey: ['broadcasts'],
     queryFn: listBroadcasts,
   });
   const send = useMutation({
-    mutationFn: () => {
-      const filled = Object.fromEntries(
-        Object.entries(texts).filter(([, v]) => v.title.trim() && v.body.trim()),
-      );
-      return sendBroadcast({ texts: filled });
-    },
+    mutationFn: (values: z.output<typeof BroadcastFields>) => sendBroadcast(values),
     onSuccess: () => {
-      setTexts({});
+      form.reset(EMPTY);
       void client.invalidateQueries({ queryKey: ['broadcasts'] });
       message.success(t('broadcasts.sent'));
     },
     onError: (error) => message.error(error.message),
   });
-  const set = (locale: string, field: 'title' | 'body', value: string) =>
-    setTexts((current) => ({
-      ...current,
-      [locale]: { ...(current[locale] ?? { title: '', body: '' }), [field]: value },
-    }));
-  const hasJapanese = Boolean(texts['ja-JP']?.title.trim() && texts['ja-JP']?.body.trim());
+  const japanese = form.watch(`texts.${DEFAULT_LOCALE}`);
+  const hasJapanese = Boolean(japanese?.title.trim() && japanese?.body.trim());
+  const submit = form.handleSubmit((values) => send.mutate(values));
 
   return (
     <>
       <Card size="small" title={t('broadcasts.new')} style={{ marginBottom: 16 }}>
-        <Tabs
-          items={TEXT_LOCALES.map((locale) => ({
-            key: locale,
-            label: locale === 'ja-JP' ? `${locale} *` : locale,
-            children: (
-              <>
-                <Input
-                  placeholder={t('broadcasts.title')}
-                  value={texts[locale]?.title ?? ''}
-                  maxLength={120}
-                  onChange={(event) => set(locale, 'title', event.target.value)}
-                  style={{ marginBottom: 8 }}
-                  data-testid={`broadcast-title-${locale}`}
-                />
-                <Input.TextArea
-                  placeholder={t('broadcasts.body')}
-                  value={texts[locale]?.body ?? ''}
-                  maxLength={4000}
-                  rows={5}
-                  onChange={(event) => set(locale, 'body', event.target.value)}
-                  data-testid={`broadcast-body-${locale}`}
-                />
-              </>
-            ),
-          }))}
-        />
-        <Button
-          type="primary"
-          disabled={!hasJapanese}
-          loading={send.isPending}
-          onClick={() => send.mutate()}
-          data-testid="broadcast-send"
-        >
-          {t('broadcasts.send')}
-        </Button>
-        {!hasJapanese && (
-          <span style={{ marginLeft: 12, color: '#888' }}>{t('broadcasts.needJapanese')}</span>
-        )}
+        <SchemaFormView onSubmit={submit}>
+          <Tabs
+            items={TEXT_LOCALES.map((locale) => ({
+              key: locale,
+              label: locale === 'ja-JP' ? `${locale} *` : locale,
+              children: (
+                <>
+                  <FormField control={control} name={`texts.${locale}.title`}>
+                    <Input
+                      placeholder={t('broadcasts.title')}
+                      maxLength={120}
+                      data-testid={`broadcast-title-${locale}`}
+                    />
+                  </FormField>
+                  <FormField control={control} name={`texts.${locale}.body`}>
+                    <Input.TextArea
+                      placeholder={t('broadcasts.body')}
+                      maxLength={4000}
+                      rows={5}
+                      data-testid={`broadcast-body-${locale}`}
+                    />
+                  </FormField>
+                </>
+              ),
+            }))}
+          />
+          <Button
+            type="primary"
+            disabled={!hasJapanese}
+            loading={send.isPending}
+            onClick={() => void submit()}
+            data-testid="broadcast-send"
+          >
+            {t('broadcasts.send')}
+          </Button>
+          {!hasJapanese && (
+            <span style={{ marginLeft: 12, color: '#888' }}>{t('broadcasts.needJapanese')}</span>
+          )}
+        </SchemaFormView>
       </Card>
       {list.error && <Alert type="warning" showIcon title={list.error.message} />}
       <Table<BroadcastItem>
