@@ -38,13 +38,6 @@ export function onSessionEnded(listener: () => void): () => void {
 }
 
 /**
- * The parameters: GET sends them as a query string (each value as text; lists are not sent by
- * GET), POST as a JSON body (lists and objects included). Absent and empty values are left out.
- * Their types are the request schemas' (`z.input`), checked by each operation's signature.
- */
-type Params = object;
-
-/**
  * Sends one request and checks its answer with `schema`, the answer schema of
  * `@bourse/shared/api` the server declares for that route: the result is typed from the schema
  * (`z.infer`), never cast. It parses (throws) rather than safe-parses: an answer that does not
@@ -52,11 +45,15 @@ type Params = object;
  * answer (a missing amount read as empty, a renamed status never matching) would mislead the
  * staff member acting on it, so it fails like any other failed request (the page's error path).
  * Answers the page does not read are checked with `z.unknown()`.
+ *
+ * `params`: GET sends them as a query string (each value as text), POST as a JSON body (lists
+ * and objects included); absent and empty values are left out. Their types are the request
+ * schemas' (`z.input`), checked by each operation's signature.
  */
 export async function api<Schema extends z.ZodType>(
   method: 'GET' | 'POST',
   path: string,
-  params: Params | undefined,
+  params: object | undefined,
   schema: Schema,
 ): Promise<z.infer<Schema>> {
   const headers: Record<string, string> = { Lang: language.toLowerCase() };
