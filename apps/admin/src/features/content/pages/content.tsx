@@ -1,4 +1,5 @@
-import type { AdminContentClaims, AdminContentItem } from '@bourse/shared/api';
+import { DEFAULT_LOCALE } from '@bourse/i18n';
+import { AdminContentBody, type AdminContentClaims, type AdminContentItem } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -21,7 +22,9 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { useSession } from '../../../app/session.tsx';
+import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { formatTime } from '../../../shared/format.ts';
 import { TEXT_LOCALES } from '../../../shared/locales.ts';
 import { deleteContent } from '../api/delete-content.ts';
@@ -33,15 +36,34 @@ import { saveContent } from '../api/save-content.ts';
 const KINDS = ['announcement', 'help', 'page'] as const;
 type Kind = (typeof KINDS)[number];
 
-interface Draft {
-  id?: number;
-  kind: Kind;
-  slug: string;
-  pinned: boolean;
-  status: 'draft' | 'published';
-  publishAt: Dayjs | null;
-  texts: Record<string, { title: string; body: string }>;
-}
+/**
+ * The editor's form: the item as the drawer holds it (the publication time as a date, a text per
+ * locale as typed), turned into the request (locales without a title dropped) and checked by
+ * AdminContentBody, the schema the server uses.
+ */
+const ContentFields = z
+  .object({
+    kind: z.enum(KINDS),
+    slug: z.string(),
+    pinned: z.boolean(),
+    status: z.enum(['draft', 'published']),
+    publishAt: z.custom<Dayjs | null>(),
+    texts: z.record(z.string(), z.object({ title: z.string(), body: z.string() })),
+  })
+  .transform(
+    (d): z.input<typeof AdminContentBody> => ({
+      kind: d.kind,
+      slug: d.slug,
+      pinned: d.pinned,
+      status: d.status,
+      publishAt: d.publishAt ? d.publishAt.valueOf() : 0,
+      texts: Object.fromEntries(Object.entries(d.texts).filter(([, v]) => v.title.trim())),
+    }),
+  )
+  .pipe(AdminContentBody);
+
+/** An item as the editor opens it (one to change has its id). */
+type Draft = z.input<typeof ContentFields> & { id?: number };
 
 const empty = (kind: Kind): Draft => ({
   kind,
@@ -70,23 +92,6 @@ export function ContentPage() {
     queryFn: () => listContent(kind),
   });
   const refresh = () => void client.invalidateQueries({ queryKey: ['content'] });
-  const save = useMutation({
-    mutationFn: (d: Draft) =>
-      saveContent(d.id, {
-        kind: d.kind,
-        slug: d.slug,
-        pinned: d.pinned,
-        status: d.status,
-        publishAt: d.publishAt ? d.publishAt.valueOf() : 0,
-        texts: Object.fromEntries(Object.entries(d.texts).filter(([, v]) => v.title.trim())),
-      }),
-    onSuccess: () => {
-      setDraft(null);
-      refresh();
-      message.success(t('content.saved'));
-    },
-    onError: (error) => message.error(error.message),
-  });
   const remove = useMutation({
     mutationFn: (id: number) => deleteContent(id),
     onSuccess: () => {
@@ -95,19 +100,6 @@ export function ContentPage() {
     },
     onError: (error) => message.error(error.message),
   });
-  const setText = (locale: string, field: 'title' | 'body', value: string) =>
-    setDraft((current) =>
-      current
-        ? {
-            ...current,
-            texts: {
-              ...current.texts,
-              [locale]: { ...(current.texts[locale] ?? { title: '', body: '' }), [field]: value },
-            },
-          }
-        : current,
-    );
-  const hasJapanese = Boolean(draft?.texts['ja-JP']?.title.trim());
 
   return (
     <>
@@ -194,112 +186,145 @@ export function ContentPage() {
           },
         ]}
       />
-      <Drawer
-        open={draft !== null}
-        width={720}
-        title={draft?.id ? t('content.editTitle', { id: draft.id }) : t('content.new')}
-        onClose={() => setDraft(null)}
-        extra={
-          <Button
-            type="primary"
-            disabled={!hasJapanese}
-            loading={save.isPending}
-            onClick={() => draft && save.mutate(draft)}
-            data-testid="content-save"
-          >
-            {t('content.save')}
-          </Button>
-        }
-      >
-        {draft && (
-          <>
-            <Space wrap style={{ marginBottom: 12 }}>
-              <Select<Kind>
-                value={draft.kind}
-                disabled={draft.id !== undefined}
-                onChange={(value) =>
-                  setDraft({ ...draft, kind: value, slug: value === 'page' ? 'aboutus' : '' })
-                }
-                options={KINDS.map((k) => ({ value: k, label: t(`content.kind.${k}`) }))}
-                style={{ width: 160 }}
-              />
-              {draft.kind === 'page' && (
-                <Select
-                  value={draft.slug}
-                  onChange={(value) => setDraft({ ...draft, slug: value })}
-                  options={[
-                    { value: 'aboutus', label: t('content.slug.aboutus') },
-                    { value: 'msb', label: t('content.slug.msb') },
-                    { value: 'terms', label: t('content.slug.terms') },
-                    { value: 'privacy', label: t('content.slug.privacy') },
-                    { value: 'whitepaper', label: t('content.slug.whitepaper') },
-                  ]}
-                  style={{ width: 200 }}
-                />
-              )}
-              <Select
-                value={draft.status}
-                onChange={(value) => setDraft({ ...draft, status: value })}
-                options={[
-                  { value: 'draft', label: t('content.draft') },
-                  { value: 'published', label: t('content.published') },
-                ]}
-                style={{ width: 140 }}
-                data-testid="content-status"
-              />
-              <DatePicker
-                showTime
-                value={draft.publishAt}
-                placeholder={t('content.publishNow')}
-                onChange={(value) => setDraft({ ...draft, publishAt: value })}
-              />
-              {draft.kind === 'announcement' && (
-                <Space>
-                  <Switch
-                    checked={draft.pinned}
-                    onChange={(value) => setDraft({ ...draft, pinned: value })}
-                    data-testid="content-pinned"
-                  />
-                  {t('content.pinned')}
-                </Space>
-              )}
-            </Space>
-            <Typography.Paragraph type="secondary">{t('content.htmlHelp')}</Typography.Paragraph>
-            {draft.kind === 'page' && draft.slug === 'terms' && (
-              <Typography.Paragraph type="warning" data-testid="content-terms-help">
-                {t('content.termsHelp')}
-              </Typography.Paragraph>
-            )}
-            <Tabs
-              items={TEXT_LOCALES.map((locale) => ({
-                key: locale,
-                label: locale === 'ja-JP' ? `${locale} *` : locale,
-                children: (
-                  <>
-                    <Input
-                      placeholder={t('content.title')}
-                      value={draft.texts[locale]?.title ?? ''}
-                      maxLength={200}
-                      onChange={(event) => setText(locale, 'title', event.target.value)}
-                      style={{ marginBottom: 8 }}
-                      data-testid={`content-title-${locale}`}
-                    />
-                    <Input.TextArea
-                      placeholder={t('content.body')}
-                      value={draft.texts[locale]?.body ?? ''}
-                      rows={14}
-                      onChange={(event) => setText(locale, 'body', event.target.value)}
-                      data-testid={`content-body-${locale}`}
-                    />
-                  </>
-                ),
-              }))}
-            />
-            {!hasJapanese && <Typography.Text type="secondary">{t('content.needJapanese')}</Typography.Text>}
-          </>
-        )}
-      </Drawer>
+      {draft && (
+        <ContentEditor
+          draft={draft}
+          onClose={() => setDraft(null)}
+          onSaved={() => {
+            setDraft(null);
+            refresh();
+          }}
+        />
+      )}
     </>
+  );
+}
+
+/** The drawer that writes an item: its kind and page, status, publication time and texts. */
+function ContentEditor({ draft, onClose, onSaved }: { draft: Draft; onClose(): void; onSaved(): void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { id, ...defaults } = draft;
+  const form = useSchemaForm(ContentFields, {
+    defaultValues: {
+      ...defaults,
+      texts: Object.fromEntries(
+        TEXT_LOCALES.map((locale) => [locale, defaults.texts[locale] ?? { title: '', body: '' }]),
+      ),
+    },
+  });
+  const { control } = form;
+  const [kind, slug] = form.watch(['kind', 'slug']);
+  const hasJapanese = Boolean(form.watch(`texts.${DEFAULT_LOCALE}.title`)?.trim());
+  const save = useMutation({
+    mutationFn: (values: z.output<typeof ContentFields>) => saveContent(id, values),
+    onSuccess: () => {
+      onSaved();
+      message.success(t('content.saved'));
+    },
+    onError: (error) => message.error(error.message),
+  });
+  const submit = form.handleSubmit((values) => save.mutate(values));
+  return (
+    <Drawer
+      open
+      width={720}
+      title={id ? t('content.editTitle', { id }) : t('content.new')}
+      onClose={onClose}
+      extra={
+        <Button
+          type="primary"
+          disabled={!hasJapanese}
+          loading={save.isPending}
+          onClick={() => void submit()}
+          data-testid="content-save"
+        >
+          {t('content.save')}
+        </Button>
+      }
+    >
+      <SchemaFormView onSubmit={submit}>
+        <Space wrap style={{ marginBottom: 12 }}>
+          <Select<Kind>
+            value={kind}
+            disabled={id !== undefined}
+            onChange={(value) => {
+              // why: only pages have a slug; a page starts as "about us".
+              form.setValue('kind', value);
+              form.setValue('slug', value === 'page' ? 'aboutus' : '');
+            }}
+            options={KINDS.map((k) => ({ value: k, label: t(`content.kind.${k}`) }))}
+            style={{ width: 160 }}
+          />
+          {kind === 'page' && (
+            <FormField control={control} name="slug">
+              <Select
+                options={[
+                  { value: 'aboutus', label: t('content.slug.aboutus') },
+                  { value: 'msb', label: t('content.slug.msb') },
+                  { value: 'terms', label: t('content.slug.terms') },
+                  { value: 'privacy', label: t('content.slug.privacy') },
+                  { value: 'whitepaper', label: t('content.slug.whitepaper') },
+                ]}
+                style={{ width: 200 }}
+              />
+            </FormField>
+          )}
+          <FormField control={control} name="status">
+            <Select
+              options={[
+                { value: 'draft', label: t('content.draft') },
+                { value: 'published', label: t('content.published') },
+              ]}
+              style={{ width: 140 }}
+              data-testid="content-status"
+            />
+          </FormField>
+          <FormField control={control} name="publishAt">
+            <DatePicker showTime placeholder={t('content.publishNow')} />
+          </FormField>
+          {kind === 'announcement' && (
+            <Space>
+              <FormField control={control} name="pinned" valueProp="checked">
+                <Switch data-testid="content-pinned" />
+              </FormField>
+              {t('content.pinned')}
+            </Space>
+          )}
+        </Space>
+        <Typography.Paragraph type="secondary">{t('content.htmlHelp')}</Typography.Paragraph>
+        {kind === 'page' && slug === 'terms' && (
+          <Typography.Paragraph type="warning" data-testid="content-terms-help">
+            {t('content.termsHelp')}
+          </Typography.Paragraph>
+        )}
+        <Tabs
+          items={TEXT_LOCALES.map((locale) => ({
+            key: locale,
+            label: locale === DEFAULT_LOCALE ? `${locale} *` : locale,
+            children: (
+              <>
+                <FormField control={control} name={`texts.${locale}.title`}>
+                  <Input
+                    placeholder={t('content.title')}
+                    maxLength={200}
+                    data-testid={`content-title-${locale}`}
+                  />
+                </FormField>
+                <FormField control={control} name={`texts.${locale}.body`}>
+                  <Input.TextArea
+                    rows={14}
+                    placeholder={t('content.body')}
+                    data-testid={`content-body-${locale}`}
+                  />
+                </FormField>
+              </>
+            ),
+          }))}
+        />
+        {!hasJapanese && <Typography.Text type="secondary">{t('content.needJapanese')}</Typography.Text>}
+      </SchemaFormView>
+    </Drawer>
   );
 }
 
