@@ -15,6 +15,7 @@ const SOURCES = [
   'apps/web/vite.config.ts',
   'apps/web/public',
   'packages/shared/src',
+  'packages/forms/src',
   'packages/i18n/src',
   'packages/i18n/resources/web',
   'packages/por/src',
@@ -60,8 +61,11 @@ const ADMIN_SOURCES = [
   'apps/admin/src',
   'apps/admin/index.html',
   'apps/admin/vite.config.ts',
-  // why: the back office's forms and answers are typed by the shared API schemas.
+  // why: the back office's forms and answers are typed by the shared API schemas; its forms are
+  // made by the forms package, and its multi-language texts use the platform's locale list.
   'packages/shared/src',
+  'packages/forms/src',
+  'packages/i18n/src',
   'package-lock.json',
 ];
 

@@ -1,4 +1,8 @@
-/** The `/admin-api` client: JSON in, `{code, msg, data}` out, the staff token as a Bearer header. */
+/**
+ * The `/admin-api` client: JSON in, `{code, msg, data}` out, the staff token as a Bearer header.
+ * Only the operation files of `features/<domain>/api/` call it; pages call those.
+ */
+import type { z } from 'zod';
 
 const TOKEN_KEY = 'bourse.admin.token';
 export const SESSION_INVALID = 100;
@@ -33,21 +37,25 @@ export function onSessionEnded(listener: () => void): () => void {
   return () => sessionEnded.delete(listener);
 }
 
-/** A parameter: GET sends the flat ones as a query string; POST sends any JSON (lists included). */
-type Param =
-  | string
-  | number
-  | boolean
-  | null
-  | undefined
-  | readonly Param[]
-  | { readonly [key: string]: Param };
-
-export async function api<T>(
+/**
+ * Sends one request and checks its answer with `schema`, the answer schema of
+ * `@bourse/shared/api` the server declares for that route: the result is typed from the schema
+ * (`z.infer`), never cast. It parses (throws) rather than safe-parses: an answer that does not
+ * match is a bug between the server and the shared schema, and a page showing a half-understood
+ * answer (a missing amount read as empty, a renamed status never matching) would mislead the
+ * staff member acting on it, so it fails like any other failed request (the page's error path).
+ * Answers the page does not read are checked with `z.unknown()`.
+ *
+ * `params`: GET sends them as a query string (each value as text), POST as a JSON body (lists
+ * and objects included); absent and empty values are left out. Their types are the request
+ * schemas' (`z.input`), checked by each operation's signature.
+ */
+export async function api<Schema extends z.ZodType>(
   method: 'GET' | 'POST',
   path: string,
-  params?: Record<string, Param>,
-): Promise<T> {
+  params: object | undefined,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
   const headers: Record<string, string> = { Lang: language.toLowerCase() };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -55,7 +63,7 @@ export async function api<T>(
   let body: string | undefined;
   const defined = Object.fromEntries(
     Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ''),
-  ) as Record<string, Param>;
+  );
   if (method === 'GET') {
     const query = new URLSearchParams(Object.entries(defined).map(([k, v]) => [k, String(v)])).toString();
     if (query) url += `?${query}`;
@@ -64,11 +72,15 @@ export async function api<T>(
     body = JSON.stringify(defined);
   }
   const response = await fetch(url, { method, headers, body });
-  const envelope = (await response.json()) as { code: number; msg: string; data: T };
+  const envelope = (await response.json()) as { code: number; msg: string; data: unknown };
   if (envelope.code === SESSION_INVALID) {
     setToken(null);
     for (const listener of sessionEnded) listener();
   }
   if (envelope.code !== 1000) throw new ApiError(envelope.code, envelope.msg);
-  return envelope.data;
+  const parsed = schema.safeParse(envelope.data);
+  if (!parsed.success) {
+    throw new ApiError(envelope.code, `${method} ${path}: unexpected answer (${parsed.error.message})`);
+  }
+  return parsed.data;
 }

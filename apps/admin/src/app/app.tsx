@@ -27,47 +27,69 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createHashRouter, Navigate, Outlet, RouterProvider, useLocation, useNavigate } from 'react-router';
 import { setApiLanguage } from '../api/client.ts';
+import { LoginPage } from '../features/staff/pages/login.tsx';
 import { ADMIN_LANGUAGES, type AdminLanguage, rememberLanguage } from '../i18n/index.ts';
-import { LoginPage } from '../pages/login.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 
 // why: each page is loaded when first opened, so the sign-in page does not wait for every table
 // and form of the back office.
 const DashboardPage = lazy(() =>
-  import('../pages/dashboard.tsx').then((m) => ({ default: m.DashboardPage })),
+  import('../features/staff/pages/dashboard.tsx').then((m) => ({ default: m.DashboardPage })),
 );
-const UsersPage = lazy(() => import('../pages/users.tsx').then((m) => ({ default: m.UsersPage })));
+const UsersPage = lazy(() =>
+  import('../features/users/pages/users.tsx').then((m) => ({ default: m.UsersPage })),
+);
 const UserDetailPage = lazy(() =>
-  import('../pages/user-detail.tsx').then((m) => ({ default: m.UserDetailPage })),
+  import('../features/users/pages/user-detail.tsx').then((m) => ({ default: m.UserDetailPage })),
 );
-const DepositsPage = lazy(() => import('../pages/deposits.tsx').then((m) => ({ default: m.DepositsPage })));
+const DepositsPage = lazy(() =>
+  import('../features/wallet/pages/deposits.tsx').then((m) => ({ default: m.DepositsPage })),
+);
 const WithdrawalsPage = lazy(() =>
-  import('../pages/withdrawals.tsx').then((m) => ({ default: m.WithdrawalsPage })),
+  import('../features/wallet/pages/withdrawals.tsx').then((m) => ({ default: m.WithdrawalsPage })),
 );
 const AdjustmentsPage = lazy(() =>
-  import('../pages/adjustments.tsx').then((m) => ({ default: m.AdjustmentsPage })),
+  import('../features/staff/pages/adjustments.tsx').then((m) => ({ default: m.AdjustmentsPage })),
 );
-const ConfigPage = lazy(() => import('../pages/config.tsx').then((m) => ({ default: m.ConfigPage })));
-const StaffPage = lazy(() => import('../pages/staff.tsx').then((m) => ({ default: m.StaffPage })));
-const AuditPage = lazy(() => import('../pages/audit.tsx').then((m) => ({ default: m.AuditPage })));
-const DeliveryPage = lazy(() => import('../pages/delivery.tsx').then((m) => ({ default: m.DeliveryPage })));
-const SpotPage = lazy(() => import('../pages/spot.tsx').then((m) => ({ default: m.SpotPage })));
-const ReservesPage = lazy(() => import('../pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })));
-const IdentityPage = lazy(() => import('../pages/identity.tsx').then((m) => ({ default: m.IdentityPage })));
-const ContentPage = lazy(() => import('../pages/content.tsx').then((m) => ({ default: m.ContentPage })));
+const ConfigPage = lazy(() =>
+  import('../features/wallet/pages/config.tsx').then((m) => ({ default: m.ConfigPage })),
+);
+const StaffPage = lazy(() =>
+  import('../features/staff/pages/staff.tsx').then((m) => ({ default: m.StaffPage })),
+);
+const AuditPage = lazy(() =>
+  import('../features/staff/pages/audit.tsx').then((m) => ({ default: m.AuditPage })),
+);
+const DeliveryPage = lazy(() =>
+  import('../features/delivery/pages/delivery.tsx').then((m) => ({ default: m.DeliveryPage })),
+);
+const SpotPage = lazy(() => import('../features/spot/pages/spot.tsx').then((m) => ({ default: m.SpotPage })));
+const ReservesPage = lazy(() =>
+  import('../features/reserves/pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })),
+);
+const IdentityPage = lazy(() =>
+  import('../features/users/pages/identity.tsx').then((m) => ({ default: m.IdentityPage })),
+);
+const ContentPage = lazy(() =>
+  import('../features/content/pages/content.tsx').then((m) => ({ default: m.ContentPage })),
+);
 const IndexSourcesPage = lazy(() =>
-  import('../pages/index-sources.tsx').then((m) => ({ default: m.IndexSourcesPage })),
+  import('../features/markets/pages/index-sources.tsx').then((m) => ({ default: m.IndexSourcesPage })),
 );
-const MiningPage = lazy(() => import('../pages/mining.tsx').then((m) => ({ default: m.MiningPage })));
+const MiningPage = lazy(() =>
+  import('../features/mining/pages/mining.tsx').then((m) => ({ default: m.MiningPage })),
+);
 const LaunchpadPage = lazy(() =>
-  import('../pages/launchpad.tsx').then((m) => ({ default: m.LaunchpadPage })),
+  import('../features/launchpad/pages/launchpad.tsx').then((m) => ({ default: m.LaunchpadPage })),
 );
 const BroadcastsPage = lazy(() =>
-  import('../pages/broadcasts.tsx').then((m) => ({ default: m.BroadcastsPage })),
+  import('../features/content/pages/broadcasts.tsx').then((m) => ({ default: m.BroadcastsPage })),
 );
-const OutboxPage = lazy(() => import('../pages/outbox.tsx').then((m) => ({ default: m.OutboxPage })));
+const OutboxPage = lazy(() =>
+  import('../features/content/pages/outbox.tsx').then((m) => ({ default: m.OutboxPage })),
+);
 const SupportChatPage = lazy(() =>
-  import('../pages/support-chat.tsx').then((m) => ({ default: m.SupportChatPage })),
+  import('../features/support/pages/support-chat.tsx').then((m) => ({ default: m.SupportChatPage })),
 );
 
 function Loading({ children }: { children: ReactNode }) {

@@ -1,10 +1,11 @@
-import type { StaffMe } from '@bourse/shared/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
-import { api, getToken, onSessionEnded, setToken } from '../api/client.ts';
+import { getToken, onSessionEnded, setToken } from '../api/client.ts';
+import { fetchMe } from '../features/staff/api/me.ts';
+import { signOut as endSession } from '../features/staff/api/sign-out.ts';
 
 interface Session {
-  me: StaffMe | undefined;
+  me: Awaited<ReturnType<typeof fetchMe>> | undefined;
   isSignedIn: boolean;
   signIn(token: string): void;
   signOut(): Promise<void>;
@@ -13,7 +14,7 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
-export const meQuery = { queryKey: ['me'], queryFn: () => api<StaffMe>('GET', '/me') };
+export const meQuery = { queryKey: ['me'], queryFn: fetchMe };
 
 /** Holds the staff token and who is signed in; a code 100 anywhere signs out. */
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -37,7 +38,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       void client.invalidateQueries();
     },
     async signOut() {
-      await api('POST', '/logout').catch(() => undefined);
+      await endSession().catch(() => undefined);
       setToken(null);
       setTokenState(null);
       client.clear();

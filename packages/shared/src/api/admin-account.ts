@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { IdentitySubmitBody } from './account.ts';
+import type { AdminClaims } from './content.ts';
 import { textField } from './fields.ts';
+import type { AdminProjectBody, AdminRecordList, ReferralConfigBody } from './launchpad.ts';
+import { type AdminMiningProductBody, MiningProduct } from './mining.ts';
+import type { SupportConversation } from './support.ts';
 
 const TokenQuery = z.object({ token: z.string().max(200).optional() });
 
@@ -82,3 +86,33 @@ export const OutboxItem = z.object({
 });
 export const OutboxList = z.object({ list: z.array(OutboxItem) });
 export const OutboxQuery = TokenQuery.extend({ recipient: z.string().max(255).optional() });
+
+/** `GET /identity/:id/image/:side`, `GET /support/images/:name`: one image as a data URL. */
+export const ImageDataUrl = z.object({ dataUrl: z.string() });
+export type ImageDataUrl = z.infer<typeof ImageDataUrl>;
+
+/** `POST /notices/broadcasts`, and other creations that answer the new record's number. */
+export const CreatedNumericId = z.object({ id: z.number().int() });
+/** `POST /mining/products`, `POST /launchpad/projects`: the new record's id. */
+export const CreatedId = z.object({ id: z.string() });
+
+export type BroadcastBody = z.input<typeof BroadcastBody>;
+export type BroadcastItem = z.infer<typeof BroadcastItem>;
+export type OutboxItem = z.infer<typeof OutboxItem>;
+export type OutboxQuery = z.input<typeof OutboxQuery>;
+/** A support conversation as the console lists it (the schema lives with the support chat's). */
+export type AdminSupportConversation = z.infer<typeof SupportConversation>;
+/** The marketing claims as the content page shows them (the schema lives with the content's). */
+export type AdminContentClaims = z.infer<typeof AdminClaims>;
+
+/** `GET /mining/products`: every mining machine, on sale or not. */
+export const AdminMiningProductList = z.object({ list: z.array(MiningProduct) });
+export type AdminMiningProductList = z.infer<typeof AdminMiningProductList>;
+/** `POST /mining/products`: a new machine as the form sends it (the schema lives with mining's). */
+export type AdminMiningProductInput = z.input<typeof AdminMiningProductBody>;
+/** A launchpad project as its form sends it (the schema lives with the launchpad's). */
+export type AdminProjectInput = z.input<typeof AdminProjectBody>;
+/** One subscription record of a project as the back office lists it. */
+export type AdminProjectRecord = z.infer<typeof AdminRecordList>['list'][number];
+/** The referral programme as its form sends it. */
+export type ReferralConfigInput = z.input<typeof ReferralConfigBody>;

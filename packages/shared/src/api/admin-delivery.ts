@@ -161,6 +161,7 @@ export const TrialGrantListQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   token: tokenField,
 });
+export type TrialGrantListQuery = z.input<typeof TrialGrantListQuery>;
 
 export const AdminTrialGrant = z.object({
   id: z.string(),
@@ -206,6 +207,8 @@ export const TrialSettingsBody = z.object({
     .trim()
     .regex(/^\d{1,4}(\.\d{1,2})?$/, { error: 'PARAM_ERROR' }),
 });
+export type TrialSettingsBody = z.input<typeof TrialSettingsBody>;
+
 export const AdminTrialGrantList = z.object({
   list: z.array(AdminTrialGrant),
   page: z.number().int(),
@@ -236,6 +239,8 @@ export const HousePnlQuery = z.object({
   to: z.coerce.number().int().min(0).optional(),
   token: tokenField,
 });
+/** The filter a page holds for `GET /delivery/pnl` (the query as the server reads it). */
+export type HousePnlFilter = z.output<typeof HousePnlQuery>;
 
 /**
  * The house's result over settled and closed contracts. Real money: a loss earns the house the
@@ -260,6 +265,7 @@ export const HousePnl = z.object({
   bySymbol: z.array(HousePnlLine),
 });
 export type HousePnl = z.infer<typeof HousePnl>;
+export type HousePnlLine = z.infer<typeof HousePnlLine>;
 
 // ---------------------------------------------------------------------------------------------
 // Contracts (read only)
@@ -279,6 +285,8 @@ export const AdminContractListQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   token: tokenField,
 });
+/** The filter a page holds for `GET /delivery/contracts` (the query as the server reads it). */
+export type AdminContractFilter = z.output<typeof AdminContractListQuery>;
 
 /** A contract with everything its settlement used. */
 export const AdminContractRecord = z.object({

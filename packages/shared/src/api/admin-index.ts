@@ -81,5 +81,7 @@ export const SetIndexMappingBody = z
   })
   .refine((body) => body.use !== 'symbol' || (body.venueSymbol ?? '') !== '', {
     error: 'INDEX_SYMBOL_INVALID',
+    // why: a form shows the problem under the venue symbol it is about.
+    path: ['venueSymbol'],
   });
 export type SetIndexMappingBody = z.input<typeof SetIndexMappingBody>;

@@ -112,7 +112,8 @@ export const AdminSpotOrderQuery = z.object({
   status: z.enum(ORDER_STATUSES, { error: 'PARAM_ERROR' }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   token: tokenField,
-});
+}); /** The filter a page holds for `GET /spot/orders` (the query as the server reads it). */
+export type AdminSpotOrderFilter = z.output<typeof AdminSpotOrderQuery>;
 
 const decimal = z.string();
 

@@ -1,3 +1,4 @@
+import { useSchemaForm } from '@bourse/forms';
 import { fromAtoms, isAmountString, toAtoms } from '@bourse/shared';
 import {
   type ContractDirection,
@@ -12,7 +13,6 @@ import { useController, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/http.ts';
 import { FormAmountField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';

@@ -1,3 +1,4 @@
+import { useSchemaForm } from '@bourse/forms';
 import { ATOMS_PER_UNIT, truncateDecimal } from '@bourse/shared';
 import type {
   OrderSide,
@@ -13,7 +14,6 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ApiError } from '../../../api/http.ts';
 import { FormAmountField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';

@@ -1,11 +1,11 @@
 import '../components/user.css';
+import { useSchemaForm } from '@bourse/forms';
 import { PASSWORD_MAX } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../api/get-user-info.ts';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';

@@ -1,11 +1,11 @@
 import '../components/wallet.css';
+import { useSchemaForm } from '@bourse/forms';
 import { AddAddressBody } from '@bourse/shared/api';
 import { useState } from 'react';
 import { useController, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useFieldErrorText } from '../../../shared/form/field-error.ts';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';

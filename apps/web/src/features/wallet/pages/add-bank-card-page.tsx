@@ -1,9 +1,9 @@
 import '../components/wallet.css';
+import { useSchemaForm } from '@bourse/forms';
 import { AddBankBody } from '@bourse/shared/api';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';

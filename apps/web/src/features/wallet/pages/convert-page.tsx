@@ -1,4 +1,5 @@
 import '../components/wallet.css';
+import { useSchemaForm } from '@bourse/forms';
 import { isAmountString, toAtoms, truncateDecimal } from '@bourse/shared';
 import { ConvertBody, type ConvertPage as ConvertPageData } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
@@ -9,7 +10,6 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../../api/http.ts';
 import { useFieldErrorText } from '../../../shared/form/field-error.ts';
 import { FormAmountField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';

@@ -1,4 +1,5 @@
 import '../components/wallet.css';
+import { useSchemaForm } from '@bourse/forms';
 import { isAmountString, toAtoms } from '@bourse/shared';
 import { DepositFields, VOUCHER_MAX_BYTES } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
@@ -10,7 +11,6 @@ import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { useFieldErrorText } from '../../../shared/form/field-error.ts';
 import { FormAmountField, FormTextField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';

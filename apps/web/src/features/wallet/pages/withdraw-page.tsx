@@ -1,4 +1,5 @@
 import '../components/wallet.css';
+import { useSchemaForm } from '@bourse/forms';
 import { fromAtoms, isAmountString, RESULT_CODES, toAtoms, truncateDecimal } from '@bourse/shared';
 import { WithdrawBody, type WithdrawPage as WithdrawPageData } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
@@ -10,7 +11,6 @@ import { z } from 'zod';
 import { ApiError } from '../../../api/http.ts';
 import { useFieldErrorText } from '../../../shared/form/field-error.ts';
 import { FormAmountField, FormTextField } from '../../../shared/form/form-fields.tsx';
-import { useSchemaForm } from '../../../shared/form/use-schema-form.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';

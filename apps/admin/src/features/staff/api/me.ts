@@ -1,0 +1,7 @@
+import { StaffMe } from '@bourse/shared/api';
+import { api } from '../../../api/client.ts';
+
+/** Who is signed in, with their permissions. */
+export function fetchMe() {
+  return api('GET', '/me', undefined, StaffMe);
+}

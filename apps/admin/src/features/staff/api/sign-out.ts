@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { api } from '../../../api/client.ts';
+
+/** Ends the session on the server (the token stops working). */
+export function signOut() {
+  return api('POST', '/logout', undefined, z.unknown());
+}
