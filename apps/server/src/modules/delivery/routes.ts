@@ -68,6 +68,9 @@ export async function deliveryRoutes(
         'TRIAL_EXPIRED',
         'TRIAL_PROFIT_CAP_REACHED',
         'IDEMPOTENCY_KEY_REUSED',
+        'ILLEGAL_OPERATION',
+        'BALANCE_INSUFFICIENT',
+        'RECORD_NOT_FOUND',
       ],
     },
     handler: async (request) => {

@@ -54,7 +54,7 @@ export async function launchpadRoutes(
       querystring: IssueDetailQuery,
       response: { 200: envelope(IssueDetail) },
     },
-    config: { ...config, errors: ['LP_CLOSED'] },
+    config: { ...config, errors: ['LP_CLOSED', 'AMOUNT_INVALID', 'QTY_INVALID'] },
     handler: async (request) =>
       ok(
         request,
@@ -91,6 +91,10 @@ export async function launchpadRoutes(
         'REALNAME_REQUIRED',
         'TERMS_NOT_ACCEPTED',
         'QTY_INVALID',
+        'ILLEGAL_OPERATION',
+        'PLEASE_LOGIN',
+        'AMOUNT_INVALID',
+        'RECORD_NOT_FOUND',
       ],
     },
     handler: async (request) => {

@@ -36,6 +36,7 @@ export async function marketsRoutes(
       querystring: IndexHistoryQuery,
       response: { 200: envelope(IndexHistory) },
     },
+    config: { errors: ['MARKET_NOT_OPEN'] },
     handler: async (request) => {
       const ticks = await service.indexHistory(request.query, clock.now());
       return ok(request, ticks.map(toIndexTick));
@@ -53,6 +54,7 @@ export async function marketsRoutes(
       querystring: KlineQuery,
       response: { 200: envelope(KlineList) },
     },
+    config: { errors: ['MARKET_NOT_OPEN'] },
     handler: async (request) => {
       const candles = await service.klines(request.query);
       return ok(request, candles.map(toIndexCandle));

@@ -46,7 +46,7 @@ export async function miningRoutes(app: FastifyInstance, options: { mining: Mini
       querystring: MiningProductQuery,
       response: { 200: envelope(MiningProductDetail) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
+    config: { ...config, errors: ['RECORD_NOT_FOUND', 'MINE_NOT_SHARED'] },
     handler: async (request) =>
       ok(request, await mining.getProduct(BigInt(request.query.id), request.query.share)),
   });
@@ -73,6 +73,10 @@ export async function miningRoutes(app: FastifyInstance, options: { mining: Mini
         'MINE_REPEAT',
         'USDT_INSUFFICIENT',
         'TRADING_BANNED',
+        'ILLEGAL_OPERATION',
+        'PLEASE_LOGIN',
+        'BALANCE_INSUFFICIENT',
+        'RECORD_NOT_FOUND',
       ],
     },
     handler: async (request) => {

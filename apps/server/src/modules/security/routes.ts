@@ -100,7 +100,7 @@ export async function securityRoutes(
       body: TotpCodeBody,
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['TOTP_WRONG', 'TOTP_NOT_ENABLED', 'TOO_MANY_REQUESTS'] },
+    config: { ...config, errors: ['TOTP_WRONG', 'TOTP_NOT_ENABLED', 'TOO_MANY_REQUESTS', 'TOTP_REQUIRED'] },
     handler: async (request) => {
       await security.totpDisable(requireAuth(request), request.body.code);
       return ok(request, null, 'TOTP_DISABLED');
@@ -218,7 +218,7 @@ export async function securityRoutes(
       body: SendEmailCodeBody,
       response: { 200: envelope(CodeSent) },
     },
-    config: { ...config, errors: [...codeErrors, 'EMAIL_EXISTS'] },
+    config: { ...config, errors: [...codeErrors, 'EMAIL_EXISTS', 'PLEASE_LOGIN'] },
     handler: async (request) => {
       const { email, vcode, key } = request.body;
       const sent = await security.sendEmailCode({

@@ -1,27 +1,11 @@
 import type { Db } from '../../platform/db.ts';
-import type { Millis } from '../../platform/schema.ts';
+import { SessionStore } from '../../platform/session-store.ts';
 
-/** Queries of the `sessions` table: plain functions of a db or transaction. */
-
-export async function insertSession(
-  db: Db,
-  session: { userId: bigint; tokenHash: string; device: string; ip: string; now: Millis },
-): Promise<bigint> {
-  const row = await db
-    .insertInto('sessions')
-    .values({
-      user_id: session.userId,
-      token_hash: session.tokenHash,
-      device: session.device,
-      ip: session.ip,
-      created_at: session.now,
-      last_used_at: session.now,
-      revoked_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+/**
+ * Queries of the `sessions` table: plain functions of a db or transaction. Opening, touching and
+ * ending sessions are the store's, shared with staff sessions; reading one with its user is ours.
+ */
+export const sessionStore = new SessionStore('customer');
 
 /** The unrevoked session for a token hash, with its user's status; undefined when unknown or ended. */
 export function findLiveSession(db: Db, tokenHash: string) {
@@ -38,72 +22,4 @@ export function findLiveSession(db: Db, tokenHash: string) {
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.revoked_at', 'is', null)
     .executeTakeFirst();
-}
-
-export async function touchSession(db: Db, sessionId: bigint, ip: string, now: Millis): Promise<void> {
-  await db.updateTable('sessions').set({ last_used_at: now, ip }).where('id', '=', sessionId).execute();
-}
-
-export async function revokeSession(db: Db, sessionId: bigint, now: Millis): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-/** Ends every live session of a user except `keepSessionId`. */
-export async function revokeOtherSessions(
-  db: Db,
-  userId: bigint,
-  keepSessionId: bigint,
-  now: Millis,
-): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('id', '!=', keepSessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-/** Ends every live session of a user. */
-export async function revokeUserSessions(db: Db, userId: bigint, now: Millis): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-/** A user's live (unrevoked) sessions, most recently used first. */
-export function listLiveSessions(db: Db, userId: bigint) {
-  return db
-    .selectFrom('sessions')
-    .select(['id', 'device', 'ip', 'created_at', 'last_used_at'])
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .orderBy('last_used_at', 'desc')
-    .limit(100)
-    .execute();
-}
-
-/** Ends one of the user's sessions; false when it is not theirs or already ended. */
-export async function revokeUserSession(
-  db: Db,
-  userId: bigint,
-  sessionId: bigint,
-  now: Millis,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('id', '=', sessionId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }

@@ -3,17 +3,17 @@ import type { AuthContext, Authenticator, ClientInfo } from '../../platform/auth
 import type { Clock } from '../../platform/clock.ts';
 import { newToken, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
+import {
+  isSessionExpired,
+  SESSION_TOUCH_INTERVAL_MS,
+  type SessionPolicy,
+} from '../../platform/session-store.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import * as repo from './repository.ts';
 
-/** How long a session lives: ended after `idleTimeoutMs` unused, and `maxAgeMs` after login at most. */
-export interface SessionPolicy {
-  idleTimeoutMs: number;
-  maxAgeMs: number;
-}
+export type { SessionPolicy };
 
-// why: a session's last use is written at most once a minute, not on every request.
-const TOUCH_INTERVAL_MS = 60_000;
+const store = repo.sessionStore;
 /**
  * How long a looked-up session is reused without reading the store again. Every ending through
  * this service forgets them at once; an ending on another node takes effect here within this time.
@@ -44,8 +44,8 @@ export class SessionsService implements Authenticator {
   /** Opens a session inside the caller's transaction; returns the token (only its hash is stored). */
   async open(trx: Db, userId: bigint, client: ClientInfo): Promise<{ token: string; sessionId: bigint }> {
     const token = newToken();
-    const sessionId = await repo.insertSession(trx, {
-      userId,
+    const sessionId = await store.insert(trx, {
+      ownerId: userId,
       tokenHash: sha256(token),
       device: client.device,
       ip: client.ip,
@@ -64,16 +64,14 @@ export class SessionsService implements Authenticator {
     const session = await this.#lookUp(token, now);
     if (!session || session.status === 'frozen') throw new AppError('SESSION_INVALID');
     const lastUsedAt = fromMillis(session.lastUsedAt);
-    const isIdle = now - lastUsedAt >= this.#policy.idleTimeoutMs;
-    const isTooOld = now - fromMillis(session.createdAt) >= this.#policy.maxAgeMs;
-    if (isIdle || isTooOld) {
+    if (isSessionExpired(this.#policy, { createdAt: fromMillis(session.createdAt), lastUsedAt }, now)) {
       this.forgetRecent();
-      await repo.revokeSession(this.#db, session.sessionId, toMillis(now));
+      await store.revoke(this.#db, session.sessionId, toMillis(now));
       throw new AppError('SESSION_INVALID');
     }
-    if (now - lastUsedAt >= TOUCH_INTERVAL_MS) {
+    if (now - lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) {
       session.lastUsedAt = toMillis(now);
-      await repo.touchSession(this.#db, session.sessionId, client.ip, toMillis(now));
+      await store.touch(this.#db, session.sessionId, client.ip, toMillis(now));
     }
     return { userId: session.userId, sessionId: session.sessionId };
   }
@@ -102,7 +100,7 @@ export class SessionsService implements Authenticator {
   /** Ends one session (logout). */
   async end(auth: AuthContext): Promise<void> {
     this.forgetRecent();
-    await repo.revokeSession(this.#db, auth.sessionId, toMillis(this.#clock.now()));
+    await store.revoke(this.#db, auth.sessionId, toMillis(this.#clock.now()));
   }
 
   /**
@@ -111,12 +109,15 @@ export class SessionsService implements Authenticator {
    */
   async listLive(auth: AuthContext) {
     const now = this.#clock.now();
-    const rows = await repo.listLiveSessions(this.#db, auth.userId);
+    const rows = await store.listLiveOf(this.#db, auth.userId);
     return rows
       .filter(
         (row) =>
-          now - fromMillis(row.last_used_at) < this.#policy.idleTimeoutMs &&
-          now - fromMillis(row.created_at) < this.#policy.maxAgeMs,
+          !isSessionExpired(
+            this.#policy,
+            { createdAt: fromMillis(row.created_at), lastUsedAt: fromMillis(row.last_used_at) },
+            now,
+          ),
       )
       .map((row) => ({
         id: row.id,
@@ -131,7 +132,7 @@ export class SessionsService implements Authenticator {
   /** Ends one of the user's own sessions; another's or an ended one answers RECORD_NOT_FOUND. */
   async endOne(auth: AuthContext, sessionId: bigint): Promise<void> {
     this.forgetRecent();
-    if (!(await repo.revokeUserSession(this.#db, auth.userId, sessionId, toMillis(this.#clock.now())))) {
+    if (!(await store.revokeOneOf(this.#db, auth.userId, sessionId, toMillis(this.#clock.now())))) {
       throw new AppError('RECORD_NOT_FOUND');
     }
   }
@@ -139,12 +140,12 @@ export class SessionsService implements Authenticator {
   /** Ends every session of a user (a frozen account), inside the caller's transaction. */
   async endAllOfUser(trx: Db, userId: bigint): Promise<void> {
     this.forgetRecent();
-    await repo.revokeUserSessions(trx, userId, toMillis(this.#clock.now()));
+    await store.revokeAllOf(trx, userId, toMillis(this.#clock.now()));
   }
 
   /** Ends every other session of the user, inside the caller's transaction. */
   async endOthers(trx: Db, auth: AuthContext): Promise<void> {
     this.forgetRecent();
-    await repo.revokeOtherSessions(trx, auth.userId, auth.sessionId, toMillis(this.#clock.now()));
+    await store.revokeAllOf(trx, auth.userId, toMillis(this.#clock.now()), auth.sessionId);
   }
 }

@@ -63,6 +63,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
         'IDEMPOTENCY_KEY_REUSED',
         'TRIGGER_PRICE_INVALID',
         'TRIGGER_WOULD_FIRE',
+        'ILLEGAL_OPERATION',
       ],
     },
     handler: async (request) => {
@@ -90,7 +91,17 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       body: CancelOrderBody,
       response: { 200: envelope(SpotOrder) },
     },
-    config: { ...config, errors: ['ORDER_NOT_FOUND', 'ORDER_ALREADY_REVOKED', 'CANCEL_FAILED'] },
+    config: {
+      ...config,
+      errors: [
+        'ORDER_NOT_FOUND',
+        'ORDER_ALREADY_REVOKED',
+        'CANCEL_FAILED',
+        'ILLEGAL_OPERATION',
+        'BALANCE_INSUFFICIENT',
+        'MARKET_NOT_OPEN',
+      ],
+    },
     handler: async (request) => {
       const order = await spot.cancel(requireAuth(request).userId, BigInt(request.body.id));
       return ok(request, order, 'ORDER_CANCELLED');
@@ -105,7 +116,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       body: CancelAllBody,
       response: { 200: envelope(CancelAllResult) },
     },
-    config: { ...config, errors: ['MARKET_NOT_OPEN'] },
+    config: { ...config, errors: ['MARKET_NOT_OPEN', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'] },
     handler: async (request) =>
       ok(request, await spot.cancelAll(requireAuth(request).userId, request.body.symbol), 'ORDER_CANCELLED'),
   });
@@ -151,7 +162,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: OrderQuery,
       response: { 200: envelope(SpotOrderDetail) },
     },
-    config: { ...config, errors: ['ORDER_NOT_FOUND'] },
+    config: { ...config, errors: ['ORDER_NOT_FOUND', 'MARKET_NOT_OPEN'] },
     handler: async (request) =>
       ok(request, await spot.orderDetail(requireAuth(request).userId, BigInt(request.query.id))),
   });
@@ -192,6 +203,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       summary: '24-hour statistics of every spot market from its own trades, with the index',
       response: { 200: envelope(SpotTickerList) },
     },
+    config: { errors: ['MARKET_NOT_OPEN'] },
     handler: async (request) => ok(request, await spot.tickers()),
   });
 

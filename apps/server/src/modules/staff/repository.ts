@@ -1,8 +1,13 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import type { AdjustmentRequestsTable, Millis, StaffRole } from '../../platform/schema.ts';
+import { SessionStore } from '../../platform/session-store.ts';
 
-/** Queries of the `staff` and `staff_sessions` tables (this module owns both). */
+/**
+ * Queries of the `staff` and `staff_sessions` tables (this module owns both). Opening, touching and
+ * ending staff sessions are the session store's, shared with customers' sessions.
+ */
+export const staffSessionStore = new SessionStore('staff');
 
 export function findStaffById(db: Db, id: bigint) {
   return db.selectFrom('staff').selectAll().where('id', '=', id).executeTakeFirst();
@@ -118,34 +123,6 @@ export async function updateStaffStatus(
   await db.updateTable('staff').set({ status }).where('id', '=', staffId).execute();
 }
 
-export async function insertStaffSession(
-  db: Db,
-  session: {
-    staffId: bigint;
-    tokenHash: string;
-    stage: 'enrol' | 'totp' | 'active';
-    ip: string;
-    device: string;
-    now: Millis;
-  },
-): Promise<bigint> {
-  const row = await db
-    .insertInto('staff_sessions')
-    .values({
-      staff_id: session.staffId,
-      token_hash: session.tokenHash,
-      stage: session.stage,
-      ip: session.ip,
-      device: session.device,
-      created_at: session.now,
-      last_used_at: session.now,
-      revoked_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
 /** The unrevoked staff session (or login step) of a token hash, with its account. */
 export function findLiveStaffSession(db: Db, tokenHash: string) {
   return db
@@ -164,30 +141,6 @@ export function findLiveStaffSession(db: Db, tokenHash: string) {
     .where('staff_sessions.token_hash', '=', tokenHash)
     .where('staff_sessions.revoked_at', 'is', null)
     .executeTakeFirst();
-}
-
-export async function touchStaffSession(db: Db, sessionId: bigint, ip: string, now: Millis): Promise<void> {
-  await db.updateTable('staff_sessions').set({ last_used_at: now, ip }).where('id', '=', sessionId).execute();
-}
-
-/** Ends one session or login step; true when it was still live (so it ends exactly once). */
-export async function revokeStaffSession(db: Db, sessionId: bigint, now: Millis): Promise<boolean> {
-  const result = await db
-    .updateTable('staff_sessions')
-    .set({ revoked_at: now })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-export async function revokeAllStaffSessions(db: Db, staffId: bigint, now: Millis): Promise<void> {
-  await db
-    .updateTable('staff_sessions')
-    .set({ revoked_at: now })
-    .where('staff_id', '=', staffId)
-    .where('revoked_at', 'is', null)
-    .execute();
 }
 
 // --- adjustment requests (four eyes) ------------------------------------------------------------

@@ -6,16 +6,15 @@ import { hashPassword, newToken, randomCode, sha256, verifyPassword } from '../.
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import { SecretBox } from '../../platform/secret-box.ts';
+import {
+  isSessionExpired,
+  SESSION_TOUCH_INTERVAL_MS,
+  type SessionPolicy,
+} from '../../platform/session-store.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import { canRole, type Permission, ROLE_PERMISSIONS, type StaffRole } from './permissions.ts';
 import * as repo from './repository.ts';
-
-/** How long staff sessions live: shorter than customers' (README: `STAFF_SESSION_*`). */
-export interface StaffSessionPolicy {
-  idleTimeoutMs: number;
-  maxAgeMs: number;
-}
 
 export interface StaffLimits {
   /** Password attempts per staff name and client address. */
@@ -30,7 +29,8 @@ export interface StaffDeps {
   db: Db;
   clock: Clock;
   audit: AuditService;
-  policy: StaffSessionPolicy;
+  /** How long staff sessions live: shorter than customers' (README: `STAFF_SESSION_*`). */
+  policy: SessionPolicy;
   limits: StaffLimits;
   /** Shown in authenticator apps next to the account. */
   totpIssuer: string;
@@ -65,8 +65,6 @@ export interface StaffView {
 
 /** A login step (password accepted, TOTP code awaited) lives this long. */
 export const LOGIN_STEP_TTL_MS = 5 * 60_000;
-// why: a session's last use is written at most once a minute, not on every request.
-const TOUCH_INTERVAL_MS = 60_000;
 // why: a code typed just as its 30-second window closes is still accepted (one step back or ahead).
 const TOTP_TOLERANCE_SECONDS = 30;
 
@@ -147,8 +145,8 @@ export class StaffService {
     const secret = isEnrolled ? undefined : generateSecret();
     await db.transaction().execute(async (trx) => {
       if (secret) await repo.updateTotpSecret(trx, staff.id, this.#deps.secrets.seal(secret));
-      await repo.insertStaffSession(trx, {
-        staffId: staff.id,
+      await repo.staffSessionStore.insert(trx, {
+        ownerId: staff.id,
         tokenHash: sha256(ticket),
         stage: isEnrolled ? 'totp' : 'enrol',
         ip: client.ip,
@@ -197,12 +195,12 @@ export class StaffService {
     await db.transaction().execute(async (trx) => {
       if (!(await repo.acceptTotpStep(trx, staff.id, BigInt(timeStep))))
         throw new AppError('STAFF_TOTP_WRONG');
-      if (!(await repo.revokeStaffSession(trx, step.sessionId, toMillis(now)))) {
+      if (!(await repo.staffSessionStore.revoke(trx, step.sessionId, toMillis(now)))) {
         throw new AppError('STAFF_LOGIN_EXPIRED');
       }
       if (passwordHash) await repo.updateStaffPassword(trx, staff.id, passwordHash);
-      await repo.insertStaffSession(trx, {
-        staffId: staff.id,
+      await repo.staffSessionStore.insert(trx, {
+        ownerId: staff.id,
         tokenHash: sha256(token),
         stage: 'active',
         ip: client.ip,
@@ -236,12 +234,12 @@ export class StaffService {
     }
     const now = clock.now();
     const lastUsedAt = fromMillis(session.lastUsedAt);
-    if (now - lastUsedAt >= policy.idleTimeoutMs || now - fromMillis(session.createdAt) >= policy.maxAgeMs) {
-      await repo.revokeStaffSession(db, session.sessionId, toMillis(now));
+    if (isSessionExpired(policy, { createdAt: fromMillis(session.createdAt), lastUsedAt }, now)) {
+      await repo.staffSessionStore.revoke(db, session.sessionId, toMillis(now));
       throw new AppError('SESSION_INVALID');
     }
-    if (now - lastUsedAt >= TOUCH_INTERVAL_MS) {
-      await repo.touchStaffSession(db, session.sessionId, client.ip, toMillis(now));
+    if (now - lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) {
+      await repo.staffSessionStore.touch(db, session.sessionId, client.ip, toMillis(now));
     }
     return {
       staffId: session.staffId,
@@ -261,7 +259,7 @@ export class StaffService {
   async logout(staff: StaffContext): Promise<void> {
     const { db, clock, audit } = this.#deps;
     await db.transaction().execute(async (trx) => {
-      await repo.revokeStaffSession(trx, staff.sessionId, toMillis(clock.now()));
+      await repo.staffSessionStore.revoke(trx, staff.sessionId, toMillis(clock.now()));
       await audit.record(trx, {
         actor: staff.actor,
         action: 'staff.logout',
@@ -325,7 +323,7 @@ export class StaffService {
       if (!target) throw new AppError('NOT_FOUND');
       await repo.updateStaffStatus(trx, input.staffId, input.status);
       if (input.status === 'disabled') {
-        await repo.revokeAllStaffSessions(trx, input.staffId, toMillis(clock.now()));
+        await repo.staffSessionStore.revokeAllOf(trx, input.staffId, toMillis(clock.now()));
       }
       await audit.record(trx, {
         actor: actor.actor,

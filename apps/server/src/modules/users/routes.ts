@@ -111,7 +111,7 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
       querystring: TeamQuery,
       response: { 200: envelope(TeamInfo) },
     },
-    config,
+    config: { ...config, errors: ['USER_NOT_FOUND'] },
     handler: async (request) => {
       const { generation, page } = request.query;
       const team = await users.team(requireAuth(request).userId, { generation, page: page ?? 1 });

@@ -204,6 +204,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
         'UPLOAD_BUSY',
         'UPLOAD_FAILED',
         'TOO_MANY_REQUESTS',
+        'RECORD_NOT_FOUND',
       ],
     },
     handler: async (request) => {
@@ -227,7 +228,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: RecordListQuery,
       response: { 200: envelope(DepositList) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) =>
       ok(
         request,
@@ -309,6 +310,8 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
         'BALANCE_INSUFFICIENT',
         'IDEMPOTENCY_KEY_REUSED',
         'TOO_MANY_REQUESTS',
+        'ILLEGAL_OPERATION',
+        'RECORD_NOT_FOUND',
       ],
     },
     handler: async (request) => {
@@ -335,7 +338,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: RecordListQuery,
       response: { 200: envelope(WithdrawalList) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) =>
       ok(
         request,
@@ -414,6 +417,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
         'PRICE_UNAVAILABLE',
         'BALANCE_INSUFFICIENT',
         'IDEMPOTENCY_KEY_REUSED',
+        'ILLEGAL_OPERATION',
       ],
     },
     handler: async (request) => {
@@ -438,7 +442,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: AddressListQuery,
       response: { 200: envelope(WithdrawAddressList) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) =>
       ok(request, await wallet.listAddresses(requireAuth(request).userId, request.query.coin)),
   });
@@ -541,7 +545,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: BillListQuery,
       response: { 200: envelope(BillList) },
     },
-    config,
+    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
     handler: async (request) => {
       const { coin, before } = request.query;
       return ok(
