@@ -54,8 +54,6 @@ export const useBindMobile = () =>
   useSecurityMutation((input: { mobile: string; password: string }) =>
     post<null>('/user/bindmobile', { mobile: input.mobile, lpwd: input.password }),
   );
-export const useBindEmail = () =>
-  useSecurityMutation((input: { email: string; code: string }) => post<null>('/user/bindemail', input));
 
 /** Mails a code: `/user/sendemailcode` (bind, signed in) or `/Login/sendresetcode` (forgotten password). */
 export function sendEmailCode(

@@ -1,5 +1,4 @@
 import type { LoginBody } from '@bourse/shared/api';
-import { useMutation } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
 
@@ -15,8 +14,4 @@ export interface LoginResult {
  */
 export function login(input: WireInput<LoginBody>) {
   return post<LoginResult>('/Login/loginsubmit', { ...input });
-}
-
-export function useLogin() {
-  return useMutation({ mutationFn: login });
 }

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 
 export interface RegisterInput {
@@ -23,8 +22,4 @@ export function register(input: RegisterInput) {
     key: input.captcha?.key ?? '',
     terms_version: input.termsVersion,
   });
-}
-
-export function useRegister() {
-  return useMutation({ mutationFn: register });
 }
