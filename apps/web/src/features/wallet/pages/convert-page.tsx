@@ -1,5 +1,5 @@
 import '../components/wallet.css';
-import { isAmountString, toAtoms, truncateDecimal } from '@bourse/shared';
+import { isAmountString, toAtoms, trimDecimal, truncateDecimal } from '@bourse/shared';
 import { ConvertBody, type ConvertPage as ConvertPageData } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useMemo, useRef, useState } from 'react';
@@ -23,7 +23,6 @@ import { useConvertAsset } from '../api/convert-asset.ts';
 import { useConvertPage } from '../api/get-convert-page.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
-import { trimZeros } from '../components/trim-zeros.ts';
 import { useDebounced } from '../components/use-debounced.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
@@ -103,7 +102,7 @@ function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom
     );
   }
 
-  const most = fromCoin ? trimZeros(truncateDecimal(fromCoin.available, fromCoin.decimals)) : '';
+  const most = fromCoin ? trimDecimal(truncateDecimal(fromCoin.available, fromCoin.decimals)) : '';
 
   return (
     <form onSubmit={onSubmit} noValidate>
