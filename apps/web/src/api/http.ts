@@ -1,4 +1,5 @@
 import { type Envelope, RESULT_CODES, SESSION_INVALID_CODE, SUCCESS_CODE } from '@bourse/shared';
+import type { z } from 'zod';
 import { getLangHeader, i18next } from '../shared/i18n/i18n.ts';
 import { endSession, getToken, keepNoticeForNextLoad } from '../shared/storage.ts';
 import { showToast } from '../shared/ui/toast.ts';
@@ -99,12 +100,12 @@ function forceLogout(message: string | null): void {
  * On failure the message is shown (unless `silent`) and the promise rejects with an ApiError.
  * GET sends params and `token` in the query string; other methods send them as form data.
  */
-export async function request<T>(
+export async function request(
   method: 'GET' | 'POST',
   path: string,
   params: Params | FormData = {},
   options: RequestOptions = {},
-): Promise<Envelope<T>> {
+): Promise<Envelope<unknown>> {
   const token = getToken();
   const controller = new AbortController();
   const timer = window.setTimeout(() => controller.abort(), API_TIMEOUT_MS);
@@ -133,10 +134,10 @@ export async function request<T>(
   }
 
   let response: Response;
-  let body: Envelope<T> | null = null;
+  let body: Envelope<unknown> | null = null;
   try {
     response = await fetch(url, init);
-    body = (await response.json().catch(() => null)) as Envelope<T> | null;
+    body = (await response.json().catch(() => null)) as Envelope<unknown> | null;
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     const message = i18next.t('common.networkError');
@@ -173,19 +174,60 @@ export async function request<T>(
   throw new ApiError(body.code, body.msg, response.status);
 }
 
-export function get<T>(path: string, params?: Params, options?: RequestOptions): Promise<Envelope<T>> {
-  return request<T>('GET', path, params, options);
+/**
+ * The fetch helpers take the answer's schema from `@bourse/shared/api`, never a type parameter:
+ * what a page gets is typed once, by the schema the server answers with.
+ *
+ * The answer is `z.input` of that schema: the server encodes its answer through the same schema
+ * (see the note in `@bourse/shared/api`), so the JSON is already in its input shape, and the helpers
+ * hand it on as it arrived — no transform runs on the client, in development or in production.
+ *
+ * The schema is checked at run time in development only (`import.meta.env.DEV`: `vite dev` and the
+ * unit tests): a mismatch is reported on the console with the path and zod's issues, and the answer
+ * still passes through, so a drifted schema shows up while working on a page without ever breaking
+ * one. Production builds skip the check (why: the tickers, depth and candles are polled several
+ * times a second, and parsing every amount string of every answer would only re-prove what the
+ * server's encoding already proved).
+ */
+function checked<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  body: Envelope<unknown>,
+): Envelope<z.input<S>> {
+  if (import.meta.env.DEV) {
+    const result = schema.safeParse(body.data);
+    if (!result.success)
+      console.error(`API answer of ${path} does not match its schema`, result.error.issues);
+  }
+  return body as Envelope<z.input<S>>;
 }
 
-export function post<T>(path: string, params?: Params, options?: RequestOptions): Promise<Envelope<T>> {
-  return request<T>('POST', path, params, options);
+/** `GET path?params`: resolves with the envelope whose `data` the schema describes. */
+export async function get<S extends z.ZodType>(
+  path: string,
+  params: Params | undefined,
+  schema: S,
+  options?: RequestOptions,
+): Promise<Envelope<z.input<S>>> {
+  return checked(path, schema, await request('GET', path, params, options));
+}
+
+/** `POST path` with params as form data: resolves with the envelope whose `data` the schema describes. */
+export async function post<S extends z.ZodType>(
+  path: string,
+  params: Params | undefined,
+  schema: S,
+  options?: RequestOptions,
+): Promise<Envelope<z.input<S>>> {
+  return checked(path, schema, await request('POST', path, params, options));
 }
 
 /** POST as multipart form data (file uploads); `token` is added to the form. */
-export function postMultipart<T>(
+export async function postMultipart<S extends z.ZodType>(
   path: string,
   form: FormData,
+  schema: S,
   options?: RequestOptions,
-): Promise<Envelope<T>> {
-  return request<T>('POST', path, form, options);
+): Promise<Envelope<z.input<S>>> {
+  return checked(path, schema, await request('POST', path, form, options));
 }

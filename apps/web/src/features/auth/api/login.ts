@@ -1,11 +1,6 @@
-import type { LoginBody } from '@bourse/shared/api';
+import { type LoginBody, LoginResult } from '@bourse/shared/api';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
-
-export interface LoginResult {
-  token: string;
-  uid: number;
-}
 
 /**
  * `POST /Login/loginsubmit`: the spec names the username field `email`; `vcode` and `key` are the
@@ -13,5 +8,5 @@ export interface LoginResult {
  * backup code) once the server asked for it (TOTP_REQUIRED). Resolves with the envelope.
  */
 export function login(input: WireInput<LoginBody>) {
-  return post<LoginResult>('/Login/loginsubmit', { ...input });
+  return post('/Login/loginsubmit', { ...input }, LoginResult);
 }

@@ -1,4 +1,4 @@
-import { type ContractList, type ContractRecord, LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
+import { ContractList, type ContractRecord, LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { serverNow } from '../../../shared/server-clock.ts';
@@ -12,7 +12,7 @@ export async function getContractList(
   page: number,
   signal?: AbortSignal,
 ): Promise<ContractList> {
-  return (await get<ContractList>('/Contract/ctbill', { status, page }, { signal, silent: true })).data;
+  return (await get('/Contract/ctbill', { status, page }, ContractList, { signal, silent: true })).data;
 }
 
 /** How often a contract that waits for its opening tick or its settlement is asked after. */

@@ -1,4 +1,4 @@
-import type { ContractDirection, ContractRecord } from '@bourse/shared/api';
+import { type ContractDirection, ContractRecord } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
@@ -17,14 +17,18 @@ export interface PlaceContractInput {
 
 /** `POST /Contract/place`: buys up or down; the amount is frozen and the opening price fixed. */
 export function placeContract(input: PlaceContractInput) {
-  return post<ContractRecord>('/Contract/place', {
-    symbol: input.symbol,
-    direction: input.direction,
-    period: input.period,
-    amount: input.amount,
-    trial: input.isTrial ? '1' : '0',
-    idempotency_key: input.idempotencyKey,
-  });
+  return post(
+    '/Contract/place',
+    {
+      symbol: input.symbol,
+      direction: input.direction,
+      period: input.period,
+      amount: input.amount,
+      trial: input.isTrial ? '1' : '0',
+      idempotency_key: input.idempotencyKey,
+    },
+    ContractRecord,
+  );
 }
 
 export function usePlaceContract() {

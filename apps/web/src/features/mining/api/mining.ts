@@ -1,4 +1,4 @@
-import type {
+import {
   MiningMarket,
   MiningOrder,
   MiningProductDetail,
@@ -14,7 +14,7 @@ const KEY = ['mining'] as const;
 export function useMarket() {
   return useQuery({
     queryKey: [...KEY, 'market'],
-    queryFn: async ({ signal }) => (await get<MiningMarket>('/Orepool/index', undefined, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/Orepool/index', undefined, MiningMarket, { signal })).data,
   });
 }
 
@@ -23,7 +23,7 @@ export function useMachine(id: string, share: string) {
   return useQuery({
     queryKey: [...KEY, 'machine', id, share],
     queryFn: async ({ signal }) =>
-      (await get<MiningProductDetail>('/Orepool/kjinfo', { id, ...(share ? { share } : {}) }, { signal }))
+      (await get('/Orepool/kjinfo', { id, ...(share ? { share } : {}) }, MiningProductDetail, { signal }))
         .data,
     enabled: id !== '',
   });
@@ -33,12 +33,16 @@ export function useBuy() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { id: string; shareBp: number; share: string; key: string }) =>
-      post<MiningOrder>('/Orepool/buy', {
-        id: input.id,
-        share_bp: input.shareBp,
-        ...(input.share ? { share: input.share } : {}),
-        idempotency_key: input.key,
-      }),
+      post(
+        '/Orepool/buy',
+        {
+          id: input.id,
+          share_bp: input.shareBp,
+          ...(input.share ? { share: input.share } : {}),
+          idempotency_key: input.key,
+        },
+        MiningOrder,
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   });
 }
@@ -48,7 +52,7 @@ export function useRevenues() {
   return useInfiniteQuery({
     queryKey: [...KEY, 'revenues'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<MiningRevenueList>('/Orepool/Profitlist', { page: pageParam }, { signal })).data,
+      (await get('/Orepool/Profitlist', { page: pageParam }, MiningRevenueList, { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
   });
@@ -59,6 +63,6 @@ export function useProfitLine() {
   return useQuery({
     queryKey: [...KEY, 'line'],
     queryFn: async ({ signal }) =>
-      (await get<MiningProfitLine>('/Orepool/profitline', undefined, { signal })).data,
+      (await get('/Orepool/profitline', undefined, MiningProfitLine, { signal })).data,
   });
 }

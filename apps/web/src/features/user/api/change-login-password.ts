@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
 
@@ -13,11 +14,15 @@ export interface ChangeLoginPasswordInput {
  * 24 hours. Resolves with the envelope (its `msg` is the success message).
  */
 export function changeLoginPassword(input: ChangeLoginPasswordInput) {
-  return post<null>('/user/sub_respwd', {
-    oldpwd: input.oldPassword,
-    newpwd: input.newPassword,
-    renewpwd: input.confirmPassword,
-  });
+  return post(
+    '/user/sub_respwd',
+    {
+      oldpwd: input.oldPassword,
+      newpwd: input.newPassword,
+      renewpwd: input.confirmPassword,
+    },
+    z.null(),
+  );
 }
 
 export function useChangeLoginPassword() {

@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod';
 import { post } from '../../../api/http.ts';
 
 /** `POST /user/online`: the URL of the support chat for this user. */
 export async function getOnlineSupportUrl(): Promise<string> {
-  return (await post<string>('/user/online')).data;
+  return (await post('/user/online', undefined, z.string())).data;
 }
 
 function openUrl(url: string): void {

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod';
 import { post } from '../../../api/http.ts';
 import { endSession } from '../../../shared/storage.ts';
 
@@ -8,7 +9,7 @@ import { endSession } from '../../../shared/storage.ts';
  */
 export async function logout(): Promise<void> {
   try {
-    await post<null>('/Login/logout', {}, { silent: true });
+    await post('/Login/logout', {}, z.null(), { silent: true });
   } finally {
     endSession();
     window.location.reload();

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
 
@@ -11,11 +12,15 @@ export interface SetWithdrawPasswordInput {
 
 /** `POST /User/sub_withdrawpwd`: sets or changes the withdrawal password. Resolves with the envelope. */
 export function setWithdrawPassword(input: SetWithdrawPasswordInput) {
-  return post<null>('/User/sub_withdrawpwd', {
-    paypassword: input.password,
-    repaypassword: input.confirmPassword,
-    oldpaypassword: input.oldPassword,
-  });
+  return post(
+    '/User/sub_withdrawpwd',
+    {
+      paypassword: input.password,
+      repaypassword: input.confirmPassword,
+      oldpaypassword: input.oldPassword,
+    },
+    z.null(),
+  );
 }
 
 export function useSetWithdrawPassword() {

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/deladdress`: removes one of the user's saved withdrawal addresses. */
 export function deleteAddress(id: string) {
-  return post<null>('/user/deladdress', { id });
+  return post('/user/deladdress', { id }, z.null());
 }
 
 export function useDeleteAddress() {

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { post } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/delbank`: removes one of the user's saved bank cards. */
 export function deleteBankCard(id: string) {
-  return post<null>('/user/delbank', { id });
+  return post('/user/delbank', { id }, z.null());
 }
 
 export function useDeleteBankCard() {

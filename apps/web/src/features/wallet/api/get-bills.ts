@@ -1,4 +1,4 @@
-import type { BillLine } from '@bourse/shared/api';
+import { type BillLine, BillList } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -13,7 +13,7 @@ export async function getBills(
   options: { coin?: string; before?: string },
   signal?: AbortSignal,
 ): Promise<BillPage> {
-  return (await get<BillPage>('/user/mybill', options, { signal, silent: true })).data;
+  return (await get('/user/mybill', options, BillList, { signal, silent: true })).data;
 }
 
 export function billsQueryOptions(coin?: string) {

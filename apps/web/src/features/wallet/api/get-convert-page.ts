@@ -1,4 +1,4 @@
-import type { ConvertPage } from '@bourse/shared/api';
+import { ConvertPage } from '@bourse/shared/api';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -17,7 +17,7 @@ export async function getConvertPage(
   quote: ConvertQuoteRequest | null,
   signal?: AbortSignal,
 ): Promise<ConvertPage> {
-  return (await get<ConvertPage>('/Finance/zhuanhua', quote ? { ...quote } : {}, { signal, silent: true }))
+  return (await get('/Finance/zhuanhua', quote ? { ...quote } : {}, ConvertPage, { signal, silent: true }))
     .data;
 }
 

@@ -1,4 +1,4 @@
-import type { DepositRecord } from '@bourse/shared/api';
+import { DepositList, type DepositRecord } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -11,7 +11,7 @@ export interface DepositListPage {
 
 /** `GET /Finance/czlist`: the user's deposits, newest first, one page at a time. */
 export async function getDepositList(page: number, signal?: AbortSignal): Promise<DepositListPage> {
-  return (await get<DepositListPage>('/Finance/czlist', { page }, { signal, silent: true })).data;
+  return (await get('/Finance/czlist', { page }, DepositList, { signal, silent: true })).data;
 }
 
 export function depositListQueryOptions() {

@@ -1,4 +1,4 @@
-import type { WithdrawalRecord } from '@bourse/shared/api';
+import { WithdrawalList, type WithdrawalRecord } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -11,7 +11,7 @@ export interface WithdrawalListPage {
 
 /** `GET /Finance/txlist`: the user's withdrawals, newest first, one page at a time. */
 export async function getWithdrawalList(page: number, signal?: AbortSignal): Promise<WithdrawalListPage> {
-  return (await get<WithdrawalListPage>('/Finance/txlist', { page }, { signal, silent: true })).data;
+  return (await get('/Finance/txlist', { page }, WithdrawalList, { signal, silent: true })).data;
 }
 
 export function withdrawalListQueryOptions() {

@@ -1,4 +1,4 @@
-import type { DepositFields, DepositRecord } from '@bourse/shared/api';
+import { type DepositFields, DepositRecord } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { postMultipart } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -20,7 +20,7 @@ export function submitDeposit({ fields, voucher }: SubmitDepositInput) {
   form.append('amount', fields.amount);
   if (fields.hash) form.append('hash', fields.hash);
   form.append('voucher', voucher, voucher.name || 'voucher.png');
-  return postMultipart<DepositRecord>('/Finance/czhandle', form);
+  return postMultipart('/Finance/czhandle', form, DepositRecord);
 }
 
 export function useSubmitDeposit() {
