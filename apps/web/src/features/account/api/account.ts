@@ -1,6 +1,7 @@
 import {
   BackupCodes,
   IdentityState,
+  type IdentitySubmitBody,
   IdentityUploadResult,
   NoticeDetail,
   NoticeList,
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { get, post, postMultipart } from '../../../api/http.ts';
 import { noticesKey, unreadNoticesKey } from '../../../api/unread-notices.ts';
+import type { WireInput } from '../../../api/wire-input.ts';
 
 /** Query keys of the account services; a mutation invalidates the ones it changes. */
 export const accountKeys = {
@@ -105,21 +107,10 @@ export async function uploadIdentityImage(file: File): Promise<string> {
   return (await postMultipart('/user/upauthimg', form, IdentityUploadResult)).data.image;
 }
 
-export interface IdentityInput {
-  type: string;
-  realname: string;
-  country: string;
-  mobile: string;
-  /** The document's number; the server keeps only a keyed hash of it. */
-  idno: string;
-  front: string;
-  back: string;
-}
-
 export function useSubmitIdentity() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: IdentityInput) => post('/user/upauthrz', { ...input }, z.null()),
+    mutationFn: (input: WireInput<IdentitySubmitBody>) => post('/user/upauthrz', { ...input }, z.null()),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: accountKeys.identity });
       queryClient.invalidateQueries({ queryKey: userInfoQueryKey });

@@ -1,16 +1,10 @@
-import { WithdrawalList, type WithdrawalRecord } from '@bourse/shared/api';
+import { WithdrawalList } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
-export interface WithdrawalListPage {
-  list: WithdrawalRecord[];
-  page: number;
-  has_more: boolean;
-}
-
 /** `GET /Finance/txlist`: the user's withdrawals, newest first, one page at a time. */
-export async function getWithdrawalList(page: number, signal?: AbortSignal): Promise<WithdrawalListPage> {
+export async function getWithdrawalList(page: number, signal?: AbortSignal): Promise<WithdrawalList> {
   return (await get('/Finance/txlist', { page }, WithdrawalList, { signal, silent: true })).data;
 }
 

@@ -3,17 +3,18 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { postMultipart } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
-export interface SubmitDepositInput {
-  fields: Required<Omit<DepositFields, 'token' | 'hash'>> & { hash?: string };
-  /** The transfer voucher image (required by the server). */
-  voucher: File;
-}
-
 /**
- * `POST /Finance/czhandle` (multipart): a deposit for staff to review, with its voucher image.
+ * `POST /Finance/czhandle` (multipart): a deposit for staff to review, with its voucher image (the
+ * server requires one); `hash` is optional.
  * Resolves with the envelope (`msg` is the success message, `data` the new record, confirming).
  */
-export function submitDeposit({ fields, voucher }: SubmitDepositInput) {
+export function submitDeposit({
+  fields,
+  voucher,
+}: {
+  fields: Required<Omit<DepositFields, 'token' | 'hash'>> & { hash?: string };
+  voucher: File;
+}) {
   const form = new FormData();
   form.append('coin', fields.coin);
   form.append('network', fields.network);

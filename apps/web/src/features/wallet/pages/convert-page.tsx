@@ -1,6 +1,6 @@
 import '../components/wallet.css';
 import { isAmountString, toAtoms, trimDecimal, truncateDecimal } from '@bourse/shared';
-import { ConvertBody, type ConvertPage as ConvertPageData } from '@bourse/shared/api';
+import { ConvertBody, type ConvertCoin, type ConvertPage as ConvertPageData } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useMemo, useRef, useState } from 'react';
 import { useController, useWatch } from 'react-hook-form';
@@ -25,8 +25,6 @@ import { ConfirmSheet } from '../components/confirm-sheet.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
 import { useDebounced } from '../components/use-debounced.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
-
-type ConvertCoin = ConvertPageData['coins'][number];
 
 /** The conversion form over the shared request schema, bounded by the balance of the coin given. */
 function convertFormSchema(coins: readonly ConvertCoin[]) {

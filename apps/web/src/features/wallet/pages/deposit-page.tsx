@@ -1,6 +1,6 @@
 import '../components/wallet.css';
 import { isAmountString, toAtoms, trimDecimal } from '@bourse/shared';
-import { DepositFields, VOUCHER_MAX_BYTES } from '@bourse/shared/api';
+import { DepositFields, type DepositPage as DepositPageData, VOUCHER_MAX_BYTES } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { QRCodeSVG } from 'qrcode.react';
 import { useMemo, useState } from 'react';
@@ -19,7 +19,7 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
-import { type DepositPage as DepositPageData, useDepositPage } from '../api/get-deposit-page.ts';
+import { useDepositPage } from '../api/get-deposit-page.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
 import { OptionPicker } from '../components/option-picker.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
