@@ -19,7 +19,7 @@ const FRONT_ENDS = ['apps/web/src', 'apps/admin/src'];
 /** `file: names` declared in an `api/` folder that describe no wire shape. */
 const CLIENT_TYPES: Record<string, readonly string[]> = {
   // The HTTP client and the /ws socket themselves.
-  'apps/web/src/api/http.ts': ['HttpHooks', 'Params', 'RequestOptions'],
+  'apps/web/src/api/http.ts': ['HttpHooks', 'Params', 'RequestOptions', 'Wire', 'SchemaName', 'Answer'],
   'apps/web/src/api/ws.ts': ['ConnectionStatus', 'Handler'],
   'apps/web/src/api/ws-frame.ts': ['ServerFrame'],
   'apps/web/src/api/wire-input.ts': ['WireValue', 'WireInput'],

@@ -1,4 +1,4 @@
-import { type UserInfo, UserInfoAnswer } from '@bourse/shared/api';
+import type { UserInfo } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from './http.ts';
 
@@ -7,7 +7,7 @@ export const userInfoQueryKey = ['user', 'info'] as const;
 
 /** `token`: a session not stored yet (the login loads the user info before it enters the app). */
 export async function getUserInfo(signal?: AbortSignal, token?: string): Promise<UserInfo> {
-  const body = await get('/User/getUserInfo', { token }, UserInfoAnswer, { signal, silent: true });
+  const body = await get('/User/getUserInfo', { token }, 'UserInfoAnswer', { signal, silent: true });
   return body.data.userInfo;
 }
 

@@ -1,4 +1,5 @@
 import { type Envelope, RESULT_CODES, SESSION_INVALID_CODE, SUCCESS_CODE } from '@bourse/shared';
+import type * as WireSchemas from '@bourse/shared/api';
 import type { z } from 'zod';
 import { getLangHeader, i18next } from '../shared/i18n/i18n.ts';
 import { endSession, getToken, keepNoticeForNextLoad } from '../shared/storage.ts';
@@ -174,60 +175,78 @@ export async function request(
   throw new ApiError(body.code, body.msg, response.status);
 }
 
+/** The wire schemas of `@bourse/shared/api`, by name. Only its types are imported here. */
+type Wire = typeof WireSchemas;
+
+/** The name of one of the wire schemas `@bourse/shared/api` exports (`'UserInfoAnswer'`, `'NoData'`…). */
+export type SchemaName = { [Name in keyof Wire]: Wire[Name] extends z.ZodType ? Name : never }[keyof Wire];
+
+/** The answer a schema describes, as it arrives: `z.input` (see below). */
+export type Answer<Name extends SchemaName> = z.input<Wire[Name]>;
+
 /**
  * The fetch helpers take the answer's schema from `@bourse/shared/api`, never a type parameter:
- * what a page gets is typed once, by the schema the server answers with.
+ * `get(path, params, 'UserInfoAnswer')` resolves with the envelope of that schema's answer, so a
+ * page's data is typed once, by the schema the server answers with.
  *
- * The answer is `z.input` of that schema: the server encodes its answer through the same schema
- * (see the note in `@bourse/shared/api`), so the JSON is already in its input shape, and the helpers
- * hand it on as it arrived — no transform runs on the client, in development or in production.
+ * The schema goes by its name, a type-checked key of `@bourse/shared/api` (a typo or a schema that
+ * is not there does not compile). why: the schema modules build every zod schema when they load;
+ * imported as values they would join the first page load, and build their schemas before
+ * `installZodConfig` turns zod's `new Function` parsers off, which the Content-Security-Policy
+ * reports. Named, the calls cost the bundle nothing, and zod stays out of pages without a form.
  *
- * The schema is checked at run time in development only (`import.meta.env.DEV`: `vite dev` and the
- * unit tests): a mismatch is reported on the console with the path and zod's issues, and the answer
- * still passes through, so a drifted schema shows up while working on a page without ever breaking
- * one. Production builds skip the check (why: the tickers, depth and candles are polled several
- * times a second, and parsing every amount string of every answer would only re-prove what the
- * server's encoding already proved).
+ * The answer is `z.input` of the schema: the server encodes its answer through the same schema
+ * (see `@bourse/shared/api`), so the JSON is already in that shape, and the helpers hand it on as it
+ * arrived — no transform runs on the client, in development or in production.
+ *
+ * The answer is checked against its schema in development only (`import.meta.env.DEV`: `vite dev`
+ * and the unit tests): the schemas load on the side and a mismatch is reported on the console with
+ * the path and zod's issues; the answer is never held up or refused, so a drifted schema shows while
+ * working on a page without breaking one. Production builds skip the check (why: it would bring the
+ * schemas and zod into every page, and parse the tickers, depth and candles polled several times a
+ * second only to re-prove what the server's encoding already proved).
  */
-function checked<S extends z.ZodType>(
+function checked<Name extends SchemaName>(
   path: string,
-  schema: S,
+  schema: Name,
   body: Envelope<unknown>,
-): Envelope<z.input<S>> {
+): Envelope<Answer<Name>> {
   if (import.meta.env.DEV) {
-    const result = schema.safeParse(body.data);
-    if (!result.success)
-      console.error(`API answer of ${path} does not match its schema`, result.error.issues);
+    void import('@bourse/shared/api').then((wire) => {
+      const result = (wire[schema] as z.ZodType).safeParse(body.data);
+      if (!result.success)
+        console.error(`API answer of ${path} does not match ${schema}`, result.error.issues);
+    });
   }
-  return body as Envelope<z.input<S>>;
+  return body as Envelope<Answer<Name>>;
 }
 
-/** `GET path?params`: resolves with the envelope whose `data` the schema describes. */
-export async function get<S extends z.ZodType>(
+/** `GET path?params`: resolves with the envelope whose `data` the named schema describes. */
+export async function get<Name extends SchemaName>(
   path: string,
   params: Params | undefined,
-  schema: S,
+  schema: Name,
   options?: RequestOptions,
-): Promise<Envelope<z.input<S>>> {
+): Promise<Envelope<Answer<Name>>> {
   return checked(path, schema, await request('GET', path, params, options));
 }
 
-/** `POST path` with params as form data: resolves with the envelope whose `data` the schema describes. */
-export async function post<S extends z.ZodType>(
+/** `POST path` with params as form data: resolves with the envelope whose `data` the named schema describes. */
+export async function post<Name extends SchemaName>(
   path: string,
   params: Params | undefined,
-  schema: S,
+  schema: Name,
   options?: RequestOptions,
-): Promise<Envelope<z.input<S>>> {
+): Promise<Envelope<Answer<Name>>> {
   return checked(path, schema, await request('POST', path, params, options));
 }
 
 /** POST as multipart form data (file uploads); `token` is added to the form. */
-export async function postMultipart<S extends z.ZodType>(
+export async function postMultipart<Name extends SchemaName>(
   path: string,
   form: FormData,
-  schema: S,
+  schema: Name,
   options?: RequestOptions,
-): Promise<Envelope<z.input<S>>> {
+): Promise<Envelope<Answer<Name>>> {
   return checked(path, schema, await request('POST', path, form, options));
 }

@@ -1,4 +1,4 @@
-import { type SpotTicker, SpotTickerList } from '@bourse/shared/api';
+import type { SpotTicker } from '@bourse/shared/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { get } from './http.ts';
 import { useChannel, useRealtimeStatus } from './ws.ts';
@@ -8,7 +8,7 @@ export const LIVE_POLL_MS = 1500;
 
 /** `GET /Market/spottickers`: every spot market's 24h figures from its own trades, with its index. */
 export async function getSpotTickers(signal?: AbortSignal): Promise<SpotTicker[]> {
-  return (await get('/Market/spottickers', {}, SpotTickerList, { signal, silent: true })).data;
+  return (await get('/Market/spottickers', {}, 'SpotTickerList', { signal, silent: true })).data;
 }
 
 /**

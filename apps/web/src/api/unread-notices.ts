@@ -1,4 +1,3 @@
-import { UnreadCount } from '@bourse/shared/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { get } from './http.ts';
 import { usePrivateChannel } from './ws.ts';
@@ -18,7 +17,7 @@ export function useLiveUnread(): number {
   const unread = useQuery({
     queryKey: unreadNoticesKey,
     queryFn: async ({ signal }) =>
-      (await get('/user/noticecount', undefined, UnreadCount, { signal, silent: true })).data.unread,
+      (await get('/user/noticecount', undefined, 'UnreadCount', { signal, silent: true })).data.unread,
   });
   usePrivateChannel('notices', (data) => {
     const message = data as { unread?: number; broadcast?: boolean };

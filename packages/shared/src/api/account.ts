@@ -220,3 +220,7 @@ export const ResetPasswordBody = z.object({
   token: tokenField,
 });
 export type ResetPasswordBody = z.input<typeof ResetPasswordBody>;
+
+/** `POST /user/online`: the address of the operator's online support. */
+export const OnlineSupportUrl = z.string();
+export type OnlineSupportUrl = z.infer<typeof OnlineSupportUrl>;

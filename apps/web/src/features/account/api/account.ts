@@ -1,18 +1,5 @@
-import {
-  BackupCodes,
-  IdentityState,
-  type IdentitySubmitBody,
-  IdentityUploadResult,
-  NoticeDetail,
-  NoticeList,
-  SecurityOverview,
-  SessionList,
-  TotpSetup,
-  UnreadCount,
-  UserLoginLog,
-} from '@bourse/shared/api';
+import type { IdentitySubmitBody } from '@bourse/shared/api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { get, post, postMultipart } from '../../../api/http.ts';
 import { noticesKey, unreadNoticesKey } from '../../../api/unread-notices.ts';
@@ -33,7 +20,7 @@ export function useSecurity() {
   return useQuery({
     queryKey: accountKeys.security,
     queryFn: async ({ signal }) =>
-      (await get('/user/security', undefined, SecurityOverview, { signal })).data,
+      (await get('/user/security', undefined, 'SecurityOverview', { signal })).data,
   });
 }
 
@@ -50,23 +37,23 @@ function useSecurityMutation<I, O>(call: (input: I) => Promise<O>) {
 }
 
 export const useTotpSetup = () =>
-  useMutation({ mutationFn: () => post('/user/totpsetup', undefined, TotpSetup) });
+  useMutation({ mutationFn: () => post('/user/totpsetup', undefined, 'TotpSetup') });
 export const useTotpEnable = () =>
-  useSecurityMutation((code: string) => post('/user/totpenable', { code }, BackupCodes));
+  useSecurityMutation((code: string) => post('/user/totpenable', { code }, 'BackupCodes'));
 export const useTotpDisable = () =>
-  useSecurityMutation((code: string) => post('/user/totpdisable', { code }, z.null()));
+  useSecurityMutation((code: string) => post('/user/totpdisable', { code }, 'NoData'));
 export const useSetAntiPhishing = () =>
-  useSecurityMutation((code: string) => post('/user/antiphishing', { code }, z.null()));
+  useSecurityMutation((code: string) => post('/user/antiphishing', { code }, 'NoData'));
 export const useBindMobile = () =>
   useSecurityMutation((input: { mobile: string; password: string }) =>
-    post('/user/bindmobile', { mobile: input.mobile, lpwd: input.password }, z.null()),
+    post('/user/bindmobile', { mobile: input.mobile, lpwd: input.password }, 'NoData'),
   );
 
 export function useSessions() {
   return useQuery({
     queryKey: accountKeys.sessions,
     queryFn: async ({ signal }) =>
-      (await get('/user/sessions', undefined, SessionList, { signal })).data.list,
+      (await get('/user/sessions', undefined, 'SessionList', { signal })).data.list,
   });
 }
 
@@ -75,8 +62,8 @@ export function useEndSession() {
   return useMutation({
     mutationFn: (id: number | 'others') =>
       id === 'others'
-        ? post('/user/endothers', undefined, z.null())
-        : post('/user/endsession', { id }, z.null()),
+        ? post('/user/endothers', undefined, 'NoData')
+        : post('/user/endsession', { id }, 'NoData'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
 }
@@ -85,7 +72,7 @@ export function useLoginLog() {
   return useInfiniteQuery({
     queryKey: accountKeys.loginLog,
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/user/loginlog', { page: pageParam }, UserLoginLog, { signal })).data,
+      (await get('/user/loginlog', { page: pageParam }, 'UserLoginLog', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
   });
@@ -96,7 +83,7 @@ export function useLoginLog() {
 export function useIdentity() {
   return useQuery({
     queryKey: accountKeys.identity,
-    queryFn: async ({ signal }) => (await get('/user/authrz', undefined, IdentityState, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/user/authrz', undefined, 'IdentityState', { signal })).data,
   });
 }
 
@@ -104,13 +91,13 @@ export function useIdentity() {
 export async function uploadIdentityImage(file: File): Promise<string> {
   const form = new FormData();
   form.append('image', file, file.name);
-  return (await postMultipart('/user/upauthimg', form, IdentityUploadResult)).data.image;
+  return (await postMultipart('/user/upauthimg', form, 'IdentityUploadResult')).data.image;
 }
 
 export function useSubmitIdentity() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: WireInput<IdentitySubmitBody>) => post('/user/upauthrz', { ...input }, z.null()),
+    mutationFn: (input: WireInput<IdentitySubmitBody>) => post('/user/upauthrz', { ...input }, 'NoData'),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: accountKeys.identity });
       queryClient.invalidateQueries({ queryKey: userInfoQueryKey });
@@ -124,7 +111,7 @@ export function useNotices() {
   return useInfiniteQuery({
     queryKey: accountKeys.notices,
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/user/notice', { page: pageParam }, NoticeList, { signal })).data,
+      (await get('/user/notice', { page: pageParam }, 'NoticeList', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
   });
@@ -134,7 +121,7 @@ export function useNotice(id: number) {
   return useQuery({
     queryKey: accountKeys.notice(id),
     enabled: id > 0,
-    queryFn: async ({ signal }) => (await get('/User/noticeinfo', { id }, NoticeDetail, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/User/noticeinfo', { id }, 'NoticeDetail', { signal })).data,
   });
 }
 
@@ -142,7 +129,7 @@ export function useNotice(id: number) {
 export function useReadNotice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => post('/user/readnoticeone', { id }, UnreadCount),
+    mutationFn: (id: number) => post('/user/readnoticeone', { id }, 'UnreadCount'),
     onSuccess: (body, id) => {
       queryClient.setQueryData(unreadNoticesKey, body.data.unread);
       queryClient.invalidateQueries({ queryKey: accountKeys.notices });

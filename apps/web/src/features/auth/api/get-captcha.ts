@@ -1,11 +1,11 @@
-import { CaptchaImage } from '@bourse/shared/api';
+import type { CaptchaImage } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
 export const captchaQueryKey = ['auth', 'captcha'] as const;
 
 export async function getCaptcha(signal?: AbortSignal): Promise<CaptchaImage> {
-  return (await get('/Login/captcha', {}, CaptchaImage, { signal, silent: true })).data;
+  return (await get('/Login/captcha', {}, 'CaptchaImage', { signal, silent: true })).data;
 }
 
 export function captchaQueryOptions() {

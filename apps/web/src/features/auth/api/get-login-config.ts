@@ -1,4 +1,4 @@
-import { ClientConfig } from '@bourse/shared/api';
+import type { ClientConfig } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
@@ -7,7 +7,7 @@ import { get } from '../../../api/http.ts';
 export const loginConfigQueryKey = ['auth', 'config'] as const;
 
 export async function getLoginConfig(signal?: AbortSignal): Promise<ClientConfig> {
-  return (await get('/Login/config', {}, ClientConfig, { signal, silent: true })).data;
+  return (await get('/Login/config', {}, 'ClientConfig', { signal, silent: true })).data;
 }
 
 export function loginConfigQueryOptions() {

@@ -1,4 +1,4 @@
-import { type LoginBody, LoginResult } from '@bourse/shared/api';
+import type { LoginBody } from '@bourse/shared/api';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
 
@@ -8,5 +8,5 @@ import type { WireInput } from '../../../api/wire-input.ts';
  * backup code) once the server asked for it (TOTP_REQUIRED). Resolves with the envelope.
  */
 export function login(input: WireInput<LoginBody>) {
-  return post('/Login/loginsubmit', { ...input }, LoginResult);
+  return post('/Login/loginsubmit', { ...input }, 'LoginResult');
 }

@@ -1,5 +1,4 @@
 import type { RegisterBody } from '@bourse/shared/api';
-import { z } from 'zod';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
 
@@ -11,5 +10,5 @@ import type { WireInput } from '../../../api/wire-input.ts';
  */
 export function register(mode: 1 | 2, input: WireInput<RegisterBody>) {
   const path = mode === 2 ? '/Login/upregister_phone' : '/Login/upregister';
-  return post(path, { ...input }, z.null());
+  return post(path, { ...input }, 'NoData');
 }

@@ -1,4 +1,4 @@
-import { CodeSent, type SendEmailCodeBody } from '@bourse/shared/api';
+import type { SendEmailCodeBody } from '@bourse/shared/api';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
 
@@ -10,5 +10,5 @@ export function sendEmailCode(
   path: '/Login/sendresetcode' | '/user/sendemailcode',
   input: WireInput<SendEmailCodeBody>,
 ) {
-  return post(path, { ...input }, CodeSent);
+  return post(path, { ...input }, 'CodeSent');
 }

@@ -1,5 +1,5 @@
 import {
-  ContractList,
+  type ContractList,
   type ContractListQuery,
   type ContractRecord,
   LIVE_CONTRACT_STATUSES,
@@ -15,7 +15,7 @@ export async function getContractList(
   page: number,
   signal?: AbortSignal,
 ): Promise<ContractList> {
-  return (await get('/Contract/ctbill', { status, page }, ContractList, { signal, silent: true })).data;
+  return (await get('/Contract/ctbill', { status, page }, 'ContractList', { signal, silent: true })).data;
 }
 
 /** How often a contract that waits for its opening tick or its settlement is asked after. */

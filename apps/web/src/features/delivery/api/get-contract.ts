@@ -1,4 +1,4 @@
-import { ContractRecord } from '@bourse/shared/api';
+import type { ContractRecord } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
@@ -6,7 +6,7 @@ import { nextCheckIn } from './get-contract-list.ts';
 
 /** `GET /Contract/cbillinfo`: one of the user's contracts. */
 export async function getContract(id: string, signal?: AbortSignal): Promise<ContractRecord> {
-  return (await get('/Contract/cbillinfo', { id }, ContractRecord, { signal, silent: true })).data;
+  return (await get('/Contract/cbillinfo', { id }, 'ContractRecord', { signal, silent: true })).data;
 }
 
 export function contractQueryOptions(id: string) {

@@ -1,4 +1,4 @@
-import { type IndexCandle, type KlineInterval, KlineList } from '@bourse/shared/api';
+import type { IndexCandle, KlineInterval } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
@@ -12,7 +12,7 @@ export async function getKline(
   signal?: AbortSignal,
 ): Promise<IndexCandle[]> {
   return (
-    await get('/Market/kline', { symbol, interval, limit: CANDLES }, KlineList, { signal, silent: true })
+    await get('/Market/kline', { symbol, interval, limit: CANDLES }, 'KlineList', { signal, silent: true })
   ).data;
 }
 

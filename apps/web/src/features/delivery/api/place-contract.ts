@@ -1,4 +1,4 @@
-import { ContractRecord, type PlaceContractBody } from '@bourse/shared/api';
+import type { PlaceContractBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
@@ -9,7 +9,7 @@ import { deliveryQueryKey } from './delivery-query-key.ts';
  * `'1'` pays with trial money; one `idempotency_key` per submission (sending it twice places one).
  */
 export function placeContract(input: WireInput<PlaceContractBody>) {
-  return post('/Contract/place', { ...input }, ContractRecord);
+  return post('/Contract/place', { ...input }, 'ContractRecord');
 }
 
 export function usePlaceContract() {

@@ -1,10 +1,3 @@
-import {
-  MiningMarket,
-  MiningOrder,
-  MiningProductDetail,
-  MiningProfitLine,
-  MiningRevenueList,
-} from '@bourse/shared/api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../../../api/http.ts';
 
@@ -14,7 +7,7 @@ const KEY = ['mining'] as const;
 export function useMarket() {
   return useQuery({
     queryKey: [...KEY, 'market'],
-    queryFn: async ({ signal }) => (await get('/Orepool/index', undefined, MiningMarket, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/Orepool/index', undefined, 'MiningMarket', { signal })).data,
   });
 }
 
@@ -23,7 +16,7 @@ export function useMachine(id: string, share: string) {
   return useQuery({
     queryKey: [...KEY, 'machine', id, share],
     queryFn: async ({ signal }) =>
-      (await get('/Orepool/kjinfo', { id, ...(share ? { share } : {}) }, MiningProductDetail, { signal }))
+      (await get('/Orepool/kjinfo', { id, ...(share ? { share } : {}) }, 'MiningProductDetail', { signal }))
         .data,
     enabled: id !== '',
   });
@@ -41,7 +34,7 @@ export function useBuy() {
           ...(input.share ? { share: input.share } : {}),
           idempotency_key: input.key,
         },
-        MiningOrder,
+        'MiningOrder',
       ),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   });
@@ -52,7 +45,7 @@ export function useRevenues() {
   return useInfiniteQuery({
     queryKey: [...KEY, 'revenues'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Orepool/Profitlist', { page: pageParam }, MiningRevenueList, { signal })).data,
+      (await get('/Orepool/Profitlist', { page: pageParam }, 'MiningRevenueList', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
   });
@@ -63,6 +56,6 @@ export function useProfitLine() {
   return useQuery({
     queryKey: [...KEY, 'line'],
     queryFn: async ({ signal }) =>
-      (await get('/Orepool/profitline', undefined, MiningProfitLine, { signal })).data,
+      (await get('/Orepool/profitline', undefined, 'MiningProfitLine', { signal })).data,
   });
 }

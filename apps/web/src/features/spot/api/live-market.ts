@@ -1,11 +1,9 @@
-import {
-  type DepthDelta,
+import type {
+  DepthDelta,
   DepthSnapshot,
-  type PublicTrade,
-  PublicTradeList,
-  type TradeCandle,
-  TradeCandleList,
-  type TradeKlineInterval,
+  PublicTrade,
+  TradeCandle,
+  TradeKlineInterval,
 } from '@bourse/shared/api';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
@@ -56,7 +54,7 @@ export function useDepth(symbol: string) {
   const query = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await get('/Market/depth', { symbol, levels: BOOK_LEVELS }, DepthSnapshot, { signal, silent: true }))
+      (await get('/Market/depth', { symbol, levels: BOOK_LEVELS }, 'DepthSnapshot', { signal, silent: true }))
         .data,
     enabled: symbol !== '',
     refetchInterval: usePollWhileOffline(LIVE_POLL_MS),
@@ -101,7 +99,7 @@ export function useRecentTrades(symbol: string) {
   const query = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await get('/Market/trades', { symbol, limit: TRADES }, PublicTradeList, { signal, silent: true }))
+      (await get('/Market/trades', { symbol, limit: TRADES }, 'PublicTradeList', { signal, silent: true }))
         .data,
     enabled: symbol !== '',
     refetchInterval: usePollWhileOffline(LIVE_POLL_MS),
@@ -129,7 +127,7 @@ export function useCandles(symbol: string, interval: TradeKlineInterval) {
     queryKey: key,
     queryFn: async ({ signal }) =>
       (
-        await get('/Market/candles', { symbol, interval, limit: CANDLES }, TradeCandleList, {
+        await get('/Market/candles', { symbol, interval, limit: CANDLES }, 'TradeCandleList', {
           signal,
           silent: true,
         })

@@ -1,12 +1,4 @@
-import {
-  CancelAllResult,
-  type PlaceOrderBody,
-  SpotOrder,
-  SpotOrderDetail,
-  SpotOrderList,
-  SpotOrderPage,
-  type SpotOrderStatus,
-} from '@bourse/shared/api';
+import type { PlaceOrderBody, SpotOrderStatus } from '@bourse/shared/api';
 import {
   infiniteQueryOptions,
   queryOptions,
@@ -28,7 +20,7 @@ export function openOrdersQueryOptions(symbol: string) {
   return queryOptions({
     queryKey: [...mineKey, 'open', symbol],
     queryFn: async ({ signal }) =>
-      (await get('/Trade/openorders', { symbol }, SpotOrderList, { signal, silent: true })).data,
+      (await get('/Trade/openorders', { symbol }, 'SpotOrderList', { signal, silent: true })).data,
     // why: a resting order fills whenever someone trades against it.
     refetchInterval: LIVE_POLL_MS * 2,
     staleTime: 0,
@@ -62,7 +54,7 @@ export function orderHistoryQueryOptions(status: SpotOrderStatus) {
   return infiniteQueryOptions({
     queryKey: [...mineKey, 'history', status],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Trade/tradebill', { status, page: pageParam }, SpotOrderPage, { signal, silent: true }))
+      (await get('/Trade/tradebill', { status, page: pageParam }, 'SpotOrderPage', { signal, silent: true }))
         .data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
@@ -79,7 +71,7 @@ export function useOrder(id: string) {
   return useQuery({
     queryKey: [...mineKey, 'order', id],
     queryFn: async ({ signal }) =>
-      (await get('/Trade/billinfo', { id }, SpotOrderDetail, { signal, silent: true })).data,
+      (await get('/Trade/billinfo', { id }, 'SpotOrderDetail', { signal, silent: true })).data,
     enabled: id !== '',
     refetchInterval: (query) => (query.state.data?.status === 'entrusted' ? LIVE_POLL_MS * 2 : false),
     staleTime: 0,
@@ -92,7 +84,7 @@ export function useOrder(id: string) {
  * twice places one order.
  */
 export function placeOrder(input: Omit<PlaceOrderBody, 'token'>) {
-  return post('/Trade/place', input, SpotOrder);
+  return post('/Trade/place', input, 'SpotOrder');
 }
 
 /** What an order changes: the caller's orders and balances, and the market's book and trades. */
@@ -110,7 +102,7 @@ export function usePlaceOrder() {
 export function useCancelOrder() {
   const refresh = useRefreshAfterOrder();
   return useMutation({
-    mutationFn: (id: string) => post('/Trade/cancel', { id }, SpotOrder),
+    mutationFn: (id: string) => post('/Trade/cancel', { id }, 'SpotOrder'),
     onSettled: refresh,
   });
 }
@@ -119,7 +111,7 @@ export function useCancelOrder() {
 export function useCancelAll() {
   const refresh = useRefreshAfterOrder();
   return useMutation({
-    mutationFn: (symbol: string) => post('/Trade/cancelall', { symbol }, CancelAllResult),
+    mutationFn: (symbol: string) => post('/Trade/cancelall', { symbol }, 'CancelAllResult'),
     onSettled: refresh,
   });
 }

@@ -1,4 +1,3 @@
-import { ChatMessageWire } from '@bourse/shared/api';
 import { API_BASE, postMultipart } from '../../../api/http.ts';
 import { getToken } from '../../../shared/storage.ts';
 
@@ -6,7 +5,7 @@ import { getToken } from '../../../shared/storage.ts';
 export function sendChatImage(file: File) {
   const form = new FormData();
   form.append('image', file, file.name);
-  return postMultipart('/user/chatimage', form, ChatMessageWire);
+  return postMultipart('/user/chatimage', form, 'ChatMessageWire');
 }
 
 /** `GET /user/chatimg`: the address of a picture sent in the chat (an `<img>` loads it). */

@@ -1,6 +1,5 @@
 import type { ChangePasswordBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
@@ -10,7 +9,7 @@ import type { WireInput } from '../../../api/wire-input.ts';
  * 24 hours. Resolves with the envelope (its `msg` is the success message).
  */
 export function changeLoginPassword(input: WireInput<ChangePasswordBody>) {
-  return post('/user/sub_respwd', { ...input }, z.null());
+  return post('/user/sub_respwd', { ...input }, 'NoData');
 }
 
 export function useChangeLoginPassword() {

@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { post } from '../../../api/http.ts';
 
 /** `POST /user/online`: the URL of the support chat for this user. */
 export async function getOnlineSupportUrl(): Promise<string> {
-  return (await post('/user/online', undefined, z.string())).data;
+  return (await post('/user/online', undefined, 'OnlineSupportUrl')).data;
 }
 
 function openUrl(url: string): void {

@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { post } from '../../../api/http.ts';
 import { endSession } from '../../../shared/storage.ts';
 
@@ -9,7 +8,7 @@ import { endSession } from '../../../shared/storage.ts';
  */
 export async function logout(): Promise<void> {
   try {
-    await post('/Login/logout', {}, z.null(), { silent: true });
+    await post('/Login/logout', {}, 'NoData', { silent: true });
   } finally {
     endSession();
     window.location.reload();

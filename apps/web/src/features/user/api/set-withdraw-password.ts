@@ -1,6 +1,5 @@
 import type { WithdrawPasswordBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
@@ -10,7 +9,7 @@ import type { WireInput } from '../../../api/wire-input.ts';
  * when one is already set). Resolves with the envelope.
  */
 export function setWithdrawPassword(input: WireInput<WithdrawPasswordBody>) {
-  return post('/User/sub_withdrawpwd', { ...input }, z.null());
+  return post('/User/sub_withdrawpwd', { ...input }, 'NoData');
 }
 
 export function useSetWithdrawPassword() {

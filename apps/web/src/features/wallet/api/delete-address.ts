@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/deladdress`: removes one of the user's saved withdrawal addresses. */
 export function deleteAddress(id: string) {
-  return post('/user/deladdress', { id }, z.null());
+  return post('/user/deladdress', { id }, 'NoData');
 }
 
 export function useDeleteAddress() {

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { post } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/delbank`: removes one of the user's saved bank cards. */
 export function deleteBankCard(id: string) {
-  return post('/user/delbank', { id }, z.null());
+  return post('/user/delbank', { id }, 'NoData');
 }
 
 export function useDeleteBankCard() {

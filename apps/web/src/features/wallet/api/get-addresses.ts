@@ -1,4 +1,4 @@
-import { type WithdrawAddress, WithdrawAddressList } from '@bourse/shared/api';
+import type { WithdrawAddress } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -8,7 +8,7 @@ export const addressesQueryKey = [...walletQueryKey, 'addresses'] as const;
 
 /** `GET /user/addresslist`: the user's saved withdrawal addresses. */
 export async function getAddresses(signal?: AbortSignal): Promise<WithdrawAddress[]> {
-  return (await get('/user/addresslist', {}, WithdrawAddressList, { signal, silent: true })).data;
+  return (await get('/user/addresslist', {}, 'WithdrawAddressList', { signal, silent: true })).data;
 }
 
 export function addressesQueryOptions() {

@@ -1,11 +1,11 @@
-import { BillLine } from '@bourse/shared/api';
+import type { BillLine } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /user/billinfo`: one line of the user's statement. */
 export async function getBill(id: string, signal?: AbortSignal): Promise<BillLine> {
-  return (await get('/user/billinfo', { id }, BillLine, { signal, silent: true })).data;
+  return (await get('/user/billinfo', { id }, 'BillLine', { signal, silent: true })).data;
 }
 
 export function billQueryOptions(id: string) {

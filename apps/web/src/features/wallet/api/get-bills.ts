@@ -1,4 +1,4 @@
-import { BillList } from '@bourse/shared/api';
+import type { BillList } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -8,7 +8,7 @@ export async function getBills(
   options: { coin?: string; before?: string },
   signal?: AbortSignal,
 ): Promise<BillList> {
-  return (await get('/user/mybill', options, BillList, { signal, silent: true })).data;
+  return (await get('/user/mybill', options, 'BillList', { signal, silent: true })).data;
 }
 
 export function billsQueryOptions(coin?: string) {

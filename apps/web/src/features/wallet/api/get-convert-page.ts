@@ -1,4 +1,4 @@
-import { ConvertPage, type ConvertQuery } from '@bourse/shared/api';
+import type { ConvertPage, ConvertQuery } from '@bourse/shared/api';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
@@ -12,7 +12,7 @@ export async function getConvertPage(
   quote: Required<WireInput<ConvertQuery>> | null,
   signal?: AbortSignal,
 ): Promise<ConvertPage> {
-  return (await get('/Finance/zhuanhua', quote ? { ...quote } : {}, ConvertPage, { signal, silent: true }))
+  return (await get('/Finance/zhuanhua', quote ? { ...quote } : {}, 'ConvertPage', { signal, silent: true }))
     .data;
 }
 

@@ -1,11 +1,11 @@
-import { type CoinChoice, CoinChoiceList } from '@bourse/shared/api';
+import type { CoinChoice } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /User/czcoin`: the coins open for deposit. */
 export async function getDepositCoins(signal?: AbortSignal): Promise<CoinChoice[]> {
-  return (await get('/User/czcoin', {}, CoinChoiceList, { signal, silent: true })).data;
+  return (await get('/User/czcoin', {}, 'CoinChoiceList', { signal, silent: true })).data;
 }
 
 export function depositCoinsQueryOptions() {

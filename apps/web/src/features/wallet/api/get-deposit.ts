@@ -1,11 +1,11 @@
-import { DepositRecord } from '@bourse/shared/api';
+import type { DepositRecord } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/czinfo`: one of the user's deposits. */
 export async function getDeposit(id: string, signal?: AbortSignal): Promise<DepositRecord> {
-  return (await get('/Finance/czinfo', { id }, DepositRecord, { signal, silent: true })).data;
+  return (await get('/Finance/czinfo', { id }, 'DepositRecord', { signal, silent: true })).data;
 }
 
 export function depositQueryOptions(id: string) {

@@ -1,4 +1,4 @@
-import { type DepositFields, DepositRecord } from '@bourse/shared/api';
+import type { DepositFields } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { postMultipart } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -21,7 +21,7 @@ export function submitDeposit({
   form.append('amount', fields.amount);
   if (fields.hash) form.append('hash', fields.hash);
   form.append('voucher', voucher, voucher.name || 'voucher.png');
-  return postMultipart('/Finance/czhandle', form, DepositRecord);
+  return postMultipart('/Finance/czhandle', form, 'DepositRecord');
 }
 
 export function useSubmitDeposit() {
