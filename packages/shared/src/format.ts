@@ -29,6 +29,15 @@ export function truncateDecimal(value: string | number | bigint, decimals = DEFA
   return negative && !isZero ? `-${body}` : body;
 }
 
+/**
+ * A decimal string without trailing zeros after its point, for an amount inside a sentence, an
+ * input's starting value or a hint: `"100.50000000"` → `"100.5"`, `"10.00"` → `"10"`, `"100"` stays.
+ * The one copy for both front ends (it was written three times).
+ */
+export function trimDecimal(value: string): string {
+  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
+}
+
 function numberToPlain(value: number): string {
   if (!Number.isFinite(value)) return '0';
   // why: toString gives exponent notation for tiny/huge numbers; toFixed(20) keeps digits plain.

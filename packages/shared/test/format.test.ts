@@ -8,8 +8,21 @@ import {
   parseAmount,
   splitDuration,
   toAtoms,
+  trimDecimal,
   truncateDecimal,
 } from '../src/format.ts';
+
+describe('trimDecimal', () => {
+  it('drops trailing zeros after the point, and the point when nothing follows', () => {
+    expect(trimDecimal('100.50000000')).toBe('100.5');
+    expect(trimDecimal('10.00')).toBe('10');
+    expect(trimDecimal('0.00000001')).toBe('0.00000001');
+  });
+  it('leaves whole numbers alone', () => {
+    expect(trimDecimal('100')).toBe('100');
+    expect(trimDecimal('0')).toBe('0');
+  });
+});
 
 describe('truncateDecimal', () => {
   it('truncates, never rounds, to 8 decimals by default', () => {

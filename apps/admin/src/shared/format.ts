@@ -13,6 +13,4 @@ export function formatJson(value: unknown): string {
 }
 
 /** A decimal string without trailing zeros, as staff type it (`"10.50000000"` → `"10.5"`). */
-export function trimDecimal(value: string): string {
-  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
-}
+export { trimDecimal } from '@bourse/shared';

@@ -1,4 +1,6 @@
 import { type Envelope, RESULT_CODES, SESSION_INVALID_CODE, SUCCESS_CODE } from '@bourse/shared';
+import type * as WireSchemas from '@bourse/shared/api';
+import type { z } from 'zod';
 import { getLangHeader, i18next } from '../shared/i18n/i18n.ts';
 import { endSession, getToken, keepNoticeForNextLoad } from '../shared/storage.ts';
 import { showToast } from '../shared/ui/toast.ts';
@@ -99,12 +101,12 @@ function forceLogout(message: string | null): void {
  * On failure the message is shown (unless `silent`) and the promise rejects with an ApiError.
  * GET sends params and `token` in the query string; other methods send them as form data.
  */
-export async function request<T>(
+export async function request(
   method: 'GET' | 'POST',
   path: string,
   params: Params | FormData = {},
   options: RequestOptions = {},
-): Promise<Envelope<T>> {
+): Promise<Envelope<unknown>> {
   const token = getToken();
   const controller = new AbortController();
   const timer = window.setTimeout(() => controller.abort(), API_TIMEOUT_MS);
@@ -133,10 +135,10 @@ export async function request<T>(
   }
 
   let response: Response;
-  let body: Envelope<T> | null = null;
+  let body: Envelope<unknown> | null = null;
   try {
     response = await fetch(url, init);
-    body = (await response.json().catch(() => null)) as Envelope<T> | null;
+    body = (await response.json().catch(() => null)) as Envelope<unknown> | null;
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     const message = i18next.t('common.networkError');
@@ -173,19 +175,78 @@ export async function request<T>(
   throw new ApiError(body.code, body.msg, response.status);
 }
 
-export function get<T>(path: string, params?: Params, options?: RequestOptions): Promise<Envelope<T>> {
-  return request<T>('GET', path, params, options);
+/** The wire schemas of `@bourse/shared/api`, by name. Only its types are imported here. */
+type Wire = typeof WireSchemas;
+
+/** The name of one of the wire schemas `@bourse/shared/api` exports (`'UserInfoAnswer'`, `'NoData'`…). */
+export type SchemaName = { [Name in keyof Wire]: Wire[Name] extends z.ZodType ? Name : never }[keyof Wire];
+
+/** The answer a schema describes, as it arrives: `z.input` (see below). */
+export type Answer<Name extends SchemaName> = z.input<Wire[Name]>;
+
+/**
+ * The fetch helpers take the answer's schema from `@bourse/shared/api`, never a type parameter:
+ * `get(path, params, 'UserInfoAnswer')` resolves with the envelope of that schema's answer, so a
+ * page's data is typed once, by the schema the server answers with.
+ *
+ * The schema goes by its name, a type-checked key of `@bourse/shared/api` (a typo or a schema that
+ * is not there does not compile). why: the schema modules build every zod schema when they load;
+ * imported as values they would join the first page load, and build their schemas before
+ * `installZodConfig` turns zod's `new Function` parsers off, which the Content-Security-Policy
+ * reports. Named, the calls cost the bundle nothing, and zod stays out of pages without a form.
+ *
+ * The answer is `z.input` of the schema: the server encodes its answer through the same schema
+ * (see `@bourse/shared/api`), so the JSON is already in that shape, and the helpers hand it on as it
+ * arrived — no transform runs on the client, in development or in production.
+ *
+ * The answer is checked against its schema in development only (`import.meta.env.DEV`: `vite dev`
+ * and the unit tests): the schemas load on the side and a mismatch is reported on the console with
+ * the path and zod's issues; the answer is never held up or refused, so a drifted schema shows while
+ * working on a page without breaking one. Production builds skip the check (why: it would bring the
+ * schemas and zod into every page, and parse the tickers, depth and candles polled several times a
+ * second only to re-prove what the server's encoding already proved).
+ */
+function checked<Name extends SchemaName>(
+  path: string,
+  schema: Name,
+  body: Envelope<unknown>,
+): Envelope<Answer<Name>> {
+  if (import.meta.env.DEV) {
+    void import('@bourse/shared/api').then((wire) => {
+      const result = (wire[schema] as z.ZodType).safeParse(body.data);
+      if (!result.success)
+        console.error(`API answer of ${path} does not match ${schema}`, result.error.issues);
+    });
+  }
+  return body as Envelope<Answer<Name>>;
 }
 
-export function post<T>(path: string, params?: Params, options?: RequestOptions): Promise<Envelope<T>> {
-  return request<T>('POST', path, params, options);
+/** `GET path?params`: resolves with the envelope whose `data` the named schema describes. */
+export async function get<Name extends SchemaName>(
+  path: string,
+  params: Params | undefined,
+  schema: Name,
+  options?: RequestOptions,
+): Promise<Envelope<Answer<Name>>> {
+  return checked(path, schema, await request('GET', path, params, options));
+}
+
+/** `POST path` with params as form data: resolves with the envelope whose `data` the named schema describes. */
+export async function post<Name extends SchemaName>(
+  path: string,
+  params: Params | undefined,
+  schema: Name,
+  options?: RequestOptions,
+): Promise<Envelope<Answer<Name>>> {
+  return checked(path, schema, await request('POST', path, params, options));
 }
 
 /** POST as multipart form data (file uploads); `token` is added to the form. */
-export function postMultipart<T>(
+export async function postMultipart<Name extends SchemaName>(
   path: string,
   form: FormData,
+  schema: Name,
   options?: RequestOptions,
-): Promise<Envelope<T>> {
-  return request<T>('POST', path, form, options);
+): Promise<Envelope<Answer<Name>>> {
+  return checked(path, schema, await request('POST', path, form, options));
 }

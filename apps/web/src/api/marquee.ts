@@ -1,4 +1,3 @@
-import type { Marquee } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { getCurrentLocale } from '../shared/i18n/i18n.ts';
 import { get } from './http.ts';
@@ -10,7 +9,7 @@ import { get } from './http.ts';
 export function useMarquee() {
   return useQuery({
     queryKey: ['content', getCurrentLocale(), 'marquee'],
-    queryFn: async ({ signal }) => (await get<Marquee>('/Index/marquee', undefined, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/Index/marquee', undefined, 'Marquee', { signal })).data,
     staleTime: 60_000,
   });
 }

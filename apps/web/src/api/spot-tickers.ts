@@ -8,7 +8,7 @@ export const LIVE_POLL_MS = 1500;
 
 /** `GET /Market/spottickers`: every spot market's 24h figures from its own trades, with its index. */
 export async function getSpotTickers(signal?: AbortSignal): Promise<SpotTicker[]> {
-  return (await get<SpotTicker[]>('/Market/spottickers', {}, { signal, silent: true })).data;
+  return (await get('/Market/spottickers', {}, 'SpotTickerList', { signal, silent: true })).data;
 }
 
 /**

@@ -17,7 +17,7 @@ export function useLiveUnread(): number {
   const unread = useQuery({
     queryKey: unreadNoticesKey,
     queryFn: async ({ signal }) =>
-      (await get<{ unread: number }>('/user/noticecount', undefined, { signal, silent: true })).data.unread,
+      (await get('/user/noticecount', undefined, 'UnreadCount', { signal, silent: true })).data.unread,
   });
   usePrivateChannel('notices', (data) => {
     const message = data as { unread?: number; broadcast?: boolean };

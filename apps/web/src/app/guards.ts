@@ -1,4 +1,4 @@
-import type { UserInfo } from '../api/get-user-info.ts';
+import type { UserInfo } from '@bourse/shared/api';
 import { PATHS } from '../shared/paths.ts';
 import { isPublicPath } from './routes.tsx';
 

@@ -50,10 +50,6 @@ export function hasToken(): boolean {
   return getToken() !== null;
 }
 
-export function getUid(): string | null {
-  return read(STORAGE_KEYS.uid);
-}
-
 /** Stores the session of a successful login. */
 export function startSession(session: { token: string; uid: number | string }): void {
   write(STORAGE_KEYS.token, session.token);

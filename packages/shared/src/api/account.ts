@@ -6,6 +6,7 @@ import { idField, pageField } from './wallet.ts';
 // ---- Notifications (`/user/notice`, `/User/noticeinfo`, `/user/readnoticeone`) ----
 
 export const NoticeListQuery = z.object({ page: pageField, token: tokenField });
+export type NoticeListQuery = z.input<typeof NoticeListQuery>;
 
 export const NoticeItem = z.object({
   id: z.number().int(),
@@ -18,6 +19,7 @@ export const NoticeItem = z.object({
   /** `system`: written by an event (a deposit, a review); `broadcast`: written by staff. */
   kind: z.enum(['system', 'broadcast']),
 });
+export type NoticeItem = z.infer<typeof NoticeItem>;
 
 export const NoticeList = z.object({
   list: z.array(NoticeItem),
@@ -30,6 +32,7 @@ export const NoticeList = z.object({
 export type NoticeList = z.infer<typeof NoticeList>;
 
 export const NoticeQuery = z.object({ id: idField, token: tokenField });
+export type NoticeQuery = z.input<typeof NoticeQuery>;
 
 export const NoticeDetail = NoticeItem.extend({
   /** Plain text; paragraphs separated by blank lines. */
@@ -46,8 +49,10 @@ export const ReadNoticeBody = z.object({
     .min(0, { error: 'PARAM_ERROR' }),
   token: tokenField,
 });
+export type ReadNoticeBody = z.input<typeof ReadNoticeBody>;
 
 export const UnreadCount = z.object({ unread: z.number().int() });
+export type UnreadCount = z.infer<typeof UnreadCount>;
 
 // ---- Real-name verification (`/user/authrz`, `/user/upauthrz`) ----
 
@@ -58,6 +63,7 @@ export const IdentityUploadResult = z.object({
   /** The image's handle for `front` or `back` of `/user/upauthrz`; usable once, by its uploader. */
   image: z.string(),
 });
+export type IdentityUploadResult = z.infer<typeof IdentityUploadResult>;
 
 export const IdentitySubmitBody = z.object({
   type: z.enum(IDENTITY_DOC_TYPES, {
@@ -82,6 +88,7 @@ export const IdentitySubmitBody = z.object({
   back: textField('IMAGE_REQUIRED', { max: 64 }),
   token: tokenField,
 });
+export type IdentitySubmitBody = z.input<typeof IdentitySubmitBody>;
 
 export const IdentityState = z.object({
   /** 0 not verified, 1 under review, 2 verified, 3 rejected (the profile's `realname_status`). */
@@ -112,12 +119,15 @@ export const SecurityOverview = z.object({
 export type SecurityOverview = z.infer<typeof SecurityOverview>;
 
 export const TotpSetup = z.object({ secret: z.string(), otpauth_url: z.string() });
+export type TotpSetup = z.infer<typeof TotpSetup>;
 
 export const userTotpField = textField('TOTP_WRONG', { max: 16 });
 
 export const TotpCodeBody = z.object({ code: userTotpField, token: tokenField });
+export type TotpCodeBody = z.input<typeof TotpCodeBody>;
 
 export const BackupCodes = z.object({ backup_codes: z.array(z.string()) });
+export type BackupCodes = z.infer<typeof BackupCodes>;
 
 export const ANTI_PHISHING_RE = /^[A-Za-z0-9]{4,20}$/;
 
@@ -127,6 +137,7 @@ export const AntiPhishingBody = z.object({
   }),
   token: tokenField,
 });
+export type AntiPhishingBody = z.input<typeof AntiPhishingBody>;
 
 export const SessionItem = z.object({
   id: z.number().int(),
@@ -136,10 +147,12 @@ export const SessionItem = z.object({
   last_used_at: z.number().int(),
   current: z.boolean(),
 });
+export type SessionItem = z.infer<typeof SessionItem>;
 export const SessionList = z.object({ list: z.array(SessionItem) });
 export type SessionList = z.infer<typeof SessionList>;
 
 export const EndSessionBody = z.object({ id: idField, token: tokenField });
+export type EndSessionBody = z.input<typeof EndSessionBody>;
 
 export const UserLoginLogItem = z.object({
   id: z.number().int(),
@@ -150,6 +163,7 @@ export const UserLoginLogItem = z.object({
   /** The result's message key (`OK`, `LOGIN_PASSWORD_WRONG`, …). */
   reason: z.string(),
 });
+export type UserLoginLogItem = z.infer<typeof UserLoginLogItem>;
 export const UserLoginLog = z.object({
   list: z.array(UserLoginLogItem),
   page: z.number().int(),
@@ -157,6 +171,7 @@ export const UserLoginLog = z.object({
 });
 export type UserLoginLog = z.infer<typeof UserLoginLog>;
 export const UserLoginLogQuery = z.object({ page: pageField, token: tokenField });
+export type UserLoginLogQuery = z.input<typeof UserLoginLogQuery>;
 
 export const EMAIL_RE = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;
 
@@ -175,15 +190,18 @@ export const SendEmailCodeBody = z.object({
   ...captcha,
   token: tokenField,
 });
+export type SendEmailCodeBody = z.input<typeof SendEmailCodeBody>;
 
 export const CodeSent = z.object({
   /** Seconds before another code may be asked for (the resend countdown). */
   resend_after: z.number().int(),
 });
+export type CodeSent = z.infer<typeof CodeSent>;
 
 export const emailCodeField = textField('EMAIL_CODE_WRONG', { max: 12 });
 
 export const BindEmailBody = z.object({ email: emailField, code: emailCodeField, token: tokenField });
+export type BindEmailBody = z.input<typeof BindEmailBody>;
 
 export const BindMobileBody = z.object({
   mobile: textField('PHONE_INVALID', { max: 20 }).refine((v) => /^\+?\d{6,15}$/.test(v), {
@@ -192,6 +210,7 @@ export const BindMobileBody = z.object({
   lpwd: textField('LOGIN_PASSWORD_WRONG', { max: 256, trim: false }),
   token: tokenField,
 });
+export type BindMobileBody = z.input<typeof BindMobileBody>;
 
 export const ResetPasswordBody = z.object({
   email: emailField,
@@ -200,3 +219,8 @@ export const ResetPasswordBody = z.object({
   relpwd: textField('PASSWORDS_INCONSISTENT', { max: 256, trim: false }),
   token: tokenField,
 });
+export type ResetPasswordBody = z.input<typeof ResetPasswordBody>;
+
+/** `POST /user/online`: the address of the operator's online support. */
+export const OnlineSupportUrl = z.string();
+export type OnlineSupportUrl = z.infer<typeof OnlineSupportUrl>;

@@ -31,12 +31,14 @@ export const RegisterBody = z.object({
   terms_version: termsVersionField.optional(),
   token: tokenField,
 });
+export type RegisterBody = z.input<typeof RegisterBody>;
 
 export const RegisterPhoneBody = RegisterBody.extend({
   account: textField('PHONE_INVALID', { max: 32 }).refine((v) => PHONE_RE.test(v), {
     error: 'PHONE_INVALID',
   }),
 });
+export type RegisterPhoneBody = z.input<typeof RegisterPhoneBody>;
 
 export const LoginBody = z.object({
   email: textField('USER_NOT_FOUND', { max: 255 }),
@@ -49,6 +51,7 @@ export const LoginBody = z.object({
 export type LoginBody = z.input<typeof LoginBody>;
 
 export const TokenOnly = z.object({ token: tokenField });
+export type TokenOnly = z.input<typeof TokenOnly>;
 
 export const ChangePasswordBody = z.object({
   oldpwd: textField('OLD_PASSWORD_WRONG', { max: 256, trim: false }),
@@ -56,6 +59,7 @@ export const ChangePasswordBody = z.object({
   renewpwd: textField('PASSWORDS_INCONSISTENT', { max: 256, trim: false }),
   token: tokenField,
 });
+export type ChangePasswordBody = z.input<typeof ChangePasswordBody>;
 
 export const WithdrawPasswordBody = z.object({
   paypassword: password('WITHDRAW_PASSWORD_INVALID'),
@@ -63,16 +67,24 @@ export const WithdrawPasswordBody = z.object({
   oldpaypassword: optionalSecret('WITHDRAW_PASSWORD_WRONG', 256),
   token: tokenField,
 });
+export type WithdrawPasswordBody = z.input<typeof WithdrawPasswordBody>;
 
+/** Login and registration settings of this deployment (`GET /Login/config`). */
 export const ClientConfig = z.object({
+  /** 1: username and password; 2: mobile number and password. */
   register_mode: z.union([z.literal(1), z.literal(2)]),
+  /** Whether login and register ask for the graphic code. */
   captcha: z.boolean(),
   price_source: z.string(),
 });
+export type ClientConfig = z.infer<typeof ClientConfig>;
 
+/** A graphic code: `key` goes back with the answer, `img` is a data: URL of the picture. */
 export const CaptchaImage = z.object({ key: z.string(), img: z.string() });
+export type CaptchaImage = z.infer<typeof CaptchaImage>;
 
 export const LoginResult = z.object({ token: z.string(), uid: z.number().int() });
+export type LoginResult = z.infer<typeof LoginResult>;
 
 export const UserInfo = z.object({
   id: z.number().int(),
@@ -92,3 +104,7 @@ export const UserInfo = z.object({
   realname_status: z.number().int(),
 });
 export type UserInfo = z.infer<typeof UserInfo>;
+
+/** `GET /User/getUserInfo` answers the user inside `userInfo`. */
+export const UserInfoAnswer = z.object({ userInfo: UserInfo });
+export type UserInfoAnswer = z.infer<typeof UserInfoAnswer>;

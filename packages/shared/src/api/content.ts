@@ -5,6 +5,7 @@ import { idField, pageField } from './wallet.ts';
 // ---- Announcements and help (`/Index/gglist`, `/Index/gginfo`, `/Index/help`, `/Index/helpinfo`) ----
 
 export const ContentListQuery = z.object({ page: pageField });
+export type ContentListQuery = z.input<typeof ContentListQuery>;
 
 export const ContentListItem = z.object({
   id: z.number().int(),
@@ -14,6 +15,7 @@ export const ContentListItem = z.object({
   pinned: z.boolean(),
   published_at: z.number().int(),
 });
+export type ContentListItem = z.infer<typeof ContentListItem>;
 
 export const ContentList = z.object({
   list: z.array(ContentListItem),
@@ -23,6 +25,7 @@ export const ContentList = z.object({
 export type ContentList = z.infer<typeof ContentList>;
 
 export const ContentQuery = z.object({ id: idField });
+export type ContentQuery = z.input<typeof ContentQuery>;
 
 export const ContentDetail = z.object({
   id: z.number().int(),
@@ -47,6 +50,7 @@ export const ContentPageQuery = z.object({
     error: (i) => (i.input === undefined ? 'PARAM_MISSING' : 'PARAM_ERROR'),
   }),
 });
+export type ContentPageQuery = z.input<typeof ContentPageQuery>;
 
 // ---- Terms of service (`/Index/terms`, `/user/terms`, `/user/acceptterms`) ----
 

@@ -124,7 +124,9 @@ export const IndexHistoryQuery = z.object({
   to: millisField.optional(),
   limit: limitField,
 });
+export type IndexHistoryQuery = z.input<typeof IndexHistoryQuery>;
 export const IndexHistory = z.array(IndexTick.required({ constituents: true }));
+export type IndexHistory = z.infer<typeof IndexHistory>;
 
 /** GET `/Market/kline`: candles of one symbol and interval, oldest first, ending before `before`. */
 export const KlineQuery = z.object({
@@ -133,7 +135,9 @@ export const KlineQuery = z.object({
   before: millisField.optional(),
   limit: limitField,
 });
+export type KlineQuery = z.input<typeof KlineQuery>;
 export const KlineList = z.array(IndexCandle);
+export type KlineList = z.infer<typeof KlineList>;
 
 /** What the `kline:<symbol>:<interval>` channel pushes: the symbol, interval and the candle. */
 export const KlineUpdate = z.object({
@@ -148,6 +152,7 @@ export type KlineUpdate = z.infer<typeof KlineUpdate>;
 
 /** GET `/Contract/index`: the trade page's products, balances and trial grants. */
 export const DeliveryPageQuery = z.object({ token: tokenField });
+export type DeliveryPageQuery = z.input<typeof DeliveryPageQuery>;
 
 /**
  * POST `/Contract/place`: buy up or down on `symbol` for `period` seconds. `trial` `1` pays with
@@ -174,9 +179,11 @@ export const ContractListQuery = z.object({
   page: pageField,
   token: tokenField,
 });
+export type ContractListQuery = z.input<typeof ContractListQuery>;
 
 /** GET `/Contract/cbillinfo`. */
 export const ContractQuery = z.object({ id: idField, token: tokenField });
+export type ContractQuery = z.input<typeof ContractQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Contracts: answers

@@ -47,3 +47,7 @@ export function optionalSecret(invalid: ResultKey, max: number) {
     .refine((v) => !CONTROL_CHARS.test(v), { error: invalid })
     .optional();
 }
+
+/** The answer of a call that answers nothing but its message (`data: null`). */
+export const NoData = z.null();
+export type NoData = z.infer<typeof NoData>;

@@ -14,6 +14,7 @@ export const TeamQuery = z.object({
   page: pageField,
   token: tokenField,
 });
+export type TeamQuery = z.input<typeof TeamQuery>;
 
 export const TeamMember = z.object({
   /** Masked (`ab***c`, `ab***@x.com`): never the whole name, a balance or a contact. */
@@ -21,6 +22,7 @@ export const TeamMember = z.object({
   joined_at: z.number().int(),
   verified: z.boolean(),
 });
+export type TeamMember = z.infer<typeof TeamMember>;
 
 export const TeamInfo = z.object({
   invite_code: z.string(),

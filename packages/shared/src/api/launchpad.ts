@@ -10,6 +10,7 @@ const amount = z.string();
 
 /** GET `/Issue/index`. */
 export const IssueListQuery = z.object({ token: tokenField });
+export type IssueListQuery = z.input<typeof IssueListQuery>;
 
 /** GET `/Issue/details`: one project; `num` (tokens) prices a purchase and its expected allocation. */
 export const IssueDetailQuery = z.object({
@@ -17,6 +18,7 @@ export const IssueDetailQuery = z.object({
   num: amountField('QTY_INVALID').optional(),
   token: tokenField,
 });
+export type IssueDetailQuery = z.input<typeof IssueDetailQuery>;
 
 /** POST `/Issue/buy`: subscribe `num` tokens of project `id`. */
 export const IssueBuyBody = z.object({
@@ -25,9 +27,11 @@ export const IssueBuyBody = z.object({
   idempotency_key: idempotencyKeyField,
   token: tokenField,
 });
+export type IssueBuyBody = z.input<typeof IssueBuyBody>;
 
 /** GET `/Issue/issuelog`, `/Issue/rewards`, `/Agent/rewards`. */
 export const IssuePageQuery = z.object({ page: pageField, token: tokenField });
+export type IssuePageQuery = z.input<typeof IssuePageQuery>;
 
 /** GET `/Agent/index`: the agent centre; `generation` 1–3 filters the members. */
 export const AgentCentreQuery = z.object({
@@ -40,6 +44,7 @@ export const AgentCentreQuery = z.object({
   page: pageField,
   token: tokenField,
 });
+export type AgentCentreQuery = z.input<typeof AgentCentreQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Customer answers
@@ -223,10 +228,12 @@ export const AdminRewardQuery = z.object({
 });
 
 export const ReasonBody = z.object({ reason: textField('PARAM_MISSING', { max: 500 }) });
+export type ReasonBody = z.input<typeof ReasonBody>;
 export const DisableBody = z.object({
   disabled: z.boolean(),
   reason: textField('PARAM_MISSING', { max: 500 }),
 });
+export type DisableBody = z.input<typeof DisableBody>;
 
 export const ReferralConfigBody = z.object({
   ratesBp: z.tuple([bp, bp, bp]),
@@ -238,6 +245,7 @@ export const ReferralConfigBody = z.object({
   /** The owner's acknowledgement of the legal warning: needed to turn generations 2–3 on. */
   acknowledge: z.boolean().optional().default(false),
 });
+export type ReferralConfigBody = z.input<typeof ReferralConfigBody>;
 
 export type ReferralConfigInfo = z.infer<typeof ReferralConfigInfo>;
 export const ReferralConfigInfo = z.object({
@@ -256,6 +264,7 @@ export const AgentDecisionBody = z.object({
   note: z.string().max(500).optional().default(''),
   ratesBp: z.tuple([bp, bp, bp]).nullable().optional(),
 });
+export type AgentDecisionBody = z.input<typeof AgentDecisionBody>;
 
 export const AdminAgent = z.object({
   user_id: z.string(),

@@ -15,3 +15,7 @@ export const TickerSchema = z.object({
   ts: z.number(),
   source: z.string(),
 }) satisfies z.ZodType<Ticker>;
+
+/** `GET /Market/tickers`: every market's ticker. */
+export const TickerList = z.array(TickerSchema);
+export type TickerList = z.infer<typeof TickerList>;

@@ -13,6 +13,7 @@ export const MiningProductQuery = z.object({
     .optional(),
   token: tokenField,
 });
+export type MiningProductQuery = z.input<typeof MiningProductQuery>;
 
 /** POST `/Orepool/buy`: a whole machine, or `share_bp` of a shared one (through `share`, the rest of that machine). */
 export const MiningBuyBody = z.object({
@@ -31,9 +32,12 @@ export const MiningBuyBody = z.object({
   idempotency_key: idempotencyKeyField,
   token: tokenField,
 });
+export type MiningBuyBody = z.input<typeof MiningBuyBody>;
 
 export const MiningPageQuery = z.object({ page: pageField, token: tokenField });
+export type MiningPageQuery = z.input<typeof MiningPageQuery>;
 export const MiningTokenQuery = z.object({ token: tokenField });
+export type MiningTokenQuery = z.input<typeof MiningTokenQuery>;
 
 export const MiningProduct = z.object({
   id: z.string(),
@@ -99,6 +103,7 @@ export const MiningRevenue = z.object({
   release_at: z.number().int(),
   released: z.boolean(),
 });
+export type MiningRevenue = z.infer<typeof MiningRevenue>;
 export const MiningRevenueList = z.object({ list: z.array(MiningRevenue), has_more: z.boolean() });
 
 // Back office

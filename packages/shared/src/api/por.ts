@@ -21,6 +21,7 @@ export const ReserveEntry = z.object({
   scheme: z.string(),
   simulated: z.boolean().optional(),
 });
+export type ReserveEntry = z.infer<typeof ReserveEntry>;
 
 export const SnapshotHeader = z.object({
   version: z.literal(1),
@@ -54,6 +55,7 @@ export const ProofQuery = z.object({
   snapshot_id: idField.optional(),
   token: tokenField,
 });
+export type ProofQuery = z.input<typeof ProofQuery>;
 
 export const InclusionProof = z.object({
   snapshot_id: z.number().int(),

@@ -82,12 +82,15 @@ export type PlaceOrderBody = z.input<typeof PlaceOrderBody>;
 
 /** POST `/Trade/cancel`. */
 export const CancelOrderBody = z.object({ id: idField, token: tokenField });
+export type CancelOrderBody = z.input<typeof CancelOrderBody>;
 
 /** POST `/Trade/cancelall`: every open order of the caller, optionally on one market. */
 export const CancelAllBody = z.object({ symbol: marketSymbolField.optional(), token: tokenField });
+export type CancelAllBody = z.input<typeof CancelAllBody>;
 
 /** GET `/Trade/openorders`: the caller's open orders, newest first (all markets or one). */
 export const OpenOrdersQuery = z.object({ symbol: marketSymbolField.optional(), token: tokenField });
+export type OpenOrdersQuery = z.input<typeof OpenOrdersQuery>;
 
 /** GET `/Trade/tradebill`: the caller's orders, newest first, 20 a page; `status` filters. */
 export const OrderHistoryQuery = z.object({
@@ -96,9 +99,11 @@ export const OrderHistoryQuery = z.object({
   page: pageField,
   token: tokenField,
 });
+export type OrderHistoryQuery = z.input<typeof OrderHistoryQuery>;
 
 /** GET `/Trade/billinfo`: one of the caller's orders with its fills. */
 export const OrderQuery = z.object({ id: idField, token: tokenField });
+export type OrderQuery = z.input<typeof OrderQuery>;
 
 /** GET `/Trade/mytrades`: the caller's fills, newest first, 20 a page. */
 export const MyTradesQuery = z.object({
@@ -106,18 +111,21 @@ export const MyTradesQuery = z.object({
   page: pageField,
   token: tokenField,
 });
+export type MyTradesQuery = z.input<typeof MyTradesQuery>;
 
 /** GET `/Market/depth`. */
 export const DepthQuery = z.object({
   symbol: marketSymbolField,
   levels: z.coerce.number({ error: 'PARAM_ERROR' }).int().min(1).max(DEPTH_MAX_LEVELS).optional().default(20),
 });
+export type DepthQuery = z.input<typeof DepthQuery>;
 
 /** GET `/Market/trades`: the market's latest trades, newest first. */
 export const RecentTradesQuery = z.object({
   symbol: marketSymbolField,
   limit: z.coerce.number({ error: 'PARAM_ERROR' }).int().min(1).max(500).optional().default(50),
 });
+export type RecentTradesQuery = z.input<typeof RecentTradesQuery>;
 
 /** GET `/Market/candles`: candles from the market's trades, oldest first, ending before `before`. */
 export const TradeKlineQuery = z.object({
@@ -126,6 +134,7 @@ export const TradeKlineQuery = z.object({
   before: z.coerce.number({ error: 'PARAM_ERROR' }).int().min(0).optional(),
   limit: z.coerce.number({ error: 'PARAM_ERROR' }).int().min(1).max(1000).optional().default(300),
 });
+export type TradeKlineQuery = z.input<typeof TradeKlineQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Answers
@@ -151,6 +160,7 @@ export const SpotMarket = z.object({
 });
 export type SpotMarket = z.infer<typeof SpotMarket>;
 export const SpotMarketList = z.array(SpotMarket);
+export type SpotMarketList = z.infer<typeof SpotMarketList>;
 
 /** 24h statistics from the market's own trades, with the index beside them. */
 export const SpotTicker = z.object({
@@ -170,9 +180,11 @@ export const SpotTicker = z.object({
 });
 export type SpotTicker = z.infer<typeof SpotTicker>;
 export const SpotTickerList = z.array(SpotTicker);
+export type SpotTickerList = z.infer<typeof SpotTickerList>;
 
 /** A depth level: price and total quantity. */
 export const DepthLevel = z.tuple([decimal, decimal]);
+export type DepthLevel = z.infer<typeof DepthLevel>;
 
 /**
  * GET `/Market/depth` and the `depth:<symbol>` snapshot. `seq` is the market's sequence after
@@ -196,6 +208,7 @@ export const PublicTrade = z.object({
 });
 export type PublicTrade = z.infer<typeof PublicTrade>;
 export const PublicTradeList = z.array(PublicTrade);
+export type PublicTradeList = z.infer<typeof PublicTradeList>;
 
 /** A candle of the market's trades (open time `t`; volume `v` in base, turnover `q` in quote). */
 export const TradeCandle = z.object({
@@ -209,6 +222,7 @@ export const TradeCandle = z.object({
 });
 export type TradeCandle = z.infer<typeof TradeCandle>;
 export const TradeCandleList = z.array(TradeCandle);
+export type TradeCandleList = z.infer<typeof TradeCandleList>;
 
 /** One fill of an order. */
 export const OrderFill = z.object({
@@ -271,7 +285,9 @@ export const SpotOrderDetail = SpotOrder.extend({ fills: z.array(OrderFill) });
 export type SpotOrderDetail = z.infer<typeof SpotOrderDetail>;
 
 export const SpotOrderList = z.array(SpotOrder);
+export type SpotOrderList = z.infer<typeof SpotOrderList>;
 export const SpotOrderPage = recordPage(SpotOrder);
+export type SpotOrderPage = z.infer<typeof SpotOrderPage>;
 
 /** A fill of the caller's, with its order. */
 export const MyTrade = OrderFill.extend({
@@ -279,10 +295,13 @@ export const MyTrade = OrderFill.extend({
   symbol: z.string(),
   side: z.enum(ORDER_SIDES),
 });
+export type MyTrade = z.infer<typeof MyTrade>;
 export const MyTradePage = recordPage(MyTrade);
+export type MyTradePage = z.infer<typeof MyTradePage>;
 
 /** POST `/Trade/cancelall` answer. */
 export const CancelAllResult = z.object({ cancelled: z.number().int() });
+export type CancelAllResult = z.infer<typeof CancelAllResult>;
 
 // ---------------------------------------------------------------------------------------------
 // WebSocket (`/ws`, `{"op":"subscribe","channel":…}`)
@@ -308,9 +327,11 @@ export type DepthDelta = z.infer<typeof DepthDelta>;
 
 /** `trades:<symbol>`: the latest trades on subscribe (newest first), then each new batch. */
 export const TradesUpdate = z.object({ symbol: z.string(), trades: z.array(PublicTrade) });
+export type TradesUpdate = z.infer<typeof TradesUpdate>;
 
 /** `spot-ticker`: every market's ticker on subscribe, then those that traded or whose index moved. */
 export const SpotTickerUpdate = z.array(SpotTicker);
+export type SpotTickerUpdate = z.infer<typeof SpotTickerUpdate>;
 
 /** `spot-kline:<symbol>:<interval>`: the current candle on subscribe, then on every trade. */
 export const TradeKlineUpdate = z.object({
@@ -318,12 +339,14 @@ export const TradeKlineUpdate = z.object({
   interval: z.enum(TRADE_KLINE_INTERVALS),
   candle: TradeCandle,
 });
+export type TradeKlineUpdate = z.infer<typeof TradeKlineUpdate>;
 
 /**
  * Private, after `{"op":"auth","token":…}`: `orders` sends the caller's open orders on subscribe,
  * then each batch's placed and changed orders of the caller.
  */
 export const OrdersUpdate = z.array(SpotOrder);
+export type OrdersUpdate = z.infer<typeof OrdersUpdate>;
 
 /**
  * Private, after `auth`: `balances` sends every coin the caller holds on subscribe, then the
@@ -331,3 +354,4 @@ export const OrdersUpdate = z.array(SpotOrder);
  * Other movements (deposits, withdrawals, contracts) are not pushed.
  */
 export const BalancesUpdate = z.array(CoinBalance);
+export type BalancesUpdate = z.infer<typeof BalancesUpdate>;

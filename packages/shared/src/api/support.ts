@@ -16,6 +16,7 @@ export const ChatMessageWire = z.object({
 export type ChatMessageWire = z.infer<typeof ChatMessageWire>;
 
 export const ChatHistoryQuery = z.object({ before: idField.optional(), token: tokenField });
+export type ChatHistoryQuery = z.input<typeof ChatHistoryQuery>;
 
 export const ChatHistory = z.object({
   /** Newest first. */
@@ -29,11 +30,13 @@ export const ChatSendBody = z.object({
   body: z.string({ error: 'PARAM_MISSING' }).max(4000, { error: 'PARAM_ERROR' }),
   token: tokenField,
 });
+export type ChatSendBody = z.input<typeof ChatSendBody>;
 
 export const ChatImageQuery = z.object({
   name: z.string().regex(/^[0-9a-f]{32}\.webp$/, { error: 'NOT_FOUND' }),
   token: tokenField,
 });
+export type ChatImageQuery = z.input<typeof ChatImageQuery>;
 
 // ---- back office ----
 
@@ -46,7 +49,9 @@ export const SupportConversation = z.object({
   preview: z.string(),
   previewIsImage: z.boolean(),
 });
+export type SupportConversation = z.infer<typeof SupportConversation>;
 export const SupportConversationList = z.object({ list: z.array(SupportConversation) });
+export type SupportConversationList = z.infer<typeof SupportConversationList>;
 
 export const SupportThread = z.object({
   id: z.number().int(),
@@ -71,5 +76,8 @@ export const SupportThread = z.object({
 export type SupportThread = z.infer<typeof SupportThread>;
 
 export const SupportIdParams = z.object({ id: z.coerce.number().int().min(1) });
+export type SupportIdParams = z.input<typeof SupportIdParams>;
 export const SupportReplyBody = z.object({ body: z.string().max(4000) });
+export type SupportReplyBody = z.input<typeof SupportReplyBody>;
 export const SupportImageParams = z.object({ name: z.string().regex(/^[0-9a-f]{32}\.webp$/) });
+export type SupportImageParams = z.input<typeof SupportImageParams>;

@@ -78,9 +78,11 @@ export const WALLET_PAGE_SIZE = 20;
 
 /** GET calls that name one coin: `/Finance/getmoney`, `/Finance/coininfo`, `/Finance/txpage`. */
 export const CoinQuery = z.object({ coin: coinField, token: tokenField });
+export type CoinQuery = z.input<typeof CoinQuery>;
 
 /** POST calls that name one coin: `/Finance/getsymbol`, `/Finance/getcoinnum`. */
 export const CoinBody = CoinQuery;
+export type CoinBody = z.input<typeof CoinBody>;
 
 /** `/Finance/czpage`: the coin, and optionally the network chosen so far. */
 export const DepositPageQuery = z.object({
@@ -88,6 +90,7 @@ export const DepositPageQuery = z.object({
   network: networkField.optional(),
   token: tokenField,
 });
+export type DepositPageQuery = z.input<typeof DepositPageQuery>;
 
 /** Lists (`/Finance/czlist`, `/Finance/txlist`): a page, optionally one coin. */
 export const RecordListQuery = z.object({
@@ -95,9 +98,11 @@ export const RecordListQuery = z.object({
   coin: coinField.optional(),
   token: tokenField,
 });
+export type RecordListQuery = z.input<typeof RecordListQuery>;
 
 /** Details (`/Finance/czinfo`, `/Finance/txinfo`, `/user/billinfo`). */
 export const RecordQuery = z.object({ id: idField, token: tokenField });
+export type RecordQuery = z.input<typeof RecordQuery>;
 
 /**
  * `/Finance/czhandle` (multipart/form-data): a deposit for review. `voucher` is the transfer
@@ -144,6 +149,7 @@ export const ConvertQuery = z.object({
   amount: amountField().optional(),
   token: tokenField,
 });
+export type ConvertQuery = z.input<typeof ConvertQuery>;
 
 /** POST `/Finance/zhuanhua`: convert `amount` of `from` into `to` at the index price, less the fee. */
 export const ConvertBody = z.object({
@@ -167,9 +173,11 @@ export type AddAddressBody = z.input<typeof AddAddressBody>;
 
 /** `/user/addresslist`: optionally one coin's addresses. */
 export const AddressListQuery = z.object({ coin: coinField.optional(), token: tokenField });
+export type AddressListQuery = z.input<typeof AddressListQuery>;
 
 /** `/user/deladdress`, `/user/delbank`. */
 export const DeleteBody = z.object({ id: idField, token: tokenField });
+export type DeleteBody = z.input<typeof DeleteBody>;
 
 /** `/user/addbank`: card number, holder name, bank and bank code (opening bank). */
 export const AddBankBody = z.object({
@@ -189,6 +197,7 @@ export const BillListQuery = z.object({
   before: idField.optional(),
   token: tokenField,
 });
+export type BillListQuery = z.input<typeof BillListQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Answers
@@ -231,6 +240,7 @@ export type UserHome = z.infer<typeof UserHome>;
 
 /** `/Finance/getallzhehe`: everything the user holds, valued in USDT. */
 export const TotalValue = z.object({ total_usdt: amount });
+export type TotalValue = z.infer<typeof TotalValue>;
 
 /** `/Finance/getmoney`, `/Finance/getcoinnum`: one coin's balance. */
 export const CoinBalance = z.object({ coin: z.string(), available: amount, frozen: amount });
@@ -245,6 +255,7 @@ export const CoinChoice = z.object({
   available: amount,
 });
 export const CoinChoiceList = z.array(CoinChoice);
+export type CoinChoiceList = z.infer<typeof CoinChoiceList>;
 export type CoinChoice = z.infer<typeof CoinChoice>;
 
 /** A network of a coin as the deposit page shows it. */
@@ -255,6 +266,7 @@ export const DepositNetwork = z.object({
   /** Deposits below it are not credited and cannot be returned. */
   min_deposit: amount,
 });
+export type DepositNetwork = z.infer<typeof DepositNetwork>;
 
 /** `/Finance/czpage`. */
 export const DepositPage = z.object({
@@ -275,6 +287,7 @@ export const WithdrawNetwork = z.object({
   /** Charged on top of the amount (frozen with it at request). */
   fee: amount,
 });
+export type WithdrawNetwork = z.infer<typeof WithdrawNetwork>;
 
 /** A saved withdrawal address. */
 export const WithdrawAddress = z.object({
@@ -287,6 +300,7 @@ export const WithdrawAddress = z.object({
 });
 export type WithdrawAddress = z.infer<typeof WithdrawAddress>;
 export const WithdrawAddressList = z.array(WithdrawAddress);
+export type WithdrawAddressList = z.infer<typeof WithdrawAddressList>;
 
 /** A saved bank card; `number` is shown masked but for its last four digits. */
 export const BankCard = z.object({
@@ -299,6 +313,7 @@ export const BankCard = z.object({
 });
 export type BankCard = z.infer<typeof BankCard>;
 export const BankCardList = z.array(BankCard);
+export type BankCardList = z.infer<typeof BankCardList>;
 
 /** `/Finance/txpage`: what the withdrawal form needs. */
 export const WithdrawPage = z.object({
@@ -381,7 +396,9 @@ export function recordPage<T extends z.ZodType>(item: T) {
   return z.object({ list: z.array(item), page: z.number().int(), has_more: z.boolean() });
 }
 export const DepositList = recordPage(DepositRecord);
+export type DepositList = z.infer<typeof DepositList>;
 export const WithdrawalList = recordPage(WithdrawalRecord);
+export type WithdrawalList = z.infer<typeof WithdrawalList>;
 
 /** A convertible coin with its index price in USDT. */
 export const ConvertCoin = z.object({
@@ -391,6 +408,7 @@ export const ConvertCoin = z.object({
   available: amount,
   decimals: z.number().int(),
 });
+export type ConvertCoin = z.infer<typeof ConvertCoin>;
 
 /** A conversion's figures: `amount` of `from` gives `received` of `to` after `fee` (in `to`). */
 export const ConvertQuote = z.object({
@@ -437,6 +455,7 @@ export type BillLine = z.infer<typeof BillLine>;
 
 /** `/user/mybill`: newest first; pass the last `id` as `before` for the next page (`has_more`). */
 export const BillList = z.object({ list: z.array(BillLine), has_more: z.boolean() });
+export type BillList = z.infer<typeof BillList>;
 
 /** Re-exported so a form can show the precision rule next to the field. */
 export { MAX_AMOUNT_DECIMALS };

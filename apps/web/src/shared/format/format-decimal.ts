@@ -35,8 +35,3 @@ export function useFormatDecimal(): (value: string | number, decimals: number) =
   const locale = i18n.language;
   return (value, decimals) => formatDecimal(value, decimals, locale);
 }
-
-/** `"100.50000000"` → `"100.5"`: an amount inside a sentence, without trailing zeros. */
-export function trimDecimal(value: string): string {
-  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
-}

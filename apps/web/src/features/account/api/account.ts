@@ -1,15 +1,9 @@
-import type {
-  IdentityState,
-  NoticeDetail,
-  NoticeList,
-  SecurityOverview,
-  SessionList,
-  UserLoginLog,
-} from '@bourse/shared/api';
+import type { IdentitySubmitBody } from '@bourse/shared/api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { get, post, postMultipart } from '../../../api/http.ts';
 import { noticesKey, unreadNoticesKey } from '../../../api/unread-notices.ts';
+import type { WireInput } from '../../../api/wire-input.ts';
 
 /** Query keys of the account services; a mutation invalidates the ones it changes. */
 export const accountKeys = {
@@ -26,7 +20,7 @@ export function useSecurity() {
   return useQuery({
     queryKey: accountKeys.security,
     queryFn: async ({ signal }) =>
-      (await get<SecurityOverview>('/user/security', undefined, { signal })).data,
+      (await get('/user/security', undefined, 'SecurityOverview', { signal })).data,
   });
 }
 
@@ -43,45 +37,23 @@ function useSecurityMutation<I, O>(call: (input: I) => Promise<O>) {
 }
 
 export const useTotpSetup = () =>
-  useMutation({ mutationFn: () => post<{ secret: string; otpauth_url: string }>('/user/totpsetup') });
+  useMutation({ mutationFn: () => post('/user/totpsetup', undefined, 'TotpSetup') });
 export const useTotpEnable = () =>
-  useSecurityMutation((code: string) => post<{ backup_codes: string[] }>('/user/totpenable', { code }));
+  useSecurityMutation((code: string) => post('/user/totpenable', { code }, 'BackupCodes'));
 export const useTotpDisable = () =>
-  useSecurityMutation((code: string) => post<null>('/user/totpdisable', { code }));
+  useSecurityMutation((code: string) => post('/user/totpdisable', { code }, 'NoData'));
 export const useSetAntiPhishing = () =>
-  useSecurityMutation((code: string) => post<null>('/user/antiphishing', { code }));
+  useSecurityMutation((code: string) => post('/user/antiphishing', { code }, 'NoData'));
 export const useBindMobile = () =>
   useSecurityMutation((input: { mobile: string; password: string }) =>
-    post<null>('/user/bindmobile', { mobile: input.mobile, lpwd: input.password }),
+    post('/user/bindmobile', { mobile: input.mobile, lpwd: input.password }, 'NoData'),
   );
-export const useBindEmail = () =>
-  useSecurityMutation((input: { email: string; code: string }) => post<null>('/user/bindemail', input));
-
-/** Mails a code: `/user/sendemailcode` (bind, signed in) or `/Login/sendresetcode` (forgotten password). */
-export function sendEmailCode(
-  purpose: 'bind' | 'reset',
-  input: { email: string; vcode: string; key: string },
-) {
-  return post<{ resend_after: number }>(
-    purpose === 'bind' ? '/user/sendemailcode' : '/Login/sendresetcode',
-    input,
-  );
-}
-
-export function resetPassword(input: { email: string; code: string; password: string; repeat: string }) {
-  return post<null>('/Login/resetpwd', {
-    email: input.email,
-    code: input.code,
-    lpwd: input.password,
-    relpwd: input.repeat,
-  });
-}
 
 export function useSessions() {
   return useQuery({
     queryKey: accountKeys.sessions,
     queryFn: async ({ signal }) =>
-      (await get<SessionList>('/user/sessions', undefined, { signal })).data.list,
+      (await get('/user/sessions', undefined, 'SessionList', { signal })).data.list,
   });
 }
 
@@ -89,7 +61,9 @@ export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number | 'others') =>
-      id === 'others' ? post<null>('/user/endothers') : post<null>('/user/endsession', { id }),
+      id === 'others'
+        ? post('/user/endothers', undefined, 'NoData')
+        : post('/user/endsession', { id }, 'NoData'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
 }
@@ -98,7 +72,7 @@ export function useLoginLog() {
   return useInfiniteQuery({
     queryKey: accountKeys.loginLog,
     queryFn: async ({ pageParam, signal }) =>
-      (await get<UserLoginLog>('/user/loginlog', { page: pageParam }, { signal })).data,
+      (await get('/user/loginlog', { page: pageParam }, 'UserLoginLog', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
   });
@@ -109,7 +83,7 @@ export function useLoginLog() {
 export function useIdentity() {
   return useQuery({
     queryKey: accountKeys.identity,
-    queryFn: async ({ signal }) => (await get<IdentityState>('/user/authrz', undefined, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/user/authrz', undefined, 'IdentityState', { signal })).data,
   });
 }
 
@@ -117,24 +91,13 @@ export function useIdentity() {
 export async function uploadIdentityImage(file: File): Promise<string> {
   const form = new FormData();
   form.append('image', file, file.name);
-  return (await postMultipart<{ image: string }>('/user/upauthimg', form)).data.image;
-}
-
-export interface IdentityInput {
-  type: string;
-  realname: string;
-  country: string;
-  mobile: string;
-  /** The document's number; the server keeps only a keyed hash of it. */
-  idno: string;
-  front: string;
-  back: string;
+  return (await postMultipart('/user/upauthimg', form, 'IdentityUploadResult')).data.image;
 }
 
 export function useSubmitIdentity() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: IdentityInput) => post<null>('/user/upauthrz', { ...input }),
+    mutationFn: (input: WireInput<IdentitySubmitBody>) => post('/user/upauthrz', { ...input }, 'NoData'),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: accountKeys.identity });
       queryClient.invalidateQueries({ queryKey: userInfoQueryKey });
@@ -148,7 +111,7 @@ export function useNotices() {
   return useInfiniteQuery({
     queryKey: accountKeys.notices,
     queryFn: async ({ pageParam, signal }) =>
-      (await get<NoticeList>('/user/notice', { page: pageParam }, { signal })).data,
+      (await get('/user/notice', { page: pageParam }, 'NoticeList', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
   });
@@ -158,7 +121,7 @@ export function useNotice(id: number) {
   return useQuery({
     queryKey: accountKeys.notice(id),
     enabled: id > 0,
-    queryFn: async ({ signal }) => (await get<NoticeDetail>('/User/noticeinfo', { id }, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/User/noticeinfo', { id }, 'NoticeDetail', { signal })).data,
   });
 }
 
@@ -166,7 +129,7 @@ export function useNotice(id: number) {
 export function useReadNotice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => post<{ unread: number }>('/user/readnoticeone', { id }),
+    mutationFn: (id: number) => post('/user/readnoticeone', { id }, 'UnreadCount'),
     onSuccess: (body, id) => {
       queryClient.setQueryData(unreadNoticesKey, body.data.unread);
       queryClient.invalidateQueries({ queryKey: accountKeys.notices });

@@ -1,16 +1,11 @@
+import type { CaptchaImage } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
-/** A graphic code: `key` goes back with the answer, `img` is a data: URL of the picture. */
-export interface Captcha {
-  key: string;
-  img: string;
-}
-
 export const captchaQueryKey = ['auth', 'captcha'] as const;
 
-export async function getCaptcha(signal?: AbortSignal): Promise<Captcha> {
-  return (await get<Captcha>('/Login/captcha', {}, { signal, silent: true })).data;
+export async function getCaptcha(signal?: AbortSignal): Promise<CaptchaImage> {
+  return (await get('/Login/captcha', {}, 'CaptchaImage', { signal, silent: true })).data;
 }
 
 export function captchaQueryOptions() {

@@ -1,19 +1,13 @@
+import type { ClientConfig } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
 /** Login and registration settings of this deployment (`GET /Login/config`). */
-export interface LoginConfig {
-  /** 1: username and password; 2: mobile number and password. */
-  register_mode: 1 | 2;
-  /** Whether login and register ask for the graphic code. */
-  captcha: boolean;
-  price_source: string;
-}
 
 export const loginConfigQueryKey = ['auth', 'config'] as const;
 
-export async function getLoginConfig(signal?: AbortSignal): Promise<LoginConfig> {
-  return (await get<LoginConfig>('/Login/config', {}, { signal, silent: true })).data;
+export async function getLoginConfig(signal?: AbortSignal): Promise<ClientConfig> {
+  return (await get('/Login/config', {}, 'ClientConfig', { signal, silent: true })).data;
 }
 
 export function loginConfigQueryOptions() {

@@ -1,12 +1,6 @@
 import type { LoginBody } from '@bourse/shared/api';
-import { useMutation } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
-
-export interface LoginResult {
-  token: string;
-  uid: number;
-}
 
 /**
  * `POST /Login/loginsubmit`: the spec names the username field `email`; `vcode` and `key` are the
@@ -14,9 +8,5 @@ export interface LoginResult {
  * backup code) once the server asked for it (TOTP_REQUIRED). Resolves with the envelope.
  */
 export function login(input: WireInput<LoginBody>) {
-  return post<LoginResult>('/Login/loginsubmit', { ...input });
-}
-
-export function useLogin() {
-  return useMutation({ mutationFn: login });
+  return post('/Login/loginsubmit', { ...input }, 'LoginResult');
 }

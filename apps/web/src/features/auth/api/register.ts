@@ -1,30 +1,14 @@
-import { useMutation } from '@tanstack/react-query';
+import type { RegisterBody } from '@bourse/shared/api';
 import { post } from '../../../api/http.ts';
+import type { WireInput } from '../../../api/wire-input.ts';
 
-export interface RegisterInput {
-  /** 1: username; 2: mobile number (`/Login/upregister_phone`). */
-  mode: 1 | 2;
-  account: string;
-  password: string;
-  inviteCode: string;
-  captcha?: { code: string; key: string };
-  /** The terms-of-service version the person ticked the box for; absent while none is in force. */
-  termsVersion?: number;
-}
-
-/** `POST /Login/upregister` (mode 1) or `/Login/upregister_phone` (mode 2). Resolves with the envelope. */
-export function register(input: RegisterInput) {
-  const path = input.mode === 2 ? '/Login/upregister_phone' : '/Login/upregister';
-  return post<null>(path, {
-    account: input.account,
-    lpwd: input.password,
-    invit: input.inviteCode,
-    vcode: input.captcha?.code ?? '',
-    key: input.captcha?.key ?? '',
-    terms_version: input.termsVersion,
-  });
-}
-
-export function useRegister() {
-  return useMutation({ mutationFn: register });
+/**
+ * `POST /Login/upregister` (mode 1: a username) or `/Login/upregister_phone` (mode 2: a mobile
+ * number; same fields). `vcode` and `key` are the graphic code and its key ('' when the deployment
+ * asks for none); `terms_version` the terms the person ticked the box for, absent while none is in
+ * force. Resolves with the envelope.
+ */
+export function register(mode: 1 | 2, input: WireInput<RegisterBody>) {
+  const path = mode === 2 ? '/Login/upregister_phone' : '/Login/upregister';
+  return post(path, { ...input }, 'NoData');
 }

@@ -1,9 +1,9 @@
 import Button from 'antd-mobile/es/components/button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../../api/http.ts';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
+import { sendEmailCode } from '../api/send-email-code.ts';
 import { CaptchaField } from './captcha-field.tsx';
 import { useCaptchaState } from './use-captcha-state.ts';
 
@@ -44,7 +44,7 @@ export function EmailCodeFields({
     if (!captcha.payload?.code) return void showToast(t('auth.validation.captchaRequired'));
     setIsSending(true);
     try {
-      const body = await post<{ resend_after: number }>(sendPath, {
+      const body = await sendEmailCode(sendPath, {
         email: email.trim(),
         vcode: captcha.payload.code,
         key: captcha.payload.key,

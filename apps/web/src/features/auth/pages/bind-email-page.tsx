@@ -3,11 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
-import { post } from '../../../api/http.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
+import { bindEmail } from '../api/bind-email.ts';
 import { EmailCodeFields } from '../components/email-code-form.tsx';
 
 /** `/Index/bindemail`: bind (or change) the account's e-mail with a code mailed to it. */
@@ -25,7 +25,7 @@ export default function BindEmailPage() {
     if (!code.trim()) return void showToast(t('emailCode.codeRequired'));
     setIsBusy(true);
     try {
-      const body = await post<null>('/user/bindemail', { email: email.trim(), code: code.trim() });
+      const body = await bindEmail({ email: email.trim(), code: code.trim() });
       showToast(body.msg, 'success');
       queryClient.invalidateQueries({ queryKey: ['account', 'security'] });
       queryClient.invalidateQueries({ queryKey: userInfoQueryKey });

@@ -3,12 +3,12 @@ import { PASSWORD_MAX } from '@bourse/shared/api';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { post } from '../../../api/http.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS, wait } from '../../../shared/timing.ts';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
+import { resetPassword } from '../api/reset-password.ts';
 import { AuthShell } from '../components/auth-shell.tsx';
 import { EmailCodeFields } from '../components/email-code-form.tsx';
 
@@ -34,7 +34,7 @@ export default function ForgotPasswordPage() {
     if (password !== repeat) return void showToast(t('auth.validation.passwordsInconsistent'));
     setIsBusy(true);
     try {
-      const body = await post<null>('/Login/resetpwd', {
+      const body = await resetPassword({
         email: email.trim(),
         code: code.trim(),
         lpwd: password,

@@ -49,13 +49,13 @@ export default function RegisterPage() {
     if (problem) return void showToast(t(problem));
     setIsBusy(true);
     try {
-      const body = await register({
-        mode,
+      const body = await register(mode, {
         account: name,
-        password,
-        inviteCode: inviteCode.trim(),
-        captcha: captcha.payload,
-        termsVersion: termsVersion > 0 ? termsVersion : undefined,
+        lpwd: password,
+        invit: inviteCode.trim(),
+        vcode: captcha.payload?.code ?? '',
+        key: captcha.payload?.key ?? '',
+        terms_version: termsVersion > 0 ? termsVersion : undefined,
       });
       showToast(body.msg, 'success');
       setTimeout(() => navigate(PATHS.login, { replace: true }), NAVIGATE_DELAY_MS);

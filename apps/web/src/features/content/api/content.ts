@@ -1,4 +1,4 @@
-import type { Claims, ContentDetail, ContentList, ContentPageSlug } from '@bourse/shared/api';
+import type { ContentPageSlug } from '@bourse/shared/api';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { getCurrentLocale } from '../../../shared/i18n/i18n.ts';
@@ -17,7 +17,7 @@ export function useContentList(kind: ContentKind) {
   return useInfiniteQuery({
     queryKey: key(kind, 'list'),
     queryFn: async ({ pageParam, signal }) =>
-      (await get<ContentList>(CALLS[kind].list, { page: pageParam }, { signal })).data,
+      (await get(CALLS[kind].list, { page: pageParam }, 'ContentList', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
   });
@@ -26,7 +26,7 @@ export function useContentList(kind: ContentKind) {
 export function useContentItem(kind: ContentKind, id: number) {
   return useQuery({
     queryKey: key(kind, id),
-    queryFn: async ({ signal }) => (await get<ContentDetail>(CALLS[kind].detail, { id }, { signal })).data,
+    queryFn: async ({ signal }) => (await get(CALLS[kind].detail, { id }, 'ContentDetail', { signal })).data,
     enabled: id > 0,
   });
 }
@@ -35,7 +35,7 @@ export function useContentItem(kind: ContentKind, id: number) {
 export function useContentPage(slug: ContentPageSlug) {
   return useQuery({
     queryKey: key('page', slug),
-    queryFn: async ({ signal }) => (await get<ContentDetail>('/Index/page', { slug }, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/Index/page', { slug }, 'ContentDetail', { signal })).data,
   });
 }
 
@@ -43,7 +43,7 @@ export function useContentPage(slug: ContentPageSlug) {
 export function useClaims() {
   return useQuery({
     queryKey: ['content', 'claims'],
-    queryFn: async ({ signal }) => (await get<Claims>('/Index/claims', undefined, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/Index/claims', undefined, 'Claims', { signal })).data,
     staleTime: 60_000,
   });
 }

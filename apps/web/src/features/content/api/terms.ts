@@ -1,4 +1,3 @@
-import type { TermsStatus } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../../../api/http.ts';
 
@@ -6,7 +5,7 @@ export const termsStatusKey = ['terms', 'status'] as const;
 
 /** `GET /user/terms`: the version in force and whether this customer must accept it. */
 export function getTermsStatus(signal?: AbortSignal) {
-  return get<TermsStatus>('/user/terms', undefined, { signal, silent: true }).then((body) => body.data);
+  return get('/user/terms', undefined, 'TermsStatus', { signal, silent: true }).then((body) => body.data);
 }
 
 export function useTermsStatus(isEnabled: boolean) {
@@ -22,7 +21,7 @@ export function useTermsStatus(isEnabled: boolean) {
 export function useAcceptTerms() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (version: number) => (await post<TermsStatus>('/user/acceptterms', { version })).data,
+    mutationFn: async (version: number) => (await post('/user/acceptterms', { version }, 'TermsStatus')).data,
     onSuccess: (status) => client.setQueryData(termsStatusKey, status),
   });
 }

@@ -1,18 +1,21 @@
-import { type ContractList, type ContractRecord, LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
+import {
+  type ContractList,
+  type ContractListQuery,
+  type ContractRecord,
+  LIVE_CONTRACT_STATUSES,
+} from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { serverNow } from '../../../shared/server-clock.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
 
-export type ContractListStatus = 'open' | 'settled';
-
 /** `GET /Contract/ctbill`: open (and settling) or settled (and closed) contracts, newest first. */
 export async function getContractList(
-  status: ContractListStatus,
+  status: NonNullable<ContractListQuery['status']>,
   page: number,
   signal?: AbortSignal,
 ): Promise<ContractList> {
-  return (await get<ContractList>('/Contract/ctbill', { status, page }, { signal, silent: true })).data;
+  return (await get('/Contract/ctbill', { status, page }, 'ContractList', { signal, silent: true })).data;
 }
 
 /** How often a contract that waits for its opening tick or its settlement is asked after. */
@@ -45,7 +48,7 @@ export function nextCheckIn(records: readonly ContractRecord[], now = serverNow(
   return next;
 }
 
-export function contractListQueryOptions(status: ContractListStatus) {
+export function contractListQueryOptions(status: NonNullable<ContractListQuery['status']>) {
   return infiniteQueryOptions({
     queryKey: [...deliveryQueryKey, 'contracts', status],
     queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
@@ -58,6 +61,6 @@ export function contractListQueryOptions(status: ContractListStatus) {
   });
 }
 
-export function useContractList(status: ContractListStatus) {
+export function useContractList(status: NonNullable<ContractListQuery['status']>) {
   return useInfiniteQuery(contractListQueryOptions(status));
 }

@@ -6,7 +6,7 @@ import { nextCheckIn } from './get-contract-list.ts';
 
 /** `GET /Contract/cbillinfo`: one of the user's contracts. */
 export async function getContract(id: string, signal?: AbortSignal): Promise<ContractRecord> {
-  return (await get<ContractRecord>('/Contract/cbillinfo', { id }, { signal, silent: true })).data;
+  return (await get('/Contract/cbillinfo', { id }, 'ContractRecord', { signal, silent: true })).data;
 }
 
 export function contractQueryOptions(id: string) {

@@ -7,7 +7,7 @@ import { deliveryQueryKey } from './delivery-query-key.ts';
 /** `GET /Contract/index`: the markets with their periods, both balances, trial grants, the server's clock. */
 export async function getDeliveryPage(signal?: AbortSignal): Promise<DeliveryPage> {
   const sentAt = Date.now();
-  const page = (await get<DeliveryPage>('/Contract/index', {}, { signal, silent: true })).data;
+  const page = (await get('/Contract/index', {}, 'DeliveryPage', { signal, silent: true })).data;
   syncServerClock(page.server_time, sentAt);
   return page;
 }

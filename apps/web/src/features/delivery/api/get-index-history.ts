@@ -9,7 +9,7 @@ const LINE_WINDOW_MS = 10 * 60_000;
 /** `GET /Market/index`: the recorded ticks of the last minutes, oldest first. */
 export async function getIndexHistory(symbol: string, signal?: AbortSignal): Promise<IndexTick[]> {
   const from = Math.max(0, Math.floor(serverNow() - LINE_WINDOW_MS));
-  return (await get<IndexTick[]>('/Market/index', { symbol, from, limit: 1000 }, { signal, silent: true }))
+  return (await get('/Market/index', { symbol, from, limit: 1000 }, 'IndexHistory', { signal, silent: true }))
     .data;
 }
 

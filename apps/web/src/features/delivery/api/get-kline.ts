@@ -12,7 +12,7 @@ export async function getKline(
   signal?: AbortSignal,
 ): Promise<IndexCandle[]> {
   return (
-    await get<IndexCandle[]>('/Market/kline', { symbol, interval, limit: CANDLES }, { signal, silent: true })
+    await get('/Market/kline', { symbol, interval, limit: CANDLES }, 'KlineList', { signal, silent: true })
   ).data;
 }
 

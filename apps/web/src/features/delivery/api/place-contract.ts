@@ -1,30 +1,15 @@
-import type { ContractDirection, ContractRecord } from '@bourse/shared/api';
+import type { PlaceContractBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
+import type { WireInput } from '../../../api/wire-input.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
 
-export interface PlaceContractInput {
-  symbol: string;
-  direction: ContractDirection;
-  /** Seconds, one of the market's periods. */
-  period: number;
-  amount: string;
-  /** Pays with trial money instead of real USDT. */
-  isTrial: boolean;
-  /** One key per submission: sending it twice places one contract. */
-  idempotencyKey: string;
-}
-
-/** `POST /Contract/place`: buys up or down; the amount is frozen and the opening price fixed. */
-export function placeContract(input: PlaceContractInput) {
-  return post<ContractRecord>('/Contract/place', {
-    symbol: input.symbol,
-    direction: input.direction,
-    period: input.period,
-    amount: input.amount,
-    trial: input.isTrial ? '1' : '0',
-    idempotency_key: input.idempotencyKey,
-  });
+/**
+ * `POST /Contract/place`: buys up or down; the amount is frozen and the opening price fixed. `trial`
+ * `'1'` pays with trial money; one `idempotency_key` per submission (sending it twice places one).
+ */
+export function placeContract(input: WireInput<PlaceContractBody>) {
+  return post('/Contract/place', { ...input }, 'ContractRecord');
 }
 
 export function usePlaceContract() {

@@ -123,8 +123,8 @@ export function OrderSheet({
         direction,
         period: Number(values.period),
         amount: values.amount,
-        isTrial: values.trial === '1',
-        idempotencyKey: idempotencyKey.current,
+        trial: values.trial === '1' ? '1' : '0',
+        idempotency_key: idempotencyKey.current,
       },
       {
         onSuccess: (body) => {

@@ -1,3 +1,4 @@
+import type { ContractListQuery } from '@bourse/shared/api';
 import '../components/delivery.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +10,10 @@ import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
-import { type ContractListStatus, useContractList } from '../api/get-contract-list.ts';
+import { useContractList } from '../api/get-contract-list.ts';
+
+type ContractListStatus = NonNullable<ContractListQuery['status']>;
+
 import { ContractRow } from '../components/contract-row.tsx';
 
 const TABS: readonly { status: ContractListStatus; label: string; empty: string }[] = [

@@ -1,4 +1,3 @@
-import type { RewardList } from '@bourse/shared/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
@@ -7,7 +6,7 @@ export function useRewards() {
   return useInfiniteQuery({
     queryKey: ['invite', 'rewards'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<RewardList>('/Issue/rewards', { page: pageParam }, { signal })).data,
+      (await get('/Issue/rewards', { page: pageParam }, 'RewardList', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
   });

@@ -1,4 +1,3 @@
-import type { TeamInfo } from '@bourse/shared/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
@@ -7,7 +6,7 @@ export function useTeam(generation: number) {
   return useInfiniteQuery({
     queryKey: ['invite', 'team', generation],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<TeamInfo>('/user/tgcode', { generation, page: pageParam }, { signal })).data,
+      (await get('/user/tgcode', { generation, page: pageParam }, 'TeamInfo', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
   });

@@ -1,13 +1,3 @@
-import type {
-  AgentCentre,
-  AgentStatusInfo,
-  CoinBalance,
-  IssueDetail,
-  IssueProjectList,
-  IssueRecord,
-  IssueRecordList,
-  RewardList,
-} from '@bourse/shared/api';
 import {
   keepPreviousData,
   useInfiniteQuery,
@@ -15,8 +5,9 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { get, post } from '../../../api/http.ts';
+import { API_BASE, get, post } from '../../../api/http.ts';
 import { syncServerClock } from '../../../shared/server-clock.ts';
+import { getToken } from '../../../shared/storage.ts';
 
 const KEY = ['launchpad'] as const;
 
@@ -26,7 +17,7 @@ export function useProjects() {
     queryKey: [...KEY, 'projects'],
     queryFn: async ({ signal }) => {
       const sentAt = Date.now();
-      const data = (await get<IssueProjectList>('/Issue/index', undefined, { signal })).data;
+      const data = (await get('/Issue/index', undefined, 'IssueProjectList', { signal })).data;
       syncServerClock(data.server_time, sentAt);
       return data;
     },
@@ -40,7 +31,7 @@ export function useProject(id: string, num: string) {
     queryKey: [...KEY, 'project', id, num],
     queryFn: async ({ signal }) => {
       const sentAt = Date.now();
-      const data = (await get<IssueDetail>('/Issue/details', { id, ...(num ? { num } : {}) }, { signal }))
+      const data = (await get('/Issue/details', { id, ...(num ? { num } : {}) }, 'IssueDetail', { signal }))
         .data;
       syncServerClock(data.server_time, sentAt);
       return data;
@@ -55,7 +46,7 @@ export function useSubscribe() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { id: string; num: string; key: string }) =>
-      post<IssueRecord>('/Issue/buy', { id: input.id, num: input.num, idempotency_key: input.key }),
+      post('/Issue/buy', { id: input.id, num: input.num, idempotency_key: input.key }, 'IssueRecord'),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   });
 }
@@ -65,7 +56,7 @@ export function useAvailable(coin: string) {
   return useQuery({
     queryKey: [...KEY, 'balance', coin],
     queryFn: async ({ signal }) =>
-      (await get<CoinBalance>('/Finance/getmoney', { coin }, { signal, silent: true })).data,
+      (await get('/Finance/getmoney', { coin }, 'CoinBalance', { signal, silent: true })).data,
     enabled: coin !== '',
   });
 }
@@ -75,7 +66,7 @@ export function useRecords() {
   return useInfiniteQuery({
     queryKey: [...KEY, 'records'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<IssueRecordList>('/Issue/issuelog', { page: pageParam }, { signal })).data,
+      (await get('/Issue/issuelog', { page: pageParam }, 'IssueRecordList', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
   });
@@ -85,14 +76,15 @@ export function useRecords() {
 export function useAgentStatus() {
   return useQuery({
     queryKey: [...KEY, 'agent'],
-    queryFn: async ({ signal }) => (await get<AgentStatusInfo>('/Agent/status', undefined, { signal })).data,
+    queryFn: async ({ signal }) =>
+      (await get('/Agent/status', undefined, 'AgentStatusInfo', { signal })).data,
   });
 }
 
 export function useApplyAgent() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => post<null>('/Agent/apply'),
+    mutationFn: () => post('/Agent/apply', undefined, 'NoData'),
     onSuccess: () => client.invalidateQueries({ queryKey: [...KEY, 'agent'] }),
   });
 }
@@ -102,7 +94,7 @@ export function useAgentCentre(generation: number | undefined, enabled: boolean)
   return useInfiniteQuery({
     queryKey: [...KEY, 'centre', generation ?? 0],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<AgentCentre>('/Agent/index', { page: pageParam, generation }, { signal, silent: true }))
+      (await get('/Agent/index', { page: pageParam, generation }, 'AgentCentre', { signal, silent: true }))
         .data,
     initialPageParam: 1,
     getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
@@ -115,9 +107,14 @@ export function useAgentRewards(enabled: boolean) {
   return useInfiniteQuery({
     queryKey: [...KEY, 'agentRewards'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<RewardList>('/Agent/rewards', { page: pageParam }, { signal, silent: true })).data,
+      (await get('/Agent/rewards', { page: pageParam }, 'RewardList', { signal, silent: true })).data,
     initialPageParam: 1,
     getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
     enabled,
   });
+}
+
+/** `GET /Agent/export`: the address of the team's CSV (a link downloads it with the session). */
+export function agentExportUrl(): string {
+  return `${API_BASE}/Agent/export?${new URLSearchParams({ token: getToken() ?? '' })}`;
 }

@@ -4,17 +4,21 @@ import Button from 'antd-mobile/es/components/button';
 import Tabs from 'antd-mobile/es/components/tabs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { API_BASE } from '../../../api/http.ts';
 import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
-import { getToken } from '../../../shared/storage.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
-import { useAgentCentre, useAgentRewards, useAgentStatus, useApplyAgent } from '../api/launchpad.ts';
+import {
+  agentExportUrl,
+  useAgentCentre,
+  useAgentRewards,
+  useAgentStatus,
+  useApplyAgent,
+} from '../api/launchpad.ts';
 
 const TABS = ['all', '1', '2', '3'] as const;
 
@@ -116,7 +120,7 @@ function Centre() {
   const [tab, setTab] = useState<(typeof TABS)[number]>('all');
   const summary = useAgentCentre(undefined, true);
   const first = summary.data?.pages[0];
-  const exportUrl = `${API_BASE}/Agent/export?${new URLSearchParams({ token: getToken() ?? '' })}`;
+  const exportUrl = agentExportUrl();
   return (
     <>
       <section className="lp-section" data-testid="agent-counts">

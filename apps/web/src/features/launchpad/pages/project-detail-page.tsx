@@ -1,11 +1,12 @@
 import '../components/launchpad.css';
+import { trimDecimal } from '@bourse/shared';
 import type { IssueDetail } from '@bourse/shared/api';
 import Button from 'antd-mobile/es/components/button';
 import Popup from 'antd-mobile/es/components/popup';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { trimDecimal, useFormatDecimal } from '../../../shared/format/format-decimal.ts';
+import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';

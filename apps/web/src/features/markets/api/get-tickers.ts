@@ -7,7 +7,7 @@ export const tickersQueryKey = ['markets', 'tickers'] as const;
 
 /** `GET /Market/tickers`: the 24h ticker of every market. */
 export async function getTickers(signal?: AbortSignal): Promise<Ticker[]> {
-  return (await get<Ticker[]>('/Market/tickers', {}, { signal, silent: true })).data;
+  return (await get('/Market/tickers', {}, 'TickerList', { signal, silent: true })).data;
 }
 
 export function tickersQueryOptions() {

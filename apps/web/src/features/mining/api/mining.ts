@@ -1,10 +1,3 @@
-import type {
-  MiningMarket,
-  MiningOrder,
-  MiningProductDetail,
-  MiningProfitLine,
-  MiningRevenueList,
-} from '@bourse/shared/api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../../../api/http.ts';
 
@@ -14,7 +7,7 @@ const KEY = ['mining'] as const;
 export function useMarket() {
   return useQuery({
     queryKey: [...KEY, 'market'],
-    queryFn: async ({ signal }) => (await get<MiningMarket>('/Orepool/index', undefined, { signal })).data,
+    queryFn: async ({ signal }) => (await get('/Orepool/index', undefined, 'MiningMarket', { signal })).data,
   });
 }
 
@@ -23,7 +16,7 @@ export function useMachine(id: string, share: string) {
   return useQuery({
     queryKey: [...KEY, 'machine', id, share],
     queryFn: async ({ signal }) =>
-      (await get<MiningProductDetail>('/Orepool/kjinfo', { id, ...(share ? { share } : {}) }, { signal }))
+      (await get('/Orepool/kjinfo', { id, ...(share ? { share } : {}) }, 'MiningProductDetail', { signal }))
         .data,
     enabled: id !== '',
   });
@@ -33,12 +26,16 @@ export function useBuy() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { id: string; shareBp: number; share: string; key: string }) =>
-      post<MiningOrder>('/Orepool/buy', {
-        id: input.id,
-        share_bp: input.shareBp,
-        ...(input.share ? { share: input.share } : {}),
-        idempotency_key: input.key,
-      }),
+      post(
+        '/Orepool/buy',
+        {
+          id: input.id,
+          share_bp: input.shareBp,
+          ...(input.share ? { share: input.share } : {}),
+          idempotency_key: input.key,
+        },
+        'MiningOrder',
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   });
 }
@@ -48,7 +45,7 @@ export function useRevenues() {
   return useInfiniteQuery({
     queryKey: [...KEY, 'revenues'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<MiningRevenueList>('/Orepool/Profitlist', { page: pageParam }, { signal })).data,
+      (await get('/Orepool/Profitlist', { page: pageParam }, 'MiningRevenueList', { signal })).data,
     initialPageParam: 1,
     getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
   });
@@ -59,6 +56,6 @@ export function useProfitLine() {
   return useQuery({
     queryKey: [...KEY, 'line'],
     queryFn: async ({ signal }) =>
-      (await get<MiningProfitLine>('/Orepool/profitline', undefined, { signal })).data,
+      (await get('/Orepool/profitline', undefined, 'MiningProfitLine', { signal })).data,
   });
 }

@@ -1,12 +1,12 @@
 import { fromAtoms, toAtoms } from '@bourse/shared';
 import '../components/mining.css';
+import { trimDecimal } from '@bourse/shared';
 import type { MiningOrder, MiningProductDetail } from '@bourse/shared/api';
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { copyText } from '../../../shared/copy-text.ts';
-import { trimDecimal } from '../../../shared/format/format-decimal.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';

@@ -1,6 +1,6 @@
 import '../components/mining.css';
+import { trimDecimal } from '@bourse/shared';
 import { useTranslation } from 'react-i18next';
-import { trimDecimal } from '../../../shared/format/format-decimal.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';

@@ -6,14 +6,13 @@ import {
   verifyProof,
 } from '@bourse/por';
 import { fromAtoms } from '@bourse/shared';
-import type { ReserveStatement, SnapshotList } from '@bourse/shared/api';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
 /** `GET /por/snapshots`: the signed headers, newest first, with the publication key. */
 export const snapshotsQueryOptions = queryOptions({
   queryKey: ['reserves', 'snapshots'],
-  queryFn: async ({ signal }) => (await get<SnapshotList>('/por/snapshots', undefined, { signal })).data,
+  queryFn: async ({ signal }) => (await get('/por/snapshots', undefined, 'SnapshotList', { signal })).data,
 });
 
 export function useSnapshots() {
@@ -58,8 +57,8 @@ export function useVerifyMyBalance() {
       if (!snapshot) throw new Error(`snapshot ${snapshotId}`);
       const query = { snapshot_id: String(snapshotId) };
       const [proof, statement] = await Promise.all([
-        get<InclusionProof>('/por/proof', query).then((a) => a.data),
-        get<ReserveStatement>('/por/statement', query).then((a) => a.data),
+        get('/por/proof', query, 'InclusionProof').then((a) => a.data),
+        get('/por/statement', query, 'ReserveStatement').then((a) => a.data),
       ]);
       // why: the list is newest first, so the header before this one comes after it.
       const previous = list[at + 1];

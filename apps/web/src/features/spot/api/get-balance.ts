@@ -9,7 +9,7 @@ const BALANCE_POLL_MS = 5000;
 
 /** `GET /Finance/getmoney`: one coin's available and frozen balance. */
 export async function getBalance(coin: string, signal?: AbortSignal): Promise<CoinBalance> {
-  return (await get<CoinBalance>('/Finance/getmoney', { coin }, { signal, silent: true })).data;
+  return (await get('/Finance/getmoney', { coin }, 'CoinBalance', { signal, silent: true })).data;
 }
 
 export function balanceQueryOptions(coin: string) {

@@ -5,7 +5,7 @@ import { spotQueryKey } from './spot-query-key.ts';
 
 /** `GET /Market/spot`: the spot markets with their tick and lot sizes, fees and status. */
 export async function getSpotMarkets(signal?: AbortSignal): Promise<SpotMarket[]> {
-  return (await get<SpotMarket[]>('/Market/spot', {}, { signal, silent: true })).data;
+  return (await get('/Market/spot', {}, 'SpotMarketList', { signal, silent: true })).data;
 }
 
 export function spotMarketsQueryOptions() {

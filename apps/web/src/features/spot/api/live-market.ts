@@ -54,7 +54,7 @@ export function useDepth(symbol: string) {
   const query = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await get<DepthSnapshot>('/Market/depth', { symbol, levels: BOOK_LEVELS }, { signal, silent: true }))
+      (await get('/Market/depth', { symbol, levels: BOOK_LEVELS }, 'DepthSnapshot', { signal, silent: true }))
         .data,
     enabled: symbol !== '',
     refetchInterval: usePollWhileOffline(LIVE_POLL_MS),
@@ -99,7 +99,8 @@ export function useRecentTrades(symbol: string) {
   const query = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await get<PublicTrade[]>('/Market/trades', { symbol, limit: TRADES }, { signal, silent: true })).data,
+      (await get('/Market/trades', { symbol, limit: TRADES }, 'PublicTradeList', { signal, silent: true }))
+        .data,
     enabled: symbol !== '',
     refetchInterval: usePollWhileOffline(LIVE_POLL_MS),
     staleTime: 0,
@@ -126,11 +127,10 @@ export function useCandles(symbol: string, interval: TradeKlineInterval) {
     queryKey: key,
     queryFn: async ({ signal }) =>
       (
-        await get<TradeCandle[]>(
-          '/Market/candles',
-          { symbol, interval, limit: CANDLES },
-          { signal, silent: true },
-        )
+        await get('/Market/candles', { symbol, interval, limit: CANDLES }, 'TradeCandleList', {
+          signal,
+          silent: true,
+        })
       ).data,
     enabled: symbol !== '',
     refetchInterval: usePollWhileOffline(CANDLE_POLL_MS),

@@ -1,4 +1,4 @@
-import type { PlaceOrderBody, SpotOrder, SpotOrderDetail, SpotOrderStatus } from '@bourse/shared/api';
+import type { PlaceOrderBody, SpotOrderStatus } from '@bourse/shared/api';
 import {
   infiniteQueryOptions,
   queryOptions,
@@ -15,18 +15,12 @@ import { spotQueryKey } from './spot-query-key.ts';
 /** The caller's orders and balances: everything an order placed or cancelled changes. */
 export const mineKey = [...spotQueryKey, 'mine'] as const;
 
-interface OrderPage {
-  list: SpotOrder[];
-  page: number;
-  has_more: boolean;
-}
-
 /** `GET /Trade/openorders`: the caller's open orders on one market, newest first. */
 export function openOrdersQueryOptions(symbol: string) {
   return queryOptions({
     queryKey: [...mineKey, 'open', symbol],
     queryFn: async ({ signal }) =>
-      (await get<SpotOrder[]>('/Trade/openorders', { symbol }, { signal, silent: true })).data,
+      (await get('/Trade/openorders', { symbol }, 'SpotOrderList', { signal, silent: true })).data,
     // why: a resting order fills whenever someone trades against it.
     refetchInterval: LIVE_POLL_MS * 2,
     staleTime: 0,
@@ -60,7 +54,8 @@ export function orderHistoryQueryOptions(status: SpotOrderStatus) {
   return infiniteQueryOptions({
     queryKey: [...mineKey, 'history', status],
     queryFn: async ({ pageParam, signal }) =>
-      (await get<OrderPage>('/Trade/tradebill', { status, page: pageParam }, { signal, silent: true })).data,
+      (await get('/Trade/tradebill', { status, page: pageParam }, 'SpotOrderPage', { signal, silent: true }))
+        .data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
     staleTime: 0,
@@ -76,7 +71,7 @@ export function useOrder(id: string) {
   return useQuery({
     queryKey: [...mineKey, 'order', id],
     queryFn: async ({ signal }) =>
-      (await get<SpotOrderDetail>('/Trade/billinfo', { id }, { signal, silent: true })).data,
+      (await get('/Trade/billinfo', { id }, 'SpotOrderDetail', { signal, silent: true })).data,
     enabled: id !== '',
     refetchInterval: (query) => (query.state.data?.status === 'entrusted' ? LIVE_POLL_MS * 2 : false),
     staleTime: 0,
@@ -89,7 +84,7 @@ export function useOrder(id: string) {
  * twice places one order.
  */
 export function placeOrder(input: Omit<PlaceOrderBody, 'token'>) {
-  return post<SpotOrder>('/Trade/place', input);
+  return post('/Trade/place', input, 'SpotOrder');
 }
 
 /** What an order changes: the caller's orders and balances, and the market's book and trades. */
@@ -107,7 +102,7 @@ export function usePlaceOrder() {
 export function useCancelOrder() {
   const refresh = useRefreshAfterOrder();
   return useMutation({
-    mutationFn: (id: string) => post<SpotOrder>('/Trade/cancel', { id }),
+    mutationFn: (id: string) => post('/Trade/cancel', { id }, 'SpotOrder'),
     onSettled: refresh,
   });
 }
@@ -116,7 +111,7 @@ export function useCancelOrder() {
 export function useCancelAll() {
   const refresh = useRefreshAfterOrder();
   return useMutation({
-    mutationFn: (symbol: string) => post<{ cancelled: number }>('/Trade/cancelall', { symbol }),
+    mutationFn: (symbol: string) => post('/Trade/cancelall', { symbol }, 'CancelAllResult'),
     onSettled: refresh,
   });
 }

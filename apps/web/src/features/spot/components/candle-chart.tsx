@@ -1,10 +1,15 @@
-import type { TradeCandle, TradeKlineInterval } from '@bourse/shared/api';
-import Skeleton from 'antd-mobile/es/components/skeleton';
-import type { CandlestickData, IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
+import type { TradeKlineInterval } from '@bourse/shared/api';
+import type { ISeriesApi } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDecimal } from '../../../shared/format/format-decimal.ts';
 import { useUpDownMode } from '../../../shared/preferences/up-down.ts';
+import {
+  candleColours,
+  PriceChartFrame,
+  priceFormat,
+  toBar,
+  usePriceChart,
+} from '../../../shared/ui/price-chart.tsx';
 import { useCandles } from '../api/live-market.ts';
 
 /** The intervals a phone trader switches between. */
@@ -17,21 +22,6 @@ export const CANDLE_INTERVALS = [
   '1d',
 ] as const satisfies readonly TradeKlineInterval[];
 type CandleInterval = (typeof CANDLE_INTERVALS)[number];
-
-function toBar(candle: TradeCandle): CandlestickData<UTCTimestamp> {
-  // why: the chart draws numbers; these are for the eye only, never for money.
-  return {
-    time: Math.floor(candle.t / 1000) as UTCTimestamp,
-    open: Number(candle.o),
-    high: Number(candle.h),
-    low: Number(candle.l),
-    close: Number(candle.c),
-  };
-}
-
-function token(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-}
 
 /**
  * The K-line of a spot market: candles of its own trades (`/Market/candles`) in the chosen
@@ -47,85 +37,40 @@ export function CandleChart({
   decimals: number;
   label: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [interval, setInterval] = useState<CandleInterval>('15m');
   const candles = useCandles(symbol, interval);
   const containerRef = useRef<HTMLDivElement>(null);
-  const chartRef = useRef<IChartApi | null>(null);
+  const { chartRef, libraryRef, isReady, isLibraryFailed } = usePriceChart(containerRef, decimals);
   const seriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const shownRef = useRef<{ key: string; last: number }>({ key: '', last: 0 });
-  const [isReady, setIsReady] = useState(false);
-  const [isLibraryFailed, setIsLibraryFailed] = useState(false);
+  const [seriesKey, setSeriesKey] = useState(0);
   const mode = useUpDownMode();
-  const locale = i18n.language;
 
+  // why: the colours follow the up/down preference, so a change of it draws the candles afresh.
   useEffect(() => {
-    let isDisposed = false;
-    let chart: IChartApi | null = null;
-    import('lightweight-charts').then(
-      (library) => {
-        const element = containerRef.current;
-        if (isDisposed || !element) return;
-        const grid = token('--bourse-border');
-        const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-        const day = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric' });
-        const full = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-        const up = token('--bourse-up');
-        const down = token('--bourse-down');
-        chart = library.createChart(element, {
-          autoSize: true,
-          layout: {
-            background: { type: library.ColorType.Solid, color: 'transparent' },
-            textColor: token('--bourse-text-muted'),
-            fontSize: 11,
-            attributionLogo: false,
-          },
-          grid: { vertLines: { color: grid }, horzLines: { color: grid } },
-          rightPriceScale: { borderColor: grid },
-          timeScale: {
-            borderColor: grid,
-            timeVisible: true,
-            secondsVisible: false,
-            // why: times in the user's time zone and language, not the library's UTC.
-            tickMarkFormatter: (value: number, type: number) =>
-              (type <= 2 ? day : time).format(new Date(value * 1000)),
-          },
-          localization: {
-            locale,
-            timeFormatter: (value: number) => full.format(new Date(value * 1000)),
-            priceFormatter: (price: number) => formatDecimal(price.toFixed(decimals), decimals, locale),
-          },
-          handleScale: { axisPressedMouseMove: false },
-        });
-        seriesRef.current = chart.addSeries(library.CandlestickSeries, {
-          upColor: up,
-          downColor: down,
-          wickUpColor: up,
-          wickDownColor: down,
-          borderVisible: false,
-          priceFormat: { type: 'price', precision: decimals, minMove: 1 / 10 ** decimals },
-        });
-        chartRef.current = chart;
-        shownRef.current = { key: '', last: 0 };
-        setIsReady(true);
-      },
-      () => setIsLibraryFailed(true),
-    );
+    const chart = chartRef.current;
+    const library = libraryRef.current;
+    if (!isReady || !chart || !library || !mode) return;
+    const series = chart.addSeries(library.CandlestickSeries, {
+      ...candleColours(),
+      priceFormat: priceFormat(decimals),
+    });
+    seriesRef.current = series;
+    shownRef.current = { key: '', last: 0 };
+    setSeriesKey((key) => key + 1);
     return () => {
-      isDisposed = true;
-      chartRef.current = null;
       seriesRef.current = null;
-      chart?.remove();
-      setIsReady(false);
+      // why: when the page leaves, the chart is removed first, and its series with it.
+      if (chartRef.current === chart) chart.removeSeries(series);
     };
-    // why: the colours follow the up/down preference, so a change of it redraws the chart.
-  }, [decimals, locale, mode]);
+  }, [isReady, decimals, mode, chartRef, libraryRef]);
 
   // why: a new interval draws its candles afresh; a poll of the same one only moves the newest
   // candles, so the trader's zoom and scroll stay where they were.
   useEffect(() => {
     const series = seriesRef.current;
-    if (!isReady || !series || !candles.data || candles.isPlaceholderData) return;
+    if (!seriesKey || !series || !candles.data || candles.isPlaceholderData) return;
     const key = `${symbol}:${interval}`;
     const bars = candles.data.map(toBar);
     if (shownRef.current.key !== key) {
@@ -135,48 +80,30 @@ export function CandleChart({
       for (const bar of bars) if (bar.time >= shownRef.current.last) series.update(bar);
     }
     shownRef.current = { key, last: bars.at(-1)?.time ?? 0 };
-  }, [isReady, candles.data, candles.isPlaceholderData, symbol, interval]);
+  }, [seriesKey, candles.data, candles.isPlaceholderData, symbol, interval, chartRef]);
 
-  const isEmpty = candles.isSuccess && !candles.isPlaceholderData && candles.data.length === 0;
   return (
-    <section className="candle-chart">
-      <fieldset className="chart-intervals">
-        <legend className="visually-hidden">{t('spot.chart.interval')}</legend>
-        {CANDLE_INTERVALS.map((each) => (
-          <button
-            key={each}
-            type="button"
-            className={each === interval ? 'chart-interval is-active' : 'chart-interval'}
-            aria-pressed={each === interval}
-            onClick={() => setInterval(each)}
-            data-testid={`chart-interval-${each}`}
-          >
-            {t(`spot.chart.intervals.${each}`)}
-          </button>
-        ))}
-      </fieldset>
-      <figure
-        className="chart-frame"
-        aria-label={label}
-        data-testid="spot-chart"
-        data-ready={isReady && candles.isSuccess}
-      >
-        <div ref={containerRef} className="chart-canvas" />
-        {(candles.isPending || (!isReady && !isLibraryFailed)) && (
-          <div className="chart-overlay">
-            <Skeleton.Paragraph lineCount={5} animated className="chart-skeleton" />
-          </div>
-        )}
-        {(candles.isError || isLibraryFailed) && (
-          <div className="chart-overlay chart-failed" role="alert">
-            <span>{t('spot.chart.failed')}</span>
-            <button type="button" className="text-button" onClick={() => candles.refetch()}>
-              {t('common.retry')}
-            </button>
-          </div>
-        )}
-        {isEmpty && <div className="chart-overlay chart-failed">{t('spot.chart.empty')}</div>}
-      </figure>
-    </section>
+    <PriceChartFrame
+      className="candle-chart"
+      containerRef={containerRef}
+      intervals={CANDLE_INTERVALS}
+      active={interval}
+      onSelect={setInterval}
+      intervalLabel={(each) => t(`spot.chart.intervals.${each}`)}
+      legend={t('spot.chart.interval')}
+      label={label}
+      testId="spot-chart"
+      isReady={isReady}
+      isLibraryFailed={isLibraryFailed}
+      data={{
+        isSuccess: candles.isSuccess,
+        isPending: candles.isPending,
+        isError: candles.isError,
+        isEmpty: candles.isSuccess && !candles.isPlaceholderData && candles.data.length === 0,
+        retry: () => candles.refetch(),
+      }}
+      failedText={t('spot.chart.failed')}
+      emptyText={t('spot.chart.empty')}
+    />
   );
 }

@@ -117,7 +117,7 @@ export default function TradePage() {
     content = (
       <div aria-busy="true">
         <Skeleton.Paragraph lineCount={3} animated />
-        <Skeleton className="chart-skeleton-block" animated />
+        <Skeleton className="chart-skeleton-block is-short" animated />
       </div>
     );
   else if (markets.isError)

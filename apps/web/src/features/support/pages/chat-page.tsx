@@ -4,15 +4,17 @@ import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from
 import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { API_BASE, get, post, postMultipart } from '../../../api/http.ts';
 import { usePrivateChannel } from '../../../api/ws.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
-import { getToken } from '../../../shared/storage.ts';
 import { IconImage } from '../../../shared/ui/icons.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
+import { getChat } from '../api/get-chat.ts';
+import { markChatRead } from '../api/mark-chat-read.ts';
+import { chatImageUrl, sendChatImage } from '../api/send-chat-image.ts';
+import { sendChatMessage } from '../api/send-chat-message.ts';
 
 const CHAT_KEY = ['support', 'chat'] as const;
 const MESSAGE_MAX = 2000;
@@ -29,11 +31,6 @@ function withMessage(
   return { ...data, pages: [{ ...first, messages: [message, ...first.messages] }, ...rest] };
 }
 
-function imageUrl(name: string): string {
-  const query = new URLSearchParams({ name, token: getToken() ?? '' });
-  return `${API_BASE}/user/chatimg?${query}`;
-}
-
 /**
  * `/User/contactKehu`: the built-in support chat. Messages persist; staff answers arrive over the
  * private `chat` channel of /ws without reloading; texts and pictures; older messages on scroll up.
@@ -46,31 +43,26 @@ export default function ChatPage() {
   const bottom = useRef<HTMLDivElement>(null);
   const chat = useInfiniteQuery({
     queryKey: CHAT_KEY,
-    queryFn: async ({ pageParam, signal }) =>
-      (await get<ChatHistory>('/user/chat', pageParam ? { before: pageParam } : undefined, { signal })).data,
+    queryFn: ({ pageParam, signal }) => getChat(pageParam, signal),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => (last.has_more ? last.messages.at(-1)?.id : undefined),
   });
   const markRead = useMutation({
-    mutationFn: () => post<null>('/user/chatread', undefined, { silent: true }),
+    mutationFn: markChatRead,
   });
   const add = (message: ChatMessageWire) =>
     queryClient.setQueryData<InfiniteData<ChatHistory, number | undefined>>(CHAT_KEY, (data) =>
       withMessage(data, message),
     );
   const send = useMutation({
-    mutationFn: (body: string) => post<ChatMessageWire>('/user/chatsend', { body }),
+    mutationFn: sendChatMessage,
     onSuccess: (answer) => {
       add(answer.data);
       setText('');
     },
   });
   const sendImage = useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      form.append('image', file, file.name);
-      return postMultipart<ChatMessageWire>('/user/chatimage', form);
-    },
+    mutationFn: sendChatImage,
     onSuccess: (answer) => add(answer.data),
   });
 
@@ -131,7 +123,7 @@ export default function ChatPage() {
                 data-testid={`chat-message-${m.sender}`}
               >
                 <div className="chat-bubble">
-                  {m.image ? <img src={imageUrl(m.image)} alt={t('support.picture')} /> : m.body}
+                  {m.image ? <img src={chatImageUrl(m.image)} alt={t('support.picture')} /> : m.body}
                   <div className="chat-meta">
                     {m.sender === 'staff' ? `${m.staff_name ?? t('support.agent')} · ` : ''}
                     {formatTime(m.created_at)}

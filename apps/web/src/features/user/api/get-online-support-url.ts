@@ -3,7 +3,7 @@ import { post } from '../../../api/http.ts';
 
 /** `POST /user/online`: the URL of the support chat for this user. */
 export async function getOnlineSupportUrl(): Promise<string> {
-  return (await post<string>('/user/online')).data;
+  return (await post('/user/online', undefined, 'OnlineSupportUrl')).data;
 }
 
 function openUrl(url: string): void {

@@ -1,4 +1,3 @@
-import type { SecurityOverview } from '@bourse/shared/api';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 
@@ -10,6 +9,6 @@ export function useSecurityOverview() {
   return useQuery({
     queryKey: securityQueryKey,
     queryFn: async ({ signal }) =>
-      (await get<SecurityOverview>('/user/security', undefined, { signal })).data,
+      (await get('/user/security', undefined, 'SecurityOverview', { signal })).data,
   });
 }

@@ -8,7 +8,7 @@ import { endSession } from '../../../shared/storage.ts';
  */
 export async function logout(): Promise<void> {
   try {
-    await post<null>('/Login/logout', {}, { silent: true });
+    await post('/Login/logout', {}, 'NoData', { silent: true });
   } finally {
     endSession();
     window.location.reload();

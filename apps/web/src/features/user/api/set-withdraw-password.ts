@@ -1,21 +1,15 @@
+import type { WithdrawPasswordBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
+import type { WireInput } from '../../../api/wire-input.ts';
 
-export interface SetWithdrawPasswordInput {
-  password: string;
-  confirmPassword: string;
-  /** Required when a withdrawal password is already set. */
-  oldPassword?: string;
-}
-
-/** `POST /User/sub_withdrawpwd`: sets or changes the withdrawal password. Resolves with the envelope. */
-export function setWithdrawPassword(input: SetWithdrawPasswordInput) {
-  return post<null>('/User/sub_withdrawpwd', {
-    paypassword: input.password,
-    repaypassword: input.confirmPassword,
-    oldpaypassword: input.oldPassword,
-  });
+/**
+ * `POST /User/sub_withdrawpwd`: sets or changes the withdrawal password (`oldpaypassword` is required
+ * when one is already set). Resolves with the envelope.
+ */
+export function setWithdrawPassword(input: WireInput<WithdrawPasswordBody>) {
+  return post('/User/sub_withdrawpwd', { ...input }, 'NoData');
 }
 
 export function useSetWithdrawPassword() {

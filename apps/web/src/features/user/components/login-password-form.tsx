@@ -27,7 +27,7 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
   const submit = form.handleSubmit((values) => {
     if (isBusy) return;
     mutation.mutate(
-      { oldPassword: values.oldpwd, newPassword: values.newpwd, confirmPassword: values.renewpwd },
+      { oldpwd: values.oldpwd, newpwd: values.newpwd, renewpwd: values.renewpwd },
       {
         onSuccess: (body) => {
           setIsDone(true);

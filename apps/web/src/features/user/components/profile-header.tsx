@@ -1,5 +1,5 @@
+import type { UserInfo } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
-import type { UserInfo } from '../../../api/get-user-info.ts';
 import { copyText } from '../../../shared/copy-text.ts';
 import { IconCopy } from '../../../shared/ui/icons.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';

@@ -32,9 +32,9 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
     if (isBusy) return;
     mutation.mutate(
       {
-        password: values.paypassword,
-        confirmPassword: values.repaypassword,
-        oldPassword: hasPassword ? values.oldpaypassword : undefined,
+        paypassword: values.paypassword,
+        repaypassword: values.repaypassword,
+        oldpaypassword: hasPassword ? values.oldpaypassword : undefined,
       },
       {
         onSuccess: (body) => {

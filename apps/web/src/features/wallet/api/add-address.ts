@@ -1,4 +1,4 @@
-import type { AddAddressBody, WithdrawAddress } from '@bourse/shared/api';
+import type { AddAddressBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
 import { post } from '../../../api/http.ts';
@@ -7,7 +7,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/addaddress`: saves a withdrawal address (the server checks it for the network). */
 export function addAddress(input: Omit<AddAddressBody, 'token'>) {
-  return post<WithdrawAddress>('/user/addaddress', { ...input });
+  return post('/user/addaddress', { ...input }, 'WithdrawAddress');
 }
 
 export function useAddAddress() {

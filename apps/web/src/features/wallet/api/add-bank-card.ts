@@ -1,11 +1,11 @@
-import type { AddBankBody, BankCard } from '@bourse/shared/api';
+import type { AddBankBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/addbank`: saves a bank card (number, holder name, bank, bank code). */
 export function addBankCard(input: Omit<AddBankBody, 'token'>) {
-  return post<BankCard>('/user/addbank', { ...input });
+  return post('/user/addbank', { ...input }, 'BankCard');
 }
 
 export function useAddBankCard() {

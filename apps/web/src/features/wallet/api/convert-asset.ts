@@ -1,4 +1,4 @@
-import type { ConvertBody, ConvertResult } from '@bourse/shared/api';
+import type { ConvertBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
@@ -8,7 +8,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
  * published fee. The idempotency key makes a repeated submission take effect once.
  */
 export function convertAsset(input: Omit<ConvertBody, 'token'>) {
-  return post<ConvertResult>('/Finance/zhuanhua', { ...input });
+  return post('/Finance/zhuanhua', { ...input }, 'ConvertResult');
 }
 
 export function useConvertAsset() {

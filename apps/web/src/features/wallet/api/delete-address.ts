@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/deladdress`: removes one of the user's saved withdrawal addresses. */
 export function deleteAddress(id: string) {
-  return post<null>('/user/deladdress', { id });
+  return post('/user/deladdress', { id }, 'NoData');
 }
 
 export function useDeleteAddress() {

@@ -8,7 +8,7 @@ export const addressesQueryKey = [...walletQueryKey, 'addresses'] as const;
 
 /** `GET /user/addresslist`: the user's saved withdrawal addresses. */
 export async function getAddresses(signal?: AbortSignal): Promise<WithdrawAddress[]> {
-  return (await get<WithdrawAddress[]>('/user/addresslist', {}, { signal, silent: true })).data;
+  return (await get('/user/addresslist', {}, 'WithdrawAddressList', { signal, silent: true })).data;
 }
 
 export function addressesQueryOptions() {

@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/index`: every coin's balance and the total valued in USDT. */
 export async function getAssets(signal?: AbortSignal): Promise<AssetsOverview> {
-  return (await get<AssetsOverview>('/Finance/index', {}, { signal, silent: true })).data;
+  return (await get('/Finance/index', {}, 'AssetsOverview', { signal, silent: true })).data;
 }
 
 export function assetsQueryOptions() {

@@ -8,7 +8,7 @@ export const bankCardsQueryKey = [...walletQueryKey, 'bank-cards'] as const;
 
 /** `POST /user/userbanklist`: the user's saved bank cards (numbers masked). */
 export async function getBankCards(signal?: AbortSignal): Promise<BankCard[]> {
-  return (await post<BankCard[]>('/user/userbanklist', {}, { signal, silent: true })).data;
+  return (await post('/user/userbanklist', {}, 'BankCardList', { signal, silent: true })).data;
 }
 
 export function bankCardsQueryOptions() {

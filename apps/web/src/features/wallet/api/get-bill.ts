@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /user/billinfo`: one line of the user's statement. */
 export async function getBill(id: string, signal?: AbortSignal): Promise<BillLine> {
-  return (await get<BillLine>('/user/billinfo', { id }, { signal, silent: true })).data;
+  return (await get('/user/billinfo', { id }, 'BillLine', { signal, silent: true })).data;
 }
 
 export function billQueryOptions(id: string) {

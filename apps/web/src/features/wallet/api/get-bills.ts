@@ -1,19 +1,14 @@
-import type { BillLine } from '@bourse/shared/api';
+import type { BillList } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
-
-export interface BillPage {
-  list: BillLine[];
-  has_more: boolean;
-}
 
 /** `GET /user/mybill`: the statement, newest first; `before` is the last id of the previous page. */
 export async function getBills(
   options: { coin?: string; before?: string },
   signal?: AbortSignal,
-): Promise<BillPage> {
-  return (await get<BillPage>('/user/mybill', options, { signal, silent: true })).data;
+): Promise<BillList> {
+  return (await get('/user/mybill', options, 'BillList', { signal, silent: true })).data;
 }
 
 export function billsQueryOptions(coin?: string) {

@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/coininfo`: one coin of the assets overview, with its wallet switches. */
 export async function getCoinInfo(coin: string, signal?: AbortSignal): Promise<AssetRow> {
-  return (await get<AssetRow>('/Finance/coininfo', { coin }, { signal, silent: true })).data;
+  return (await get('/Finance/coininfo', { coin }, 'AssetRow', { signal, silent: true })).data;
 }
 
 export function coinInfoQueryOptions(coin: string) {

@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /Finance/getsymbol`: a coin's deposit and withdrawal networks and its index price. */
 export async function getCoinNetworks(coin: string, signal?: AbortSignal): Promise<CoinSymbol> {
-  return (await post<CoinSymbol>('/Finance/getsymbol', { coin }, { signal, silent: true })).data;
+  return (await post('/Finance/getsymbol', { coin }, 'CoinSymbol', { signal, silent: true })).data;
 }
 
 export function coinNetworksQueryOptions(coin: string) {

@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /User/czcoin`: the coins open for deposit. */
 export async function getDepositCoins(signal?: AbortSignal): Promise<CoinChoice[]> {
-  return (await get<CoinChoice[]>('/User/czcoin', {}, { signal, silent: true })).data;
+  return (await get('/User/czcoin', {}, 'CoinChoiceList', { signal, silent: true })).data;
 }
 
 export function depositCoinsQueryOptions() {

@@ -1,17 +1,11 @@
-import type { DepositRecord } from '@bourse/shared/api';
+import type { DepositList } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
-export interface DepositListPage {
-  list: DepositRecord[];
-  page: number;
-  has_more: boolean;
-}
-
 /** `GET /Finance/czlist`: the user's deposits, newest first, one page at a time. */
-export async function getDepositList(page: number, signal?: AbortSignal): Promise<DepositListPage> {
-  return (await get<DepositListPage>('/Finance/czlist', { page }, { signal, silent: true })).data;
+export async function getDepositList(page: number, signal?: AbortSignal): Promise<DepositList> {
+  return (await get('/Finance/czlist', { page }, 'DepositList', { signal, silent: true })).data;
 }
 
 export function depositListQueryOptions() {

@@ -3,11 +3,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
-export type { DepositPage };
-
 /** `GET /Finance/czpage`: a coin's deposit networks, each with the platform address and minimum. */
 export async function getDepositPage(coin: string, signal?: AbortSignal): Promise<DepositPage> {
-  return (await get<DepositPage>('/Finance/czpage', { coin }, { signal, silent: true })).data;
+  return (await get('/Finance/czpage', { coin }, 'DepositPage', { signal, silent: true })).data;
 }
 
 export function depositPageQueryOptions(coin: string) {

@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/czinfo`: one of the user's deposits. */
 export async function getDeposit(id: string, signal?: AbortSignal): Promise<DepositRecord> {
-  return (await get<DepositRecord>('/Finance/czinfo', { id }, { signal, silent: true })).data;
+  return (await get('/Finance/czinfo', { id }, 'DepositRecord', { signal, silent: true })).data;
 }
 
 export function depositQueryOptions(id: string) {

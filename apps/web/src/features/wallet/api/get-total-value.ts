@@ -4,8 +4,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/getallzhehe`: everything the user holds, valued in USDT at index prices. */
 export async function getTotalValue(signal?: AbortSignal): Promise<string> {
-  return (await get<{ total_usdt: string }>('/Finance/getallzhehe', {}, { signal, silent: true })).data
-    .total_usdt;
+  return (await get('/Finance/getallzhehe', {}, 'TotalValue', { signal, silent: true })).data.total_usdt;
 }
 
 export function totalValueQueryOptions() {

@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/txcoin`: the coins open for withdrawal, with what is available of each. */
 export async function getWithdrawCoins(signal?: AbortSignal): Promise<CoinChoice[]> {
-  return (await get<CoinChoice[]>('/Finance/txcoin', {}, { signal, silent: true })).data;
+  return (await get('/Finance/txcoin', {}, 'CoinChoiceList', { signal, silent: true })).data;
 }
 
 export function withdrawCoinsQueryOptions() {

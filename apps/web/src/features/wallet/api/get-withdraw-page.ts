@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/txpage`: networks with limits and fees, saved addresses and cards, the balance. */
 export async function getWithdrawPage(coin: string, signal?: AbortSignal): Promise<WithdrawPage> {
-  return (await get<WithdrawPage>('/Finance/txpage', { coin }, { signal, silent: true })).data;
+  return (await get('/Finance/txpage', { coin }, 'WithdrawPage', { signal, silent: true })).data;
 }
 
 export function withdrawPageQueryOptions(coin: string) {

@@ -1,17 +1,11 @@
-import type { WithdrawalRecord } from '@bourse/shared/api';
+import type { WithdrawalList } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
-export interface WithdrawalListPage {
-  list: WithdrawalRecord[];
-  page: number;
-  has_more: boolean;
-}
-
 /** `GET /Finance/txlist`: the user's withdrawals, newest first, one page at a time. */
-export async function getWithdrawalList(page: number, signal?: AbortSignal): Promise<WithdrawalListPage> {
-  return (await get<WithdrawalListPage>('/Finance/txlist', { page }, { signal, silent: true })).data;
+export async function getWithdrawalList(page: number, signal?: AbortSignal): Promise<WithdrawalList> {
+  return (await get('/Finance/txlist', { page }, 'WithdrawalList', { signal, silent: true })).data;
 }
 
 export function withdrawalListQueryOptions() {

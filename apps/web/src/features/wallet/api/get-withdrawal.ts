@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/txinfo`: one of the user's withdrawals. */
 export async function getWithdrawal(id: string, signal?: AbortSignal): Promise<WithdrawalRecord> {
-  return (await get<WithdrawalRecord>('/Finance/txinfo', { id }, { signal, silent: true })).data;
+  return (await get('/Finance/txinfo', { id }, 'WithdrawalRecord', { signal, silent: true })).data;
 }
 
 export function withdrawalQueryOptions(id: string) {

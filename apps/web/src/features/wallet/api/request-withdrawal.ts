@@ -1,4 +1,4 @@
-import type { WithdrawalRecord, WithdrawBody } from '@bourse/shared/api';
+import type { WithdrawBody } from '@bourse/shared/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
@@ -10,7 +10,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
  * answers TOTP_REQUIRED without it). Resolves with the envelope (`data` is the record, under review).
  */
 export function requestWithdrawal(input: WireInput<WithdrawBody>) {
-  return post<WithdrawalRecord>('/Finance/tbhandle', { ...input });
+  return post('/Finance/tbhandle', { ...input }, 'WithdrawalRecord');
 }
 
 export function useRequestWithdrawal() {

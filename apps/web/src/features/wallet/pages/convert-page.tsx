@@ -1,7 +1,7 @@
 import '../components/wallet.css';
 import { useSchemaForm } from '@bourse/forms';
-import { isAmountString, toAtoms, truncateDecimal } from '@bourse/shared';
-import { ConvertBody, type ConvertPage as ConvertPageData } from '@bourse/shared/api';
+import { isAmountString, toAtoms, trimDecimal, truncateDecimal } from '@bourse/shared';
+import { ConvertBody, type ConvertCoin, type ConvertPage as ConvertPageData } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useMemo, useRef, useState } from 'react';
 import { useController, useWatch } from 'react-hook-form';
@@ -23,11 +23,8 @@ import { useConvertAsset } from '../api/convert-asset.ts';
 import { useConvertPage } from '../api/get-convert-page.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
-import { trimZeros } from '../components/trim-zeros.ts';
 import { useDebounced } from '../components/use-debounced.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
-
-type ConvertCoin = ConvertPageData['coins'][number];
 
 /** The conversion form over the shared request schema, bounded by the balance of the coin given. */
 function convertFormSchema(coins: readonly ConvertCoin[]) {
@@ -103,7 +100,7 @@ function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom
     );
   }
 
-  const most = fromCoin ? trimZeros(truncateDecimal(fromCoin.available, fromCoin.decimals)) : '';
+  const most = fromCoin ? trimDecimal(truncateDecimal(fromCoin.available, fromCoin.decimals)) : '';
 
   return (
     <form onSubmit={onSubmit} noValidate>

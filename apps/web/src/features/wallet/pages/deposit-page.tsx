@@ -1,7 +1,7 @@
 import '../components/wallet.css';
 import { useSchemaForm } from '@bourse/forms';
-import { isAmountString, toAtoms } from '@bourse/shared';
-import { DepositFields, VOUCHER_MAX_BYTES } from '@bourse/shared/api';
+import { isAmountString, toAtoms, trimDecimal } from '@bourse/shared';
+import { DepositFields, type DepositPage as DepositPageData, VOUCHER_MAX_BYTES } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { QRCodeSVG } from 'qrcode.react';
 import { useMemo, useState } from 'react';
@@ -19,10 +19,9 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
-import { type DepositPage as DepositPageData, useDepositPage } from '../api/get-deposit-page.ts';
+import { useDepositPage } from '../api/get-deposit-page.ts';
 import { useSubmitDeposit } from '../api/submit-deposit.ts';
 import { OptionPicker } from '../components/option-picker.tsx';
-import { trimZeros } from '../components/trim-zeros.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 import { VoucherField } from '../components/voucher-field.tsx';
 
@@ -84,7 +83,7 @@ function DepositForm({
         name="amount"
         label={t('wallet.deposit.amount')}
         placeholder={t('wallet.deposit.amountPlaceholder', {
-          min: trimZeros(network.min_deposit),
+          min: trimDecimal(network.min_deposit),
         })}
         decimals={page.decimals}
         trailing={<span className="field-trailing">{page.coin}</span>}
@@ -149,7 +148,7 @@ export default function DepositPage() {
             {t('wallet.deposit.warning', {
               coin: page.data.coin,
               network: network.network,
-              min: trimZeros(network.min_deposit),
+              min: trimDecimal(network.min_deposit),
             })}
           </p>
           <section className="address-card" aria-label={t('wallet.deposit.address')}>

@@ -1,6 +1,13 @@
 import '../components/wallet.css';
 import { useSchemaForm } from '@bourse/forms';
-import { fromAtoms, isAmountString, RESULT_CODES, toAtoms, truncateDecimal } from '@bourse/shared';
+import {
+  fromAtoms,
+  isAmountString,
+  RESULT_CODES,
+  toAtoms,
+  trimDecimal,
+  truncateDecimal,
+} from '@bourse/shared';
 import { WithdrawBody, type WithdrawPage as WithdrawPageData } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useMemo, useRef, useState } from 'react';
@@ -24,7 +31,6 @@ import { useWithdrawPage } from '../api/get-withdraw-page.ts';
 import { useRequestWithdrawal } from '../api/request-withdrawal.ts';
 import { ConfirmSheet } from '../components/confirm-sheet.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
-import { trimZeros } from '../components/trim-zeros.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 type Network = WithdrawPageData['networks'][number];
@@ -66,7 +72,7 @@ function maxWithdrawable(network: Network, available: string, decimals: number):
   const max = toAtoms(network.max_withdraw);
   if (max > 0n && most > max) most = max;
   if (most <= 0n) return '';
-  return trimZeros(truncateDecimal(fromAtoms(most), decimals));
+  return trimDecimal(truncateDecimal(fromAtoms(most), decimals));
 }
 
 function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Network }) {
@@ -200,7 +206,7 @@ function WithdrawForm({ page, network }: { page: WithdrawPageData; network: Netw
         name="amount"
         label={t('wallet.withdraw.amount')}
         placeholder={t('wallet.withdraw.amountPlaceholder', {
-          min: trimZeros(network.min_withdraw),
+          min: trimDecimal(network.min_withdraw),
         })}
         decimals={page.decimals}
         testId="withdraw-amount"
