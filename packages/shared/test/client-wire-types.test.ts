@@ -31,17 +31,8 @@ const CLIENT_TYPES: Record<string, readonly string[]> = {
   'apps/web/src/features/spot/api/live-market.ts': ['Level'],
 };
 
-/**
- * The back office's declarations as it stood when the rule came in; it is being reorganised into
- * features/<domain>/{api,pages}. Empty this list as each moves to the shared types.
- */
-const ADMIN_PENDING: Record<string, readonly string[]> = {
-  'apps/admin/src/api/client.ts': ['Param'],
-  'apps/admin/src/pages/content.tsx': ['Claims'],
-};
-
 function allowed(file: string, name: string): boolean {
-  return (CLIENT_TYPES[file] ?? ADMIN_PENDING[file] ?? []).includes(name);
+  return (CLIENT_TYPES[file] ?? []).includes(name);
 }
 
 function sourceFiles(dir: string): string[] {
@@ -98,7 +89,7 @@ describe('front ends type the wire with the shared schemas only', () => {
   });
 
   it('the allow lists name only declarations that still exist', () => {
-    const stale = Object.entries({ ...CLIENT_TYPES, ...ADMIN_PENDING }).flatMap(([file, names]) => {
+    const stale = Object.entries(CLIENT_TYPES).flatMap(([file, names]) => {
       const full = path.join(root, file);
       const declared = fs.existsSync(full) ? declaredTypes(fs.readFileSync(full, 'utf8')) : [];
       return names.filter((name) => !declared.includes(name)).map((name) => `${file}: ${name}`);
