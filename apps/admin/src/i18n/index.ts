@@ -26,5 +26,3 @@ void i18n.use(initReactI18next).init({
   // why: React escapes what it renders; i18next must not escape a second time.
   interpolation: { escapeValue: false },
 });
-
-export default i18n;

@@ -4,7 +4,7 @@ import { cloneElement, type FormEventHandler, type ReactElement, type ReactNode 
 import { type Control, type FieldPath, type FieldValues, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 
-export { type SchemaForm, useSchemaForm } from '@bourse/forms';
+export { useSchemaForm } from '@bourse/forms';
 
 /**
  * The text of a field's problem in the back office's language (see `fieldErrorText` of

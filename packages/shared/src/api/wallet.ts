@@ -81,7 +81,7 @@ export const CoinQuery = z.object({ coin: coinField, token: tokenField });
 export type CoinQuery = z.input<typeof CoinQuery>;
 
 /** POST calls that name one coin: `/Finance/getsymbol`, `/Finance/getcoinnum`. */
-export const CoinBody = CoinQuery;
+export const CoinBody = z.object({ coin: coinField, token: tokenField });
 export type CoinBody = z.input<typeof CoinBody>;
 
 /** `/Finance/czpage`: the coin, and optionally the network chosen so far. */

@@ -4,14 +4,9 @@ import { Svg } from './shell-icons.tsx';
 export {
   IconArrowDown,
   IconArrowUp,
-  IconBack,
   IconChevronRight,
   IconCompass,
-  IconMarkets,
   IconMegaphone,
-  IconSearch,
-  IconStar,
-  IconTrade,
   IconUser,
   IconWifiOff,
 } from './shell-icons.tsx';
