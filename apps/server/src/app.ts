@@ -13,28 +13,39 @@ import type { CaptchaTextSource } from './modules/auth/captcha.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
 import type { AuthService } from './modules/auth/service.ts';
 import { BackupsModule } from './modules/backups/module.ts';
+import { contentAdminRoutes } from './modules/content/admin-routes.ts';
 import { registerContentModule } from './modules/content/module.ts';
 import type { ContentService } from './modules/content/service.ts';
+import { deliveryAdminRoutes } from './modules/delivery/admin-routes.ts';
 import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
 import { SAME_ADDRESS_WINDOW_MS } from './modules/delivery/service.ts';
+import { identityAdminRoutes } from './modules/identity/admin-routes.ts';
 import { registerIdentityModule } from './modules/identity/module.ts';
 import type { IdentityService } from './modules/identity/service.ts';
+import { launchpadAdminRoutes } from './modules/launchpad/admin-routes.ts';
 import { type LaunchpadModule, registerLaunchpadModule } from './modules/launchpad/module.ts';
 import type { LaunchpadService } from './modules/launchpad/service.ts';
 import { registerLedgerModule } from './modules/ledger/module.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
+import { mailAdminRoutes } from './modules/mail/admin-routes.ts';
 import { MailService } from './modules/mail/service.ts';
 import { SmtpMailer } from './modules/mail/smtp.ts';
+import { indexSourcesAdminRoutes } from './modules/markets/admin-routes.ts';
 import { IndexAggregator } from './modules/markets/index-price.ts';
 import { type MarketsModule, registerMarketsModule, TICKERS_SUBJECT } from './modules/markets/module.ts';
 import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
 import type { MarketsService } from './modules/markets/service.ts';
 import { VenuePriceFeed } from './modules/markets/venue-feed.ts';
 import { VenueIndexFeed } from './modules/markets/venue-index-feed.ts';
+import { miningAdminRoutes } from './modules/mining/admin-routes.ts';
 import { type MiningModule, registerMiningModule } from './modules/mining/module.ts';
 import type { MiningService } from './modules/mining/service.ts';
+import { makerAdminRoutes } from './modules/mm/admin-routes.ts';
+import { MakerBackOffice } from './modules/mm/back-office.ts';
 import { type MarketMakerModule, registerMarketMakerModule } from './modules/mm/module.ts';
+import { noticesAdminRoutes } from './modules/notices/admin-routes.ts';
 import { type NoticesModule, registerNoticesModule } from './modules/notices/module.ts';
+import { reservesAdminRoutes } from './modules/reserves/admin-routes.ts';
 import { publicationKey } from './modules/reserves/keys.ts';
 import { type ReservesModule, registerReservesModule } from './modules/reserves/module.ts';
 import { registerSecurityModule } from './modules/security/module.ts';
@@ -42,13 +53,18 @@ import type { SecurityService } from './modules/security/service.ts';
 import { EMAIL_CODE_RESEND_SECONDS } from './modules/security/service.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
+import { spotAdminRoutes } from './modules/spot/admin-routes.ts';
 import { SpotBackOffice } from './modules/spot/back-office.ts';
 import { startSpotMarketData } from './modules/spot/market-data.ts';
 import { registerSpotModule } from './modules/spot/module.ts';
 import type { SpotService } from './modules/spot/service.ts';
+import { registerStaffHook } from './modules/staff/hook.ts';
 import { registerStaffModule } from './modules/staff/module.ts';
+import { staffRoutes } from './modules/staff/routes.ts';
+import { supportAdminRoutes } from './modules/support/admin-routes.ts';
 import { registerSupportModule, type SupportModule } from './modules/support/module.ts';
 import { registerUsersModule } from './modules/users/module.ts';
+import { walletAdminRoutes } from './modules/wallet/admin-routes.ts';
 import { registerWalletModule } from './modules/wallet/module.ts';
 import type { WalletService } from './modules/wallet/service.ts';
 import { type Bus, MemoryBus } from './platform/bus.ts';
@@ -582,7 +598,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
   }
 
-  await registerStaffModule(app, {
+  const staff = await registerStaffModule({
     db,
     clock,
     audit,
@@ -608,18 +624,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
     usdtValue: (asset, amount) => wallet.usdtValue(asset, amount),
     adjustmentApprovalThreshold: config.adjustmentApprovalThreshold,
-    // why: the finance review routes call the wallet's staff-side methods once it is registered.
-    wallet: () => wallet,
-    delivery: () => delivery.backOffice,
-    spot: () => spotBackOffice,
-    marketMaker: () => marketMaker.service,
-    reserves: () => reserves.service,
-    accounts: { identity: () => identity, notices: () => notices.service, mail: () => mail },
-    support: () => support.service,
-    content: () => content,
-    launchpad: () => launchpad.service,
-    mining: () => mining.service,
-    indexSources: () => markets.backOffice,
+    reviewFigures: (since) => wallet.reviewFigures(since),
     // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
     health: () => readiness.report(),
     ledgerCheck: {
@@ -632,6 +637,30 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     firstOwner: config.firstOwner,
     log: app.log,
   });
+  // why: the back office, apart from `/apiv`: the staff hook first (every route declares its
+  // permission), then the staff's own routes, then each domain's admin routes.
+  await app.register(
+    async (admin) => {
+      registerStaffHook(admin, staff.service);
+      await admin.register(staffRoutes, { staff: staff.service, backOffice: staff.backOffice });
+      await admin.register(walletAdminRoutes, { wallet });
+      await admin.register(deliveryAdminRoutes, { delivery: delivery.backOffice });
+      await admin.register(spotAdminRoutes, { spot: spotBackOffice });
+      await admin.register(makerAdminRoutes, {
+        maker: new MakerBackOffice({ db, audit, maker: marketMaker.service }),
+      });
+      await admin.register(reservesAdminRoutes, { reserves: reserves.service });
+      await admin.register(identityAdminRoutes, { identity });
+      await admin.register(noticesAdminRoutes, { db, audit, notices: notices.service });
+      await admin.register(mailAdminRoutes, { db, audit, mail });
+      await admin.register(supportAdminRoutes, { support: support.service });
+      await admin.register(contentAdminRoutes, { content });
+      await admin.register(launchpadAdminRoutes, { launchpad: launchpad.service });
+      await admin.register(miningAdminRoutes, { mining: mining.service });
+      await admin.register(indexSourcesAdminRoutes, { indexSources: markets.backOffice });
+    },
+    { prefix: '/admin-api' },
+  );
 
   // why: the books are rebuilt from the open orders before the first request can reach them.
   await spot.start();

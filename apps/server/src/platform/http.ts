@@ -15,6 +15,12 @@ export function ok<T>(request: FastifyRequest, data: T, message: SuccessKey = 'O
   return { code: SUCCESS_CODE, msg: translateServer(request.locale, `success.${message}`), data };
 }
 
+/**
+ * The query of a back-office GET: the staff token may come in the query string (image links and
+ * downloads cannot set a header).
+ */
+export const TokenQuery = z.object({ token: z.string().max(200).optional() });
+
 /** Zod schema of an envelope carrying `data` (nullable, since errors carry `data: null`). */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ code: z.number().int(), msg: z.string(), data: data.nullable() });
