@@ -132,3 +132,24 @@ export function clientDevice(request: FastifyRequest): string {
   const ua = request.headers['user-agent'] ?? '';
   return ua.slice(0, MAX_CLIENT_DEVICE_LENGTH);
 }
+
+/**
+ * Registers `build` as an encapsulated plugin under `prefix` (its hooks stay inside) and answers
+ * what it returned, so the caller composes with the modules it created there.
+ */
+export async function registerScope<T>(
+  app: FastifyInstance,
+  prefix: string,
+  build: (scope: FastifyInstance) => Promise<T>,
+): Promise<T> {
+  const built: T[] = [];
+  await app.register(
+    async (scope) => {
+      built.push(await build(scope));
+    },
+    { prefix },
+  );
+  const [value] = built;
+  if (built.length !== 1) throw new Error(`the ${prefix} scope did not register`);
+  return value as T;
+}
