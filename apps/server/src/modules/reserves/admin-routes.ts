@@ -16,8 +16,7 @@ import type { ReservesService } from './service.ts';
 /**
  * `/admin-api/reserves/*`: proof-of-reserves snapshots (pending and published) with their reserve
  * entries and the publication key's fingerprint; attaching an entry (its signature is checked
- * against the snapshot's message) and publishing, both audited. NOT_FOUND while the module is not
- * registered.
+ * against the snapshot's message) and publishing, both audited.
  */
 export async function reservesAdminRoutes(
   app: FastifyInstance,
