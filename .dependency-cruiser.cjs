@@ -27,6 +27,25 @@ module.exports = {
       to: { path: '^apps/server/src/modules/[^/]+/repository', pathNot: '^apps/server/src/modules/$1/' },
     },
     {
+      name: 'staff-imports-no-domain',
+      severity: 'error',
+      comment:
+        "staff/ keeps staff accounts, sessions, permissions, the /admin-api hook, the dashboard and adjustments; each domain owns its back office (modules/<domain>/admin-routes.ts). Staff reads users, logins, the ledger and the audit log, and gets any other domain's figure as a function declared in staff and wired in app.ts, so a domain changes without touching staff.",
+      from: { path: '^apps/server/src/modules/staff/' },
+      to: {
+        path: '^apps/server/src/modules/',
+        pathNot: '^apps/server/src/modules/(staff|users|auth|ledger|audit)/',
+      },
+    },
+    {
+      name: 'domains-import-no-staff',
+      severity: 'error',
+      comment:
+        "A domain's admin routes take who acts from platform/staff-actor.ts (the /admin-api hook sets it), never from staff/, so the back office of a domain does not depend on the staff module.",
+      from: { path: '^apps/server/src/modules/([^/]+)/', pathNot: '^apps/server/src/modules/staff/' },
+      to: { path: '^apps/server/src/modules/staff/' },
+    },
+    {
       name: 'repository-is-data-access-only',
       severity: 'error',
       comment: 'Repositories are plain query functions: no services, routes or other modules.',

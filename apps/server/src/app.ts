@@ -1,76 +1,71 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import type { Config } from './config.ts';
+import type { AppContext, BuildOptions } from './app-context.ts';
 import { registerAuditModule } from './modules/audit/module.ts';
-import type { AuditService } from './modules/audit/service.ts';
-import type { CaptchaTextSource } from './modules/auth/captcha.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
-import type { AuthService } from './modules/auth/service.ts';
 import { BackupsModule } from './modules/backups/module.ts';
+import { contentAdminRoutes } from './modules/content/admin-routes.ts';
 import { registerContentModule } from './modules/content/module.ts';
-import type { ContentService } from './modules/content/service.ts';
-import { type DeliveryModule, registerDeliveryModule } from './modules/delivery/module.ts';
+import { deliveryAdminRoutes } from './modules/delivery/admin-routes.ts';
+import { registerDeliveryModule } from './modules/delivery/module.ts';
 import { SAME_ADDRESS_WINDOW_MS } from './modules/delivery/service.ts';
+import { identityAdminRoutes } from './modules/identity/admin-routes.ts';
 import { registerIdentityModule } from './modules/identity/module.ts';
-import type { IdentityService } from './modules/identity/service.ts';
-import { type LaunchpadModule, registerLaunchpadModule } from './modules/launchpad/module.ts';
-import type { LaunchpadService } from './modules/launchpad/service.ts';
+import { launchpadAdminRoutes } from './modules/launchpad/admin-routes.ts';
+import { registerLaunchpadModule } from './modules/launchpad/module.ts';
 import { registerLedgerModule } from './modules/ledger/module.ts';
-import type { LedgerService } from './modules/ledger/service.ts';
+import { mailAdminRoutes } from './modules/mail/admin-routes.ts';
 import { MailService } from './modules/mail/service.ts';
 import { SmtpMailer } from './modules/mail/smtp.ts';
-import { IndexAggregator } from './modules/markets/index-price.ts';
-import { type MarketsModule, registerMarketsModule, TICKERS_SUBJECT } from './modules/markets/module.ts';
-import { type PriceFeed, SimulatedPriceFeed } from './modules/markets/price-feed.ts';
-import type { MarketsService } from './modules/markets/service.ts';
-import { VenuePriceFeed } from './modules/markets/venue-feed.ts';
-import { VenueIndexFeed } from './modules/markets/venue-index-feed.ts';
-import { type MiningModule, registerMiningModule } from './modules/mining/module.ts';
-import type { MiningService } from './modules/mining/service.ts';
-import { type MarketMakerModule, registerMarketMakerModule } from './modules/mm/module.ts';
-import { type NoticesModule, registerNoticesModule } from './modules/notices/module.ts';
+import { indexSourcesAdminRoutes } from './modules/markets/admin-routes.ts';
+import { createPriceFeed } from './modules/markets/feed.ts';
+import { registerMarketsModule, TICKERS_SUBJECT } from './modules/markets/module.ts';
+import { miningAdminRoutes } from './modules/mining/admin-routes.ts';
+import { registerMiningModule } from './modules/mining/module.ts';
+import { makerAdminRoutes } from './modules/mm/admin-routes.ts';
+import { MakerBackOffice } from './modules/mm/back-office.ts';
+import { registerMarketMakerModule } from './modules/mm/module.ts';
+import { noticesAdminRoutes } from './modules/notices/admin-routes.ts';
+import { registerNoticesModule } from './modules/notices/module.ts';
+import { reservesAdminRoutes } from './modules/reserves/admin-routes.ts';
 import { publicationKey } from './modules/reserves/keys.ts';
-import { type ReservesModule, registerReservesModule } from './modules/reserves/module.ts';
+import { registerReservesModule } from './modules/reserves/module.ts';
 import { registerSecurityModule } from './modules/security/module.ts';
-import type { SecurityService } from './modules/security/service.ts';
 import { EMAIL_CODE_RESEND_SECONDS } from './modules/security/service.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
+import { spotAdminRoutes } from './modules/spot/admin-routes.ts';
 import { SpotBackOffice } from './modules/spot/back-office.ts';
 import { startSpotMarketData } from './modules/spot/market-data.ts';
 import { registerSpotModule } from './modules/spot/module.ts';
-import type { SpotService } from './modules/spot/service.ts';
+import { registerStaffHook } from './modules/staff/hook.ts';
 import { registerStaffModule } from './modules/staff/module.ts';
-import { registerSupportModule, type SupportModule } from './modules/support/module.ts';
+import { staffRoutes } from './modules/staff/routes.ts';
+import { supportAdminRoutes } from './modules/support/admin-routes.ts';
+import { registerSupportModule } from './modules/support/module.ts';
 import { registerUsersModule } from './modules/users/module.ts';
+import { walletAdminRoutes } from './modules/wallet/admin-routes.ts';
 import { registerWalletModule } from './modules/wallet/module.ts';
-import type { WalletService } from './modules/wallet/service.ts';
 import { type Bus, MemoryBus } from './platform/bus.ts';
-import { systemClock, type TimerClock } from './platform/clock.ts';
-import { type DbHandle, openDb } from './platform/db.ts';
-import { registerHttpPlatform, toTrustProxyOption } from './platform/http.ts';
+import { systemClock } from './platform/clock.ts';
+import { openDb } from './platform/db.ts';
+import { registerHttpPlatform, registerScope, toTrustProxyOption } from './platform/http.ts';
 import { DbLeaseStore } from './platform/job-leases.ts';
 import { KeyedHash } from './platform/keyed-hash.ts';
-import {
-  createLoggerOptions,
-  type LoggerSettings,
-  logDemoMode,
-  registerRequestLog,
-} from './platform/logging.ts';
+import { createLoggerOptions, logDemoMode, registerRequestLog } from './platform/logging.ts';
 import { registerMetrics } from './platform/metrics.ts';
 import { migrateToLatest } from './platform/migrate.ts';
 import { NatsBus } from './platform/nats-bus.ts';
 import { registerApiDocument } from './platform/openapi.ts';
-import { type LimitStore, openLimitStore } from './platform/rate-limit.ts';
+import { openLimitStore } from './platform/rate-limit.ts';
 import { Scheduler } from './platform/scheduler.ts';
 import { resolveSecretKey, SecretBox } from './platform/secret-box.ts';
-import { DOCS_DIRECTIVES, registerSecurityHeaders } from './platform/security-headers.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
+import { registerAdminApp, registerWebApp } from './platform/static-apps.ts';
 import {
   DEFAULT_UPLOAD_MAX_BYTES,
   ImageUploads,
@@ -82,66 +77,7 @@ import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness } from './readiness.ts';
 import { DEMO_USERS, seedDemoCrowd, seedDemoData } from './seed.ts';
 
-export interface BuildOptions {
-  config: Config;
-  /** Time and timers; tests pass a `ManualClock` and move it. */
-  clock?: TimerClock;
-  /** Text drawn in graphic codes; tests pass a known source, production draws random text. */
-  captchaText?: CaptchaTextSource;
-  /** Schedule the price feed's job (off in most tests, which tick it by hand). */
-  startFeed?: boolean;
-  /** Schedule the delivery settlement job; by default it runs when the feed does. */
-  startSettlement?: boolean;
-  /** Schedule the backup job (`BACKUP_EVERY_HOURS`); by default with the settlement jobs. */
-  startBackups?: boolean;
-  /** Schedule the market maker (and, in demo mode, the demo traders); by default with the feed. */
-  startMarketMaker?: boolean;
-  logger?: boolean;
-  /** Where log lines go (stdout when absent); tests capture them in memory. */
-  logStream?: LoggerSettings['stream'];
-}
-
-export interface AppContext {
-  config: Config;
-  store: DbHandle;
-  clock: TimerClock;
-  bus: Bus;
-  scheduler: Scheduler;
-  limitStore: LimitStore;
-  feed: PriceFeed;
-  gateway: WsGateway;
-  /** The books: tests and the back office check their invariants through it. */
-  ledger: LedgerService;
-  audit: AuditService;
-  /** `/readyz` and the dashboard's health: set once the modules have started. */
-  readiness?: Readiness;
-  /** The wallet's service, set once the API is registered (the back office and tests call it). */
-  wallet?: WalletService;
-  /** Delivery contracts and trial money (customer service and back-office side). */
-  delivery?: DeliveryModule;
-  /** Real-name verification (the demo seed and tests approve identities through it). */
-  identity?: IdentityService;
-  /** The launchpad, referral rewards and agents (tests run its job by hand). */
-  launchpad?: LaunchpadService;
-  /** The mining market (tests run its midnight job by hand). */
-  mining?: MiningService;
-  /** The markets' service (index, candles, staleness), set once the API is registered. */
-  markets?: MarketsService;
-  /** Spot trading (sequencers, orders, market data), set once the API is registered. */
-  spot?: SpotService;
-  /** The market maker and the demo traders (their settings; tests run their rounds by hand). */
-  marketMaker?: MarketMakerModule;
-  /** Proof of reserves and liabilities (snapshots; tests take them by hand). */
-  reserves?: ReservesModule;
-  /** Scheduled backups and the last one's result. */
-  backups?: BackupsModule;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    ctx: AppContext;
-  }
-}
+export type { AppContext, BuildOptions };
 
 /**
  * Builds the whole platform as one Fastify instance: store (migrated, seeded when DEMO is on),
@@ -183,25 +119,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerRequestLog(app);
 
   const sources = config.indexSources;
-  // why: with INDEX_SOURCES the index is the median of real venues; without, the demo's
-  // simulated walk (refused in production by the config), random from node:crypto at each start.
-  const feed =
-    sources.venues.length > 0
-      ? new VenueIndexFeed({
-          venues: new VenuePriceFeed({
-            venues: sources.venues,
-            urls: sources.urls,
-            clock,
-            log: (level, msg, data) => app.log[level](data ?? {}, msg),
-          }),
-          aggregator: new IndexAggregator({
-            staleMs: sources.staleMs,
-            outlierBps: sources.outlierBps,
-            minSources: sources.minSources,
-          }),
-          clock,
-        })
-      : new SimulatedPriceFeed({ seed: config.feedSeed, intervalMs: config.feedIntervalMs, clock });
+  // why: INDEX_SOURCES switches the index from the demo's simulated walk to real venues.
+  const feed = createPriceFeed({
+    sources,
+    seed: config.feedSeed,
+    intervalMs: config.feedIntervalMs,
+    clock,
+    log: (level, msg, data) => app.log[level](data ?? {}, msg),
+  });
   const gateway = new WsGateway({
     heartbeatMs: config.ws.heartbeatMs,
     maxConnectionsPerAddress: config.ws.connectionsPerIp,
@@ -254,41 +179,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const { db } = store;
   const { limits } = config;
   const limit = limitStore.limit.bind(limitStore);
-  let users!: ReturnType<typeof registerUsersModule>;
-  let settings!: ReturnType<typeof registerSettingsModule>;
-  let markets!: MarketsModule;
-  let auth!: AuthService;
-  let wallet!: WalletService;
-  let delivery!: DeliveryModule;
-  let reserves!: ReservesModule;
-  // why: both keys live outside the database (setting, else a file beside the store); nodes
-  // sharing a PostgreSQL store must be given the same ones in production.
-  const mayCreateKeys = !(config.production && config.databaseUrl);
-  const porKey = resolveSecretKey({
-    setting: config.porKey,
-    settingName: 'POR_KEY',
-    file: path.join(config.dataDir, 'por.key'),
-    mayCreate: mayCreateKeys,
-  });
-  const porSigning = await publicationKey(
+  // why: the keys live outside the database (setting, else a file beside the store); nodes
+  // sharing a PostgreSQL store must be given the same ones, so a production start there must be given them.
+  const secretKey = (setting: Buffer | undefined, settingName: string, file: string) =>
     resolveSecretKey({
-      setting: config.porSigningKey,
-      settingName: 'POR_SIGNING_KEY',
-      file: path.join(config.dataDir, 'por-signing.key'),
-      mayCreate: mayCreateKeys,
-    }),
+      setting,
+      settingName,
+      file: path.join(config.dataDir, file),
+      mayCreate: !(config.production && config.databaseUrl),
+    });
+  const porKey = secretKey(config.porKey, 'POR_KEY', 'por.key');
+  const porSigning = await publicationKey(
+    secretKey(config.porSigningKey, 'POR_SIGNING_KEY', 'por-signing.key'),
   );
-  let spot!: SpotService;
-  let notices!: NoticesModule;
-  let security!: SecurityService;
-  let identity!: IdentityService;
-  let support!: SupportModule;
-  let content!: ContentService;
-  let launchpad!: LaunchpadModule;
-  let mining!: MiningModule;
-  // why: the content module (registered last) keeps the terms of service; the services that trade,
-  // subscribe and pay out ask it whether the customer accepted the version in force.
-  const termsGate = { requireAccepted: (userId: bigint) => content.requireAccepted(userId) };
   // why: chat pictures are private to their conversation; nothing serves this folder.
   const chatFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'chat') });
   const mail = new MailService({
@@ -304,230 +207,258 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       ),
     onError: (error) => app.log.error({ err: error }, 'mail failed'),
   });
-  const userSecretKey = resolveSecretKey({
-    setting: config.userSecretKey,
-    settingName: 'USER_SECRET_KEY',
-    file: path.join(config.dataDir, 'user-secret.key'),
-    mayCreate: mayCreateKeys,
-  });
+  const userSecretKey = secretKey(config.userSecretKey, 'USER_SECRET_KEY', 'user-secret.key');
   const userSecrets = new SecretBox(userSecretKey);
   // why: identity images are kept apart from public uploads; nothing serves this folder.
   const identityFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'identity') });
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories).
-  await app.register(
-    async (api) => {
-      settings = registerSettingsModule({ db });
-      const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
-      gateway.useAuthenticator(sessions);
-      notices = registerNoticesModule(api, {
-        db,
-        clock,
-        bus,
-        gateway,
-        onError: (error) => app.log.error({ err: error }, 'notices failed'),
-      });
-      users = registerUsersModule(api, {
-        db,
-        clock,
-        sessions,
-        settings,
-        supportUrl: config.supportUrl,
-        loginPasswordChecks: limit('login_password_check', limits.passwordChecks),
-        withdrawPasswordChecks: limit('withdraw_password_check', limits.passwordChecks),
-        withdrawAddresses: { hasWithdrawAddress: (userId) => wallet.hasWithdrawAddress(userId) },
-      });
-      auth = registerAuthModule(api, {
-        db,
-        clock,
-        users,
-        sessions,
-        captchaText: options.captchaText,
-        captchaEnabled: config.captcha,
-        registerMode: config.registerMode,
-        limits: {
-          loginPerAccountAndIp: limit('login_account_ip', limits.loginPerAccountAndIp),
-          loginPerIp: limit('login_ip', limits.loginPerIp),
-          loginFailuresPerAccount: limit('login_failures_account', limits.loginFailuresPerAccount),
-          captchaAfter: limits.loginCaptchaAfter,
-          registrationsPerIp: limit('register_ip', limits.registrationsPerIp),
-          captchasPerIp: limit('captcha_ip', limits.captchasPerIp),
-        },
-        secondFactor: { verifySecondFactor: (userId, code) => security.verifySecondFactor(userId, code) },
-        terms: {
-          acceptAtRegistration: (trx, userId, version, ip) =>
-            content.acceptAtRegistration(trx, userId, version, ip),
-        },
-        notices: notices.service,
-        clientConfig: () => ({
-          register_mode: config.registerMode,
-          captcha: config.captcha,
-          price_source: feed.source,
+  const {
+    settings,
+    notices,
+    users,
+    auth,
+    identity,
+    markets,
+    wallet,
+    delivery,
+    spot,
+    support,
+    reserves,
+    content,
+    launchpad,
+    mining,
+  } = await registerScope(app, '/apiv', async (api) => {
+    const settings = registerSettingsModule({ db });
+    const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
+    gateway.useAuthenticator(sessions);
+    const notices = registerNoticesModule(api, {
+      db,
+      clock,
+      bus,
+      gateway,
+      onError: (error) => app.log.error({ err: error }, 'notices failed'),
+    });
+    const reserves = registerReservesModule(api, {
+      db,
+      clock,
+      ledger,
+      audit,
+      porKey,
+      key: porSigning,
+      scheduler,
+      proofLimit: limit('por_proof', { points: 30, durationSec: 600 }),
+    });
+    // why: content keeps the terms of service; sign-up records the version accepted, and the
+    // services that trade, subscribe and pay out ask it whether the customer accepted the one in force.
+    const content = registerContentModule(api, {
+      db,
+      clock,
+      audit,
+      settings,
+      reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
+      // why: no market offers leverage yet, so a leverage claim is withheld; the perpetual
+      // contracts' module (issue 39) answers here with its open markets' highest leverage.
+      leverageOffered: async () => 0,
+    });
+    const termsGate = content;
+    const users = registerUsersModule(api, {
+      db,
+      clock,
+      sessions,
+      settings,
+      supportUrl: config.supportUrl,
+      loginPasswordChecks: limit('login_password_check', limits.passwordChecks),
+      withdrawPasswordChecks: limit('withdraw_password_check', limits.passwordChecks),
+      // why: the profile's `is_address` is the wallet's data, and the wallet needs users: the one
+      // call back, answered by the wallet created below (before any request).
+      withdrawAddresses: { hasWithdrawAddress: (userId) => wallet.hasWithdrawAddress(userId) },
+    });
+    const auth = registerAuthModule(api, {
+      db,
+      clock,
+      users,
+      sessions,
+      captchaText: options.captchaText,
+      captchaEnabled: config.captcha,
+      registerMode: config.registerMode,
+      limits: {
+        loginPerAccountAndIp: limit('login_account_ip', limits.loginPerAccountAndIp),
+        loginPerIp: limit('login_ip', limits.loginPerIp),
+        loginFailuresPerAccount: limit('login_failures_account', limits.loginFailuresPerAccount),
+        captchaAfter: limits.loginCaptchaAfter,
+        registrationsPerIp: limit('register_ip', limits.registrationsPerIp),
+        captchasPerIp: limit('captcha_ip', limits.captchasPerIp),
+      },
+      // why: login checks the second factor, which security (created below, needing auth's login
+      // log and captcha) keeps: the one call back, answered before any request.
+      secondFactor: { verifySecondFactor: (userId, code) => security.verifySecondFactor(userId, code) },
+      terms: content,
+      notices: notices.service,
+      clientConfig: () => ({
+        register_mode: config.registerMode,
+        captcha: config.captcha,
+        price_source: feed.source,
+      }),
+    });
+    const security = registerSecurityModule(api, {
+      db,
+      clock,
+      users,
+      sessions,
+      auth,
+      mail,
+      notices: notices.service,
+      captcha: { check: (key, code) => auth.checkCaptcha(key, code) },
+      secrets: userSecrets,
+      totpIssuer: 'Bourse',
+      limits: {
+        totpChecks: limit('user_totp', limits.passwordChecks),
+        emailCodesPerAddress: limit('email_code_address', {
+          points: 1,
+          durationSec: EMAIL_CODE_RESEND_SECONDS,
         }),
-      });
-      security = registerSecurityModule(api, {
-        db,
-        clock,
-        users,
-        sessions,
-        auth,
-        mail,
-        notices: notices.service,
-        captcha: { check: (key, code) => auth.checkCaptcha(key, code) },
-        secrets: userSecrets,
-        totpIssuer: 'Bourse',
-        limits: {
-          totpChecks: limit('user_totp', limits.passwordChecks),
-          emailCodesPerAddress: limit('email_code_address', {
-            points: 1,
-            durationSec: EMAIL_CODE_RESEND_SECONDS,
-          }),
-          emailCodesPerIp: limit('email_code_ip', { points: 20, durationSec: 3600 }),
-          emailCodeChecks: limit('email_code_check', limits.passwordChecks),
-        },
-      });
-      identity = registerIdentityModule(api, {
-        db,
-        clock,
-        users,
-        audit,
-        settings,
-        notices: notices.service,
-        uploads: new ImageUploads({ store: identityFiles, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
-        store: identityFiles,
-        uploadsPerUser: limit('identity_upload', { points: 20, durationSec: 3600 }),
-        documentHash: new KeyedHash(userSecretKey, 'identity-document'),
-        // why: trial money waits for a verified identity and is given once per identity, in the
-        // transaction that approves it (docs/trial-money.md).
-        onApproved: (trx, userId, identityHash) =>
-          delivery.service.grantVerifiedTrials(trx, userId, identityHash),
-      });
-      markets = registerMarketsModule(api, {
-        db,
-        clock,
-        bus,
-        scheduler,
-        gateway,
-        audit,
-        feed,
-        symbolMap: sources.symbolMap,
-        sources,
-        feedIntervalMs: config.feedIntervalMs,
-        indexStaleMs: config.indexStaleMs,
-        tickRetentionMs: config.indexTickRetentionMs,
-        onError: (error, what) => app.log.error({ err: error, what }, 'markets failed'),
-      });
-      wallet = registerWalletModule(api, {
-        db,
-        clock,
-        ledger,
-        audit,
-        markets: markets.service,
-        users,
-        uploads: new ImageUploads({ store: files, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
-        livePrices: () => feed.prices(),
-        notices: notices.service,
-        secondFactor: security,
-        identityGate: identity,
-        termsGate,
-      });
-      delivery = registerDeliveryModule(api, {
-        db,
-        clock,
-        ledger,
-        audit,
-        index: markets.service,
-        markets: markets.service,
-        users,
-        bus,
-        scheduler,
-        identityGate: identity,
-        termsGate,
-        identities: identity,
-        accountLinks: {
-          linkedAccounts: async (trx, userId) => [
-            ...(await users.linkedAccounts(trx, userId, SAME_ADDRESS_WINDOW_MS)),
-            ...(await identity.sameIdentityAccounts(trx, userId)),
-          ],
-        },
-        settings,
-        trialTurnoverMultiple: config.trialTurnoverMultiple,
-        graceSeconds: config.deliveryGraceSeconds,
-        settleIntervalMs: config.feedIntervalMs,
-        onError: (error, what) => app.log.error({ err: error, what }, 'delivery failed'),
-      });
-      spot = registerSpotModule(api, {
-        db,
-        clock,
-        ledger,
-        index: markets.service,
-        users,
-        bus,
-        identityGate: identity,
-        termsGate,
-        onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
-      });
-      support = registerSupportModule(api, {
-        db,
-        clock,
-        bus,
-        gateway,
-        audit,
-        uploads: new ImageUploads({ store: chatFiles, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
-        store: chatFiles,
-        messagesPerUser: limit('support_message', limits.supportMessages),
-        wallet: { recentActivity: (userId) => wallet.recentActivity(userId) },
-        onError: (error) => app.log.error({ err: error }, 'support failed'),
-      });
-      reserves = registerReservesModule(api, {
-        db,
-        clock,
-        ledger,
-        audit,
-        porKey,
-        key: porSigning,
-        scheduler,
-        proofLimit: limit('por_proof', { points: 30, durationSec: 600 }),
-      });
-      launchpad = registerLaunchpadModule(api, {
-        db,
-        clock,
-        ledger,
-        audit,
-        settings,
-        users,
-        identityGate: identity,
-        termsGate,
-        coins: markets.service,
-        scheduler,
-        // why: products rule 6: a per-minute job releases locks (and distributes, settles rewards).
-        intervalMs: 60_000,
-      });
-      mining = registerMiningModule(api, {
-        db,
-        clock,
-        ledger,
-        audit,
-        index: markets.service,
-        users,
-        settings,
-        scheduler,
-        termsGate,
-        intervalMs: config.miningJobMs,
-      });
-      content = registerContentModule(api, {
-        db,
-        clock,
-        audit,
-        settings,
-        reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
-        // why: no market offers leverage yet, so a leverage claim is withheld; the perpetual
-        // contracts' module (issue 39) answers here with its open markets' highest leverage.
-        leverageOffered: async () => 0,
-      });
-    },
-    { prefix: '/apiv' },
-  );
+        emailCodesPerIp: limit('email_code_ip', { points: 20, durationSec: 3600 }),
+        emailCodeChecks: limit('email_code_check', limits.passwordChecks),
+      },
+    });
+    const identity = registerIdentityModule(api, {
+      db,
+      clock,
+      users,
+      audit,
+      settings,
+      notices: notices.service,
+      uploads: new ImageUploads({ store: identityFiles, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
+      store: identityFiles,
+      uploadsPerUser: limit('identity_upload', { points: 20, durationSec: 3600 }),
+      documentHash: new KeyedHash(userSecretKey, 'identity-document'),
+    });
+    const markets = registerMarketsModule(api, {
+      db,
+      clock,
+      bus,
+      scheduler,
+      gateway,
+      audit,
+      feed,
+      symbolMap: sources.symbolMap,
+      sources,
+      feedIntervalMs: config.feedIntervalMs,
+      indexStaleMs: config.indexStaleMs,
+      tickRetentionMs: config.indexTickRetentionMs,
+      onError: (error, what) => app.log.error({ err: error, what }, 'markets failed'),
+    });
+    const wallet = registerWalletModule(api, {
+      db,
+      clock,
+      ledger,
+      audit,
+      markets: markets.service,
+      users,
+      uploads: new ImageUploads({ store: files, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
+      livePrices: () => feed.prices(),
+      notices: notices.service,
+      secondFactor: security,
+      identityGate: identity,
+      termsGate,
+    });
+    const delivery = registerDeliveryModule(api, {
+      db,
+      clock,
+      ledger,
+      audit,
+      index: markets.service,
+      markets: markets.service,
+      users,
+      bus,
+      scheduler,
+      identityGate: identity,
+      termsGate,
+      identities: identity,
+      accountLinks: {
+        linkedAccounts: async (trx, userId) => [
+          ...(await users.linkedAccounts(trx, userId, SAME_ADDRESS_WINDOW_MS)),
+          ...(await identity.sameIdentityAccounts(trx, userId)),
+        ],
+      },
+      settings,
+      trialTurnoverMultiple: config.trialTurnoverMultiple,
+      graceSeconds: config.deliveryGraceSeconds,
+      settleIntervalMs: config.feedIntervalMs,
+      onError: (error, what) => app.log.error({ err: error, what }, 'delivery failed'),
+    });
+    // why: trial money waits for a verified identity and is given once per identity, in the
+    // transaction that approves it (docs/trial-money.md).
+    identity.addApprovalHook((trx, userId, identityHash) =>
+      delivery.service.grantVerifiedTrials(trx, userId, identityHash),
+    );
+    const spot = registerSpotModule(api, {
+      db,
+      clock,
+      ledger,
+      index: markets.service,
+      users,
+      bus,
+      identityGate: identity,
+      termsGate,
+      onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
+    });
+    const support = registerSupportModule(api, {
+      db,
+      clock,
+      bus,
+      gateway,
+      audit,
+      uploads: new ImageUploads({ store: chatFiles, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
+      store: chatFiles,
+      messagesPerUser: limit('support_message', limits.supportMessages),
+      wallet,
+      onError: (error) => app.log.error({ err: error }, 'support failed'),
+    });
+    const launchpad = registerLaunchpadModule(api, {
+      db,
+      clock,
+      ledger,
+      audit,
+      settings,
+      users,
+      identityGate: identity,
+      termsGate,
+      coins: markets.service,
+      scheduler,
+      // why: products rule 6: a per-minute job releases locks (and distributes, settles rewards).
+      intervalMs: 60_000,
+    });
+    const mining = registerMiningModule(api, {
+      db,
+      clock,
+      ledger,
+      audit,
+      index: markets.service,
+      users,
+      settings,
+      scheduler,
+      termsGate,
+      intervalMs: config.miningJobMs,
+    });
+    return {
+      settings,
+      notices,
+      users,
+      auth,
+      identity,
+      markets,
+      wallet,
+      delivery,
+      spot,
+      support,
+      reserves,
+      content,
+      launchpad,
+      mining,
+    };
+  });
   ctx.wallet = wallet;
   ctx.delivery = delivery;
   ctx.identity = identity;
@@ -582,74 +513,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
   }
 
-  await registerStaffModule(app, {
-    db,
-    clock,
-    audit,
-    ledger,
-    users,
-    auth,
-    policy: config.staffSession,
-    limits: {
-      loginPerAccountAndIp: limit('staff_login_account_ip', limits.loginPerAccountAndIp),
-      loginPerIp: limit('staff_login_ip', limits.loginPerIp),
-      totpChecks: limit('staff_totp', limits.passwordChecks),
-    },
-    totpIssuer: 'Bourse',
-    secrets: new SecretBox(
-      resolveSecretKey({
-        setting: config.staffSecretKey,
-        settingName: 'STAFF_SECRET_KEY',
-        file: path.join(config.dataDir, 'staff-secret.key'),
-        // why: nodes sharing a PostgreSQL store need one key; a production start there must be given it.
-        mayCreate: !(config.production && config.databaseUrl),
-      }),
-    ),
-    listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
-    usdtValue: (asset, amount) => wallet.usdtValue(asset, amount),
-    adjustmentApprovalThreshold: config.adjustmentApprovalThreshold,
-    // why: the finance review routes call the wallet's staff-side methods once it is registered.
-    wallet: () => wallet,
-    delivery: () => delivery.backOffice,
-    spot: () => spotBackOffice,
-    marketMaker: () => marketMaker.service,
-    reserves: () => reserves.service,
-    accounts: { identity: () => identity, notices: () => notices.service, mail: () => mail },
-    support: () => support.service,
-    content: () => content,
-    launchpad: () => launchpad.service,
-    mining: () => mining.service,
-    indexSources: () => markets.backOffice,
-    // why: the dashboard shows what `/readyz` reports; readiness starts below, before any request.
-    health: () => readiness.report(),
-    ledgerCheck: {
-      last: () => readiness.lastLedgerCheck(),
-      now: async () => {
-        await readiness.checkLedger();
-        return readiness.lastLedgerCheck();
-      },
-    },
-    firstOwner: config.firstOwner,
-    log: app.log,
-  });
-
-  // why: the books are rebuilt from the open orders before the first request can reach them.
-  await spot.start();
-  await notices.start();
-  await support.start();
-  const spotMarketData = await startSpotMarketData({
-    service: spot,
-    bus,
-    gateway,
-    onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
-  });
-  await markets.start({ runFeed: options.startFeed !== false });
-  if (options.startSettlement ?? options.startFeed !== false) {
-    delivery.start();
-    reserves.start();
-    launchpad.start();
-    mining.start();
-  }
   const backups = new BackupsModule({
     scheduler,
     clock,
@@ -660,10 +523,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
   });
   ctx.backups = backups;
-  if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
-  if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
-    marketMaker.start({ demoTraders: config.demo });
-  }
   const readiness = new Readiness({
     db: store.db,
     bus,
@@ -685,6 +544,83 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         .filter((symbol) => markets.service.isIndexStale(symbol, now));
     },
   });
+  const staff = await registerStaffModule({
+    db,
+    clock,
+    audit,
+    ledger,
+    users,
+    auth,
+    policy: config.staffSession,
+    limits: {
+      loginPerAccountAndIp: limit('staff_login_account_ip', limits.loginPerAccountAndIp),
+      loginPerIp: limit('staff_login_ip', limits.loginPerIp),
+      totpChecks: limit('staff_totp', limits.passwordChecks),
+    },
+    totpIssuer: 'Bourse',
+    secrets: new SecretBox(secretKey(config.staffSecretKey, 'STAFF_SECRET_KEY', 'staff-secret.key')),
+    listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
+    usdtValue: (asset, amount) => wallet.usdtValue(asset, amount),
+    adjustmentApprovalThreshold: config.adjustmentApprovalThreshold,
+    reviewFigures: (since) => wallet.reviewFigures(since),
+    // why: the dashboard shows what `/readyz` reports.
+    health: () => readiness.report(),
+    ledgerCheck: {
+      last: () => readiness.lastLedgerCheck(),
+      now: async () => {
+        await readiness.checkLedger();
+        return readiness.lastLedgerCheck();
+      },
+    },
+    firstOwner: config.firstOwner,
+    log: app.log,
+  });
+  // why: the back office, apart from `/apiv`: the staff hook first (every route declares its
+  // permission), then the staff's own routes, then each domain's admin routes.
+  await app.register(
+    async (admin) => {
+      registerStaffHook(admin, staff.service);
+      await admin.register(staffRoutes, { staff: staff.service, backOffice: staff.backOffice });
+      await admin.register(walletAdminRoutes, { wallet });
+      await admin.register(deliveryAdminRoutes, { delivery: delivery.backOffice });
+      await admin.register(spotAdminRoutes, { spot: spotBackOffice });
+      await admin.register(makerAdminRoutes, {
+        maker: new MakerBackOffice({ db, audit, maker: marketMaker.service }),
+      });
+      await admin.register(reservesAdminRoutes, { reserves: reserves.service });
+      await admin.register(identityAdminRoutes, { identity });
+      await admin.register(noticesAdminRoutes, { db, audit, notices: notices.service });
+      await admin.register(mailAdminRoutes, { db, audit, mail });
+      await admin.register(supportAdminRoutes, { support: support.service });
+      await admin.register(contentAdminRoutes, { content });
+      await admin.register(launchpadAdminRoutes, { launchpad: launchpad.service });
+      await admin.register(miningAdminRoutes, { mining: mining.service });
+      await admin.register(indexSourcesAdminRoutes, { indexSources: markets.backOffice });
+    },
+    { prefix: '/admin-api' },
+  );
+
+  // why: the books are rebuilt from the open orders before the first request can reach them.
+  await spot.start();
+  await notices.start();
+  await support.start();
+  const spotMarketData = await startSpotMarketData({
+    service: spot,
+    bus,
+    gateway,
+    onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
+  });
+  await markets.start({ runFeed: options.startFeed !== false });
+  if (options.startSettlement ?? options.startFeed !== false) {
+    delivery.start();
+    reserves.start();
+    launchpad.start();
+    mining.start();
+  }
+  if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
+  if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
+    marketMaker.start({ demoTraders: config.demo });
+  }
   await readiness.start();
   ctx.readiness = readiness;
   // why: for load balancers and orchestrators: 503 only when this node cannot serve (database or
@@ -721,58 +657,4 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await store.close();
   });
   return app;
-}
-
-/** Serves the built back office at `/admin/` (hash routes, so every page is its index.html). */
-function registerAdminApp(app: FastifyInstance, adminDist: string): void {
-  if (!fs.existsSync(path.join(adminDist, 'index.html'))) {
-    app.get('/admin/', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('text/plain').send('The back office is not built yet: run `npm run build`.'),
-    );
-    return;
-  }
-  // why: antd writes its styles as <style> elements at run time, which the customer app's
-  // hash-only policy refuses; the back office gets the docs' policy (inline styles, scripts 'self').
-  const policy = Object.entries(DOCS_DIRECTIVES)
-    .map(([name, values]) => `${name} ${values.join(' ')}`)
-    .join('; ');
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/admin/')) reply.header('content-security-policy', policy);
-  });
-  // why: with ignoreTrailingSlash, `/admin/` is routed as `/admin`, which the static wildcard
-  // (`/admin/*`) does not match; the entry page is answered here.
-  const indexHtml = fs.readFileSync(path.join(adminDist, 'index.html'), 'utf8');
-  app.get('/admin', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml),
-  );
-  app.register(fastifyStatic, {
-    root: adminDist,
-    prefix: '/admin/',
-    decorateReply: false,
-    index: false,
-    setHeaders(reply, filePath) {
-      const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-      reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
-}
-
-/** Serves the built customer app: hashed assets cached for a year, index.html always revalidated. */
-function registerWebApp(app: FastifyInstance, webDist: string): void {
-  if (!fs.existsSync(path.join(webDist, 'index.html'))) {
-    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('text/plain').send('The customer app is not built yet: run `npm run build`.'),
-    );
-    return;
-  }
-  app.register(fastifyStatic, {
-    root: webDist,
-    prefix: '/',
-    wildcard: true,
-    index: ['index.html'],
-    setHeaders(reply, filePath) {
-      const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-      reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
 }

@@ -15,6 +15,12 @@ export function ok<T>(request: FastifyRequest, data: T, message: SuccessKey = 'O
   return { code: SUCCESS_CODE, msg: translateServer(request.locale, `success.${message}`), data };
 }
 
+/**
+ * The query of a back-office GET: the staff token may come in the query string (image links and
+ * downloads cannot set a header).
+ */
+export const TokenQuery = z.object({ token: z.string().max(200).optional() });
+
 /** Zod schema of an envelope carrying `data` (nullable, since errors carry `data: null`). */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ code: z.number().int(), msg: z.string(), data: data.nullable() });
@@ -125,4 +131,25 @@ export function clientIp(request: FastifyRequest): string {
 export function clientDevice(request: FastifyRequest): string {
   const ua = request.headers['user-agent'] ?? '';
   return ua.slice(0, MAX_CLIENT_DEVICE_LENGTH);
+}
+
+/**
+ * Registers `build` as an encapsulated plugin under `prefix` (its hooks stay inside) and answers
+ * what it returned, so the caller composes with the modules it created there.
+ */
+export async function registerScope<T>(
+  app: FastifyInstance,
+  prefix: string,
+  build: (scope: FastifyInstance) => Promise<T>,
+): Promise<T> {
+  const built: T[] = [];
+  await app.register(
+    async (scope) => {
+      built.push(await build(scope));
+    },
+    { prefix },
+  );
+  const [value] = built;
+  if (built.length !== 1) throw new Error(`the ${prefix} scope did not register`);
+  return value as T;
 }

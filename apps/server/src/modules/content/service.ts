@@ -4,6 +4,7 @@ import { CONTENT_PAGE_SLUGS, TERMS_PAGE_SLUG } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { ContentKind } from '../../platform/schema.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { SettingsService } from '../settings/service.ts';
@@ -27,12 +28,6 @@ const TERMS_LAST_VERSION = 'content.terms_last_version';
 const TERMS_CACHE_MS = 5_000;
 /** At most this many remembered acceptances (user and version) before the memory starts over. */
 const ACCEPTED_CACHE_MAX = 100_000;
-
-export interface StaffRef {
-  staffId: bigint;
-  actor: string;
-  ip: string;
-}
 
 export interface ContentInput {
   kind: ContentKind;
@@ -345,7 +340,7 @@ export class ContentService {
    * text saved as a draft loses its version until then); its publish time, pinning or a republish
    * of the same text keep it, so customers accept again only what they have not read.
    */
-  async save(staff: StaffRef, input: ContentInput, id?: bigint): Promise<bigint> {
+  async save(staff: StaffActor, input: ContentInput, id?: bigint): Promise<bigint> {
     const texts = Object.entries(input.texts)
       .filter(([locale, t]) => (LOCALES as readonly string[]).includes(locale) && t.title.trim())
       .map(([locale, t]) => ({ locale, title: t.title.trim(), body: sanitizeBody(t.body) }));
@@ -438,7 +433,7 @@ export class ContentService {
     return version;
   }
 
-  async remove(staff: StaffRef, id: bigint): Promise<void> {
+  async remove(staff: StaffActor, id: bigint): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       const before = await repo.findItem(trx, id);
       if (!before) throw new AppError('RECORD_NOT_FOUND');
@@ -455,7 +450,7 @@ export class ContentService {
   }
 
   /** Sets the marketing claims ('' withdraws one); audited. */
-  async setClaims(staff: StaffRef, claims: { leverageMax: string; reserveBtc: string }): Promise<void> {
+  async setClaims(staff: StaffActor, claims: { leverageMax: string; reserveBtc: string }): Promise<void> {
     for (const value of [claims.leverageMax, claims.reserveBtc]) {
       if (value !== '' && !/^\d{1,9}(\.\d{1,8})?$/.test(value)) throw new AppError('CONFIG_AMOUNT_INVALID');
     }

@@ -11,6 +11,7 @@ import type {
 } from '@bourse/shared/api';
 import { isUniqueViolation } from '../../platform/db.ts';
 import type { ContractStatusValue } from '../../platform/schema.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import * as repo from './repository.ts';
 import {
@@ -21,7 +22,6 @@ import {
   minTurnoverMultiple,
   type PlanSettings,
   type ProductSettings,
-  type StaffActor,
   TURNOVER_MULTIPLE_SETTING,
   toContractRecord,
   toPeriodValues,

@@ -5,6 +5,7 @@ import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import { type KeyedHash, normalizeDocumentNumber } from '../../platform/keyed-hash.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import type { IdentityDocType, IdentityStatus } from '../../platform/schema.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { FileStore, ImageUploads, UploadedFile } from '../../platform/uploads.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -36,18 +37,13 @@ export interface IdentityDeps {
   uploadsPerUser: Limit;
   /** Hashes document numbers with the server's secret: the number itself is never stored. */
   documentHash: KeyedHash;
-  /**
-   * Runs inside the transaction that approves an identity, with the keyed hash of its document
-   * (the delivery module gives the account its trial money, once per identity).
-   */
-  onApproved?: (trx: Db, userId: bigint, identityHash: string) => Promise<void>;
 }
 
-export interface StaffRef {
-  staffId: bigint;
-  actor: string;
-  ip: string;
-}
+/**
+ * Work done inside the transaction that approves an identity, with the keyed hash of its document
+ * (the delivery module gives the account its trial money there, once per identity).
+ */
+export type ApprovalHook = (trx: Db, userId: bigint, identityHash: string) => Promise<void>;
 
 function maskRealName(name: string): string {
   const chars = [...name];
@@ -63,8 +59,23 @@ export class IdentityService {
   readonly #deps: IdentityDeps;
   #tradingSwitch: { isOn: boolean; readAt: number } | undefined;
 
+  readonly #approvalHooks: ApprovalHook[] = [];
+
   constructor(deps: IdentityDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * Adds work to every identity approval, in its transaction: what it writes commits or rolls
+   * back with the approval. A module that needs identity at construction (delivery asks whether
+   * an account is verified) adds its hook once it exists, before any request.
+   */
+  addApprovalHook(hook: ApprovalHook): void {
+    this.#approvalHooks.push(hook);
+  }
+
+  async #approved(trx: Db, userId: bigint, identityHash: string): Promise<void> {
+    for (const hook of this.#approvalHooks) await hook(trx, userId, identityHash);
   }
 
   /** Stores one identity image for the user; answers its handle for the submission. */
@@ -152,7 +163,7 @@ export class IdentityService {
     const docHash = this.documentHash(input.country, input.documentNumber);
     const approved = await repo.findApprovedOfUser(trx, input.userId);
     if (approved) {
-      if (approved.doc_hash) await this.#deps.onApproved?.(trx, input.userId, approved.doc_hash);
+      if (approved.doc_hash) await this.#approved(trx, input.userId, approved.doc_hash);
       return;
     }
     const id = await repo.insertVerification(trx, {
@@ -175,7 +186,7 @@ export class IdentityService {
       after: { status: 'approved', user: String(input.userId), demo: true },
       ip: '',
     });
-    await this.#deps.onApproved?.(trx, input.userId, docHash);
+    await this.#approved(trx, input.userId, docHash);
   }
 
   /** The user's verification state (the latest submission), with the real name masked. */
@@ -201,7 +212,7 @@ export class IdentityService {
   }
 
   /** One submission with its personal data: the view is audited. */
-  async view(staff: StaffRef, id: bigint) {
+  async view(staff: StaffActor, id: bigint) {
     const { db, audit } = this.#deps;
     const row = await repo.findVerification(db, id);
     if (!row) throw new AppError('RECORD_NOT_FOUND');
@@ -215,7 +226,7 @@ export class IdentityService {
   }
 
   /** One identity image's bytes: each read is audited. */
-  async image(staff: StaffRef, id: bigint, side: 'front' | 'back'): Promise<Buffer> {
+  async image(staff: StaffActor, id: bigint, side: 'front' | 'back'): Promise<Buffer> {
     const { db, audit, store } = this.#deps;
     const row = await repo.findVerification(db, id);
     if (!row) throw new AppError('RECORD_NOT_FOUND');
@@ -240,7 +251,7 @@ export class IdentityService {
    * the reviewer's).
    */
   async decide(
-    staff: StaffRef,
+    staff: StaffActor,
     id: bigint,
     decision: { approve: true; documentNumber: string } | { approve: false; reason: string },
   ) {
@@ -276,7 +287,7 @@ export class IdentityService {
         reason: reason || undefined,
         ip: staff.ip,
       });
-      if (docHash !== undefined) await this.#deps.onApproved?.(trx, row.user_id, docHash);
+      if (docHash !== undefined) await this.#approved(trx, row.user_id, docHash);
       if (decision.approve) await notices.notify(trx, row.user_id, 'IDENTITY_APPROVED');
       else await notices.notify(trx, row.user_id, 'IDENTITY_REJECTED', { reason });
       return row.user_id;
@@ -295,7 +306,7 @@ export class IdentityService {
     };
   }
 
-  async setPolicy(staff: StaffRef, policy: { withdrawAboveUsdt: string; trading: boolean }): Promise<void> {
+  async setPolicy(staff: StaffActor, policy: { withdrawAboveUsdt: string; trading: boolean }): Promise<void> {
     const { db, audit, settings } = this.#deps;
     const threshold = policy.withdrawAboveUsdt.trim();
     if (threshold !== '' && !isAmountString(threshold)) throw new AppError('CONFIG_AMOUNT_INVALID');

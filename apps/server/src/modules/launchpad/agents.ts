@@ -1,6 +1,7 @@
 import { AppError, fromAtoms } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import { maskName } from '../users/service.ts';
@@ -10,13 +11,6 @@ import { type RewardView, toRewardView } from './views.ts';
 const DAY_MS = 86_400_000;
 const PAGE = 20;
 const REALNAME_VERIFIED = 2n;
-
-/** A staff member acting through the back office. */
-interface StaffActor {
-  staffId: bigint;
-  actor: string;
-  ip: string;
-}
 
 export interface AgentDeps {
   db: Db;

@@ -2,6 +2,7 @@ import { AppError, fromAtoms } from '@bourse/shared';
 import type { IndexSourceRow, IndexSourcesPanel } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { Constituent } from './index-price.ts';
@@ -10,13 +11,6 @@ import * as repo from './repository.ts';
 import type { Market, MarketsService } from './service.ts';
 import type { VenueMarket } from './venue-feed.ts';
 import type { VenueIndexFeed } from './venue-index-feed.ts';
-
-/** Who acts in the back office, as the audit log records them. */
-export interface IndexStaffActor {
-  staffId: bigint;
-  actor: string;
-  ip: string;
-}
 
 /** A venue's symbol for a market: ccxt's unified spot `BASE/QUOTE` (only spot markets are loaded). */
 const VENUE_SYMBOL = /^([A-Z0-9]{1,20})\/([A-Z0-9]{1,20})$/;
@@ -138,7 +132,7 @@ export class IndexSourcesBackOffice {
    * of another base coin, or quoted in anything but the market's quote or USD (INDEX_SYMBOL_INVALID).
    */
   async setMapping(
-    staff: IndexStaffActor,
+    staff: StaffActor,
     input: {
       symbol: string;
       venue: string;

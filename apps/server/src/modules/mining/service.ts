@@ -5,10 +5,14 @@ import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import type { MiningIncome, MiningType } from '../../platform/schema.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { LedgerService, Owner } from '../ledger/service.ts';
 import * as repo from './repository.ts';
+
+/** Who acts, of the back office's actor: the demo seeding acts as the system, with no name. */
+type MiningActor = Pick<StaffActor, 'staffId' | 'actor' | 'ip'>;
 
 export const DAY_MS = 86_400_000;
 const BP = 10_000n;
@@ -45,12 +49,6 @@ export interface MiningDeps {
 }
 
 const DEMO_SEEDED = 'mining.demo_seeded';
-
-export interface StaffRef {
-  staffId: bigint;
-  actor: string;
-  ip: string;
-}
 
 export interface ProductTerms {
   name: string;
@@ -112,7 +110,7 @@ export class MiningService {
   // --- staff ------------------------------------------------------------------------------------------
 
   /** A draft product (audited); its price is the sum of its fees. */
-  async createProduct(staff: StaffRef, terms: ProductTerms): Promise<bigint> {
+  async createProduct(staff: MiningActor, terms: ProductTerms): Promise<bigint> {
     validate(terms);
     const { db, clock, audit } = this.#deps;
     return db.transaction().execute(async (trx) => {
@@ -151,7 +149,7 @@ export class MiningService {
   }
 
   /** Opens a draft for sale, pauses or resumes sales (audited). Capacity is fixed from here on. */
-  async setStatus(staff: StaffRef, id: bigint, status: 'normal' | 'paused'): Promise<void> {
+  async setStatus(staff: MiningActor, id: bigint, status: 'normal' | 'paused'): Promise<void> {
     const { db, audit } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const product = await repo.lockProduct(trx, id);
@@ -170,7 +168,7 @@ export class MiningService {
   }
 
   /** Funds a coin's pool from the treasury (a ledger entry, audited). */
-  async fundPool(staff: StaffRef, coin: string, amount: bigint, key: string): Promise<void> {
+  async fundPool(staff: MiningActor, coin: string, amount: bigint, key: string): Promise<void> {
     if (amount <= 0n) throw new AppError('AMOUNT_INVALID');
     const { db, audit, ledger } = this.#deps;
     await db.transaction().execute(async (trx) => {

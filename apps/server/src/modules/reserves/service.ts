@@ -26,6 +26,7 @@ import { AppError } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { AccountKind, LedgerService } from '../ledger/service.ts';
@@ -255,7 +256,7 @@ export class ReservesService {
    * signature must verify over the snapshot's message (`Bourse reserves snapshot <id> root <root>`).
    */
   async addReserve(
-    staff: { actor: string; ip: string },
+    staff: Pick<StaffActor, 'actor' | 'ip'>,
     snapshotId: bigint,
     entry: NewReserve,
     options: { simulated?: boolean } = {},
@@ -315,7 +316,7 @@ export class ReservesService {
    * (only for assets with reserves), chains to the header before and is signed.
    */
   async publish(
-    options: { upTo?: bigint; dueBy?: number; staff?: { actor: string; ip: string } } = {},
+    options: { upTo?: bigint; dueBy?: number; staff?: Pick<StaffActor, 'actor' | 'ip'> } = {},
   ): Promise<number> {
     const { db, key, audit } = this.#deps;
     const pending = await repo.listPending(

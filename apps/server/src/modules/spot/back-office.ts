@@ -3,6 +3,7 @@ import type { AdminSpotMarket, AdminSpotOrderList, DepthSnapshot, PublicTrade } 
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { SpotOrderStatusValue } from '../../platform/schema.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import { hasExactUnits, ratioOfBps, stepOf } from './market.ts';
@@ -12,12 +13,6 @@ import type { SpotService } from './service.ts';
 const PAGE_SIZE = 20;
 /** Atoms in one basis point (0.0001). */
 const ATOMS_PER_BPS = 10_000n;
-
-/** Who does it, as the audit log names them. */
-export interface SpotStaffActor {
-  actor: string;
-  ip: string;
-}
 
 /** A market's settings as staff set them (atoms; ratios as atoms of 1, e.g. 0.001 = 100,000). */
 export interface SpotMarketInput {
@@ -66,7 +61,7 @@ export class SpotBackOffice {
 
   /** Adds a spot market for a listed market; refused when it exists or its steps are not exact. */
   async createMarket(
-    staff: SpotStaffActor,
+    staff: StaffActor,
     input: SpotMarketInput & { symbol: string; status: 'open' | 'halted' },
   ): Promise<AdminSpotMarket> {
     const { db, clock, audit, markets } = this.#deps;
@@ -101,7 +96,7 @@ export class SpotBackOffice {
    * after it; tick and lot size are refused while orders are open, because those orders rest on
    * the current steps (halting revokes them).
    */
-  async editMarket(staff: SpotStaffActor, symbol: string, input: SpotMarketInput): Promise<AdminSpotMarket> {
+  async editMarket(staff: StaffActor, symbol: string, input: SpotMarketInput): Promise<AdminSpotMarket> {
     const { clock, audit } = this.#deps;
     const values = { ...valuesOf(input), updated_at: toMillis(clock.now()) };
     if (!hasExactUnits(values)) throw new AppError('PARAM_ERROR');
@@ -129,12 +124,12 @@ export class SpotBackOffice {
   }
 
   /** Halts a market: it refuses new orders and every open order is revoked (reason `halt`). */
-  async halt(staff: SpotStaffActor, symbol: string, reason: string): Promise<{ revoked: number }> {
+  async halt(staff: StaffActor, symbol: string, reason: string): Promise<{ revoked: number }> {
     const { revoked } = await this.#setStatus(staff, symbol, 'halted', reason);
     return { revoked };
   }
 
-  async resume(staff: SpotStaffActor, symbol: string, reason: string): Promise<AdminSpotMarket> {
+  async resume(staff: StaffActor, symbol: string, reason: string): Promise<AdminSpotMarket> {
     await this.#setStatus(staff, symbol, 'open', reason);
     return this.#market(symbol);
   }
@@ -199,7 +194,7 @@ export class SpotBackOffice {
     };
   }
 
-  #setStatus(staff: SpotStaffActor, symbol: string, status: 'open' | 'halted', reason: string) {
+  #setStatus(staff: StaffActor, symbol: string, status: 'open' | 'halted', reason: string) {
     return this.#spot.setMarketStatus(symbol, status, (trx, before, after) =>
       this.#deps.audit.record(trx, {
         actor: staff.actor,

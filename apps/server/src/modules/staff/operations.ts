@@ -3,15 +3,13 @@ import { AppError, fromAtoms } from '@bourse/shared';
 import type { HealthReport } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditRow, AuditService } from '../audit/service.ts';
 import type { AuthService, LoginLogEntry } from '../auth/service.ts';
 import type { AccountKind, LedgerService, StatementLine } from '../ledger/service.ts';
 import type { UserAccount, UserSummary, UsersService } from '../users/service.ts';
-import type { CoinSettings, NetworkSettings } from '../wallet/config.ts';
 import * as repo from './repository.ts';
-import type { StaffContext } from './service.ts';
-import type { StaffActorRef, WalletReview } from './wallet-port.ts';
 
 export interface BackOfficeDeps {
   db: Db;
@@ -20,8 +18,8 @@ export interface BackOfficeDeps {
   users: UsersService;
   auth: AuthService;
   ledger: LedgerService;
-  /** The wallet's review methods; the finance routes answer NOT_FOUND until it is registered. */
-  wallet?: () => WalletReview | undefined;
+  /** The finance review queues' figures for the dashboard, counted from `since` (the day's start). */
+  reviewFigures: (since: number) => Promise<ReviewFigures>;
   /** Symbols of the coins the platform knows (adjustments are refused in any other asset). */
   listAssets: () => Promise<string[]>;
   /** What `amount` atoms of `asset` are worth in USDT atoms at the index; undefined without a price. */
@@ -41,6 +39,14 @@ export interface BackOfficeDeps {
     last(): Promise<LedgerCheckResult>;
     now(): Promise<LedgerCheckResult>;
   };
+}
+
+/** The finance queues' counts the dashboard shows; the wallet answers them. */
+export interface ReviewFigures {
+  pendingDeposits: number;
+  pendingWithdrawals: number;
+  depositsToday: number;
+  withdrawalsToday: number;
 }
 
 export interface LedgerCheckResult {
@@ -87,8 +93,8 @@ export interface AdjustmentRequestView {
 
 /**
  * The back office's work on other modules' data: user search and profile, freezing and trade bans,
- * balances and statements, manual adjustments, the dashboard, the audit log and the finance
- * review queues. Every change runs in one transaction with its audit record.
+ * balances and statements, manual adjustments, the dashboard and the audit log. Every change runs
+ * in one transaction with its audit record.
  */
 export class BackOfficeService {
   readonly #deps: BackOfficeDeps;
@@ -126,7 +132,7 @@ export class BackOfficeService {
   }
 
   /** Freezes (ending the user's sessions; logins refused) or unfreezes an account, audited. */
-  async setFrozen(staff: StaffContext, userId: bigint, frozen: boolean, reason: string): Promise<void> {
+  async setFrozen(staff: StaffActor, userId: bigint, frozen: boolean, reason: string): Promise<void> {
     const { db, users, audit } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const change = await users.setStatus(trx, userId, frozen ? 'frozen' : 'active');
@@ -142,7 +148,7 @@ export class BackOfficeService {
   }
 
   /** Bans or allows an account's trading, audited. */
-  async setTradeBanned(staff: StaffContext, userId: bigint, banned: boolean, reason: string): Promise<void> {
+  async setTradeBanned(staff: StaffActor, userId: bigint, banned: boolean, reason: string): Promise<void> {
     const { db, users, audit } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const change = await users.setTradeBanned(trx, userId, banned);
@@ -165,7 +171,7 @@ export class BackOfficeService {
    * makes a repeated submission take effect once (the second answers ILLEGAL_OPERATION).
    */
   async adjust(
-    staff: StaffContext,
+    staff: StaffActor,
     input: { userId: bigint; asset: string; amount: bigint; reason: string; key?: string },
   ): Promise<AdjustOutcome> {
     const { db, audit, clock } = this.#deps;
@@ -252,7 +258,7 @@ export class BackOfficeService {
    * entry is posted, in one transaction with both audit records. Decided once: a second decision,
    * at the same time or later, answers ADJUSTMENT_ALREADY_DECIDED and changes nothing.
    */
-  async approveAdjustment(staff: StaffContext, id: bigint): Promise<{ entryId: bigint; balance: bigint }> {
+  async approveAdjustment(staff: StaffActor, id: bigint): Promise<{ entryId: bigint; balance: bigint }> {
     const { db, audit, clock } = this.#deps;
     return db.transaction().execute(async (trx) => {
       const request = await this.#pendingRequest(trx, id);
@@ -286,7 +292,7 @@ export class BackOfficeService {
   }
 
   /** Rejects a pending request (its maker may withdraw it): nothing is posted; audited. */
-  async rejectAdjustment(staff: StaffContext, id: bigint, reason: string): Promise<void> {
+  async rejectAdjustment(staff: StaffActor, id: bigint, reason: string): Promise<void> {
     const { db, audit, clock } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const request = await this.#pendingRequest(trx, id);
@@ -362,21 +368,17 @@ export class BackOfficeService {
   async dashboard(): Promise<DashboardFigures> {
     const { users, clock } = this.#deps;
     const now = clock.now();
-    const wallet = this.#deps.wallet?.();
-    const figures = wallet?.reviewFigures ? await wallet.reviewFigures(now - (now % DAY_MS)) : undefined;
+    const figures = await this.#deps.reviewFigures(now - (now % DAY_MS));
     return {
       usersTotal: await users.countUsers(),
-      pendingDeposits: figures?.pendingDeposits ?? null,
-      pendingWithdrawals: figures?.pendingWithdrawals ?? null,
-      depositsToday: figures?.depositsToday ?? null,
-      withdrawalsToday: figures?.withdrawalsToday ?? null,
+      ...figures,
       ledger: await this.#deps.ledgerCheck.last(),
       health: await this.#deps.health(),
     };
   }
 
   /** Runs the ledger check now, on a staff member's request (recorded in the audit log). */
-  async checkLedgerNow(staff: StaffActorRef): Promise<LedgerCheckResult> {
+  async checkLedgerNow(staff: StaffActor): Promise<LedgerCheckResult> {
     const result = await this.#deps.ledgerCheck.now();
     await this.#deps.db.transaction().execute((trx) =>
       this.#deps.audit.record(trx, {
@@ -401,76 +403,4 @@ export class BackOfficeService {
   }): Promise<AuditRow[]> {
     return this.#deps.audit.list(this.#deps.db, filter);
   }
-
-  /** The wallet's review methods; NOT_FOUND while no wallet module is registered. */
-  wallet(): WalletReview {
-    const wallet = this.#deps.wallet?.();
-    if (!wallet) throw new AppError('NOT_FOUND');
-    return wallet;
-  }
-
-  /** The wallet configuration; its calls answer NOT_FOUND while no wallet module is registered. */
-  readonly config = new WalletConfigOperations(() => this.wallet());
-}
-
-/** A coin's wallet switches with its networks, as the configuration page shows them. */
-export type CoinConfig = CoinSettings & { networks: NetworkSettings[] };
-
-/** What staff may change of a coin (its icon stays as it is). */
-export type CoinSwitches = Omit<CoinSettings, 'icon'>;
-
-/** A network as staff submit it; `sort` absent keeps the current order (0 for a new network). */
-export type NetworkInput = Omit<NetworkSettings, 'sort'> & { sort?: number };
-
-/**
- * The wallet configuration (coins, networks, deposit addresses, limits, fees) through the wallet's
- * audited methods: each save is one transaction with its before/after audit record.
- */
-export class WalletConfigOperations {
-  readonly #wallet: () => WalletReview;
-
-  constructor(wallet: () => WalletReview) {
-    this.#wallet = wallet;
-  }
-
-  /** Every coin the platform lists, with its wallet switches and networks in their order. */
-  async listCoins(): Promise<CoinConfig[]> {
-    const config = await this.#wallet().getConfig();
-    return config.coins.map((coin) => ({
-      ...coin,
-      networks: config.networks
-        .filter((n) => n.coin === coin.coin)
-        .sort((a, b) => a.sort - b.sort || a.network.localeCompare(b.network)),
-    }));
-  }
-
-  /** Saves a coin's switches; an unknown coin answers COIN_UNAVAILABLE. */
-  async saveCoin(staff: StaffContext, input: CoinSwitches): Promise<void> {
-    const wallet = this.#wallet();
-    const current = (await wallet.getConfig()).coins.find((c) => c.coin === input.coin);
-    if (!current) throw new AppError('COIN_UNAVAILABLE');
-    await wallet.saveCoinSettings({ settings: { ...current, ...input }, staff: toActorRef(staff) });
-  }
-
-  /**
-   * Creates or updates a network. The wallet refuses an unknown coin or address format and a
-   * deposit address whose checksum fails (ADDRESS_INVALID).
-   */
-  async saveNetwork(staff: StaffContext, input: NetworkInput): Promise<void> {
-    const wallet = this.#wallet();
-    if (input.maxWithdraw !== 0n && input.minWithdraw > input.maxWithdraw)
-      throw new AppError('CONFIG_LIMITS_INVALID');
-    const current = (await wallet.getConfig()).networks.find(
-      (n) => n.coin === input.coin && n.network === input.network,
-    );
-    await wallet.saveNetwork({
-      network: { ...input, sort: input.sort ?? current?.sort ?? 0 },
-      staff: toActorRef(staff),
-    });
-  }
-}
-
-/** Who a staff member is when another module writes the audit record. */
-export function toActorRef(staff: StaffContext): StaffActorRef {
-  return { staffId: staff.staffId, username: staff.username, actor: staff.actor, ip: staff.ip };
 }

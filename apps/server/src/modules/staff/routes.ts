@@ -1,4 +1,4 @@
-import { AppError, fromAtoms, parseAmount, toAtoms } from '@bourse/shared';
+import { fromAtoms, toAtoms } from '@bourse/shared';
 import {
   AdjustBody,
   AdjustmentRequestList,
@@ -7,8 +7,6 @@ import {
   AuditList,
   AuditQuery,
   BalanceList,
-  CoinSettingsBody,
-  ConfirmDepositBody,
   CreatedStaff,
   CreateStaffBody,
   Dashboard,
@@ -16,21 +14,14 @@ import {
   IdParams,
   LedgerCheck,
   LoginLogList,
-  NetworkSettingsBody,
   RejectAdjustmentBody,
-  RejectBody,
-  ReviewQueueQuery,
   StaffAccountList,
-  StaffDeposit,
-  StaffDepositQueue,
   StaffLoginBody,
   StaffLoginStep,
   StaffMe,
   StaffSignedIn,
   StaffStatusBody,
   StaffTokenBody,
-  StaffWithdrawal,
-  StaffWithdrawalQueue,
   StatementList,
   StatementQuery,
   TotpBody,
@@ -38,16 +29,14 @@ import {
   UserAccount,
   UserSearchQuery,
   UserSummaryList,
-  WalletConfigAnswer,
 } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import { ADDRESS_FORMATS, isAddressFormat } from '../wallet/address-format.ts';
 import { requireStaff } from './hook.ts';
-import { type BackOfficeService, toActorRef } from './operations.ts';
+import type { BackOfficeService } from './operations.ts';
 import type { StaffService, StaffView } from './service.ts';
 
 export interface StaffRoutesOptions {
@@ -174,8 +163,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
       summary: 'Check the ledger’s invariants now (the dashboard shows the periodic check)',
       response: { 200: envelope(LedgerCheck) },
     },
-    handler: async (request) =>
-      ok(request, await backOffice.checkLedgerNow(toActorRef(requireStaff(request)))),
+    handler: async (request) => ok(request, await backOffice.checkLedgerNow(requireStaff(request))),
   });
 
   // --- users -----------------------------------------------------------------------------------
@@ -427,196 +415,6 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
         BigInt(request.params.id),
         request.body.reason,
       );
-      return ok(request, null);
-    },
-  });
-
-  // --- finance reviews -------------------------------------------------------------------------
-  api.get('/deposits', {
-    config: { staff: 'finance.read' },
-    schema: {
-      tags,
-      operationId: 'adminListDeposits',
-      summary: 'Deposits, by status',
-      querystring: ReviewQueueQuery,
-      response: { 200: envelope(StaffDepositQueue) },
-    },
-    handler: async (request) => {
-      const { status, page } = request.query;
-      return ok(request, await backOffice.wallet().listDeposits({ status, page }));
-    },
-  });
-  api.get('/withdrawals', {
-    config: { staff: 'finance.read' },
-    schema: {
-      tags,
-      operationId: 'adminListWithdrawals',
-      summary: 'Withdrawals, by status',
-      querystring: ReviewQueueQuery,
-      response: { 200: envelope(StaffWithdrawalQueue) },
-    },
-    handler: async (request) => {
-      const { status, page } = request.query;
-      return ok(request, await backOffice.wallet().listWithdrawals({ status, page }));
-    },
-  });
-  api.post('/deposits/:id/confirm', {
-    config: { staff: 'finance.review', errors: ['AMOUNT_INVALID', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
-    schema: {
-      tags,
-      operationId: 'adminConfirmDeposit',
-      summary: 'Confirm a deposit, crediting the amount given',
-      params: IdParams,
-      body: ConfirmDepositBody,
-      response: { 200: envelope(StaffDeposit) },
-    },
-    handler: async (request) => {
-      const result = await backOffice.wallet().confirmDeposit({
-        depositId: BigInt(request.params.id),
-        creditedAmount: toAtoms(request.body.amount),
-        staff: toActorRef(requireStaff(request)),
-      });
-      return ok(request, result);
-    },
-  });
-  api.post('/deposits/:id/reject', {
-    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
-    schema: {
-      tags,
-      operationId: 'adminRejectDeposit',
-      summary: 'Reject a deposit with a reason',
-      params: IdParams,
-      body: RejectBody,
-      response: { 200: envelope(StaffDeposit) },
-    },
-    handler: async (request) => {
-      const result = await backOffice.wallet().rejectDeposit({
-        depositId: BigInt(request.params.id),
-        reason: request.body.reason,
-        staff: toActorRef(requireStaff(request)),
-      });
-      return ok(request, result);
-    },
-  });
-  api.post('/withdrawals/:id/approve', {
-    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
-    schema: {
-      tags,
-      operationId: 'adminApproveWithdrawal',
-      summary: 'Approve a withdrawal (debits the frozen amount)',
-      params: IdParams,
-      body: StaffTokenBody,
-      response: { 200: envelope(StaffWithdrawal) },
-    },
-    handler: async (request) => {
-      const result = await backOffice.wallet().approveWithdrawal({
-        withdrawalId: BigInt(request.params.id),
-        staff: toActorRef(requireStaff(request)),
-      });
-      return ok(request, result);
-    },
-  });
-  api.post('/withdrawals/:id/reject', {
-    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
-    schema: {
-      tags,
-      operationId: 'adminRejectWithdrawal',
-      summary: 'Reject a withdrawal with a reason (returns the frozen amount)',
-      params: IdParams,
-      body: RejectBody,
-      response: { 200: envelope(StaffWithdrawal) },
-    },
-    handler: async (request) => {
-      const result = await backOffice.wallet().rejectWithdrawal({
-        withdrawalId: BigInt(request.params.id),
-        reason: request.body.reason,
-        staff: toActorRef(requireStaff(request)),
-      });
-      return ok(request, result);
-    },
-  });
-
-  // --- configuration: coins, networks, deposit addresses, limits, fees -------------------------
-  api.get('/config/coins', {
-    config: { staff: 'config.read' },
-    schema: {
-      tags,
-      operationId: 'adminListCoinSettings',
-      summary: 'Every coin with its wallet switches and its networks (deposit address, limits, fee)',
-      response: { 200: envelope(WalletConfigAnswer) },
-    },
-    handler: async (request) => {
-      const coins = await backOffice.config.listCoins();
-      return ok(request, {
-        addressFormats: [...ADDRESS_FORMATS],
-        coins: coins.map((coin) => ({
-          ...coin,
-          networks: coin.networks.map((n) => ({
-            ...n,
-            minDeposit: fromAtoms(n.minDeposit),
-            minWithdraw: fromAtoms(n.minWithdraw),
-            maxWithdraw: fromAtoms(n.maxWithdraw),
-            withdrawFee: fromAtoms(n.withdrawFee),
-          })),
-        })),
-      });
-    },
-  });
-  api.post('/config/coins/:symbol', {
-    config: { staff: 'config.manage', errors: ['COIN_UNAVAILABLE'] },
-    schema: {
-      tags,
-      operationId: 'adminSaveCoinSettings',
-      summary: 'Save a coin’s switches: convertible, deposits, withdrawals, decimals shown (audited)',
-      params: z.object({ symbol: z.string().regex(/^[A-Z0-9]{1,16}$/, { error: 'COIN_UNAVAILABLE' }) }),
-      body: CoinSettingsBody,
-      response: { 200: Done },
-    },
-    handler: async (request) => {
-      const { convertible, depositEnabled, withdrawEnabled, displayDecimals } = request.body;
-      await backOffice.config.saveCoin(requireStaff(request), {
-        coin: request.params.symbol,
-        convertible,
-        depositEnabled,
-        withdrawEnabled,
-        displayDecimals,
-      });
-      return ok(request, null);
-    },
-  });
-  api.post('/config/networks', {
-    config: {
-      staff: 'config.manage',
-      errors: [
-        'COIN_UNAVAILABLE',
-        'ADDRESS_INVALID',
-        'AMOUNT_INVALID',
-        'CONFIG_AMOUNT_INVALID',
-        'CONFIG_LIMITS_INVALID',
-      ],
-    },
-    schema: {
-      tags,
-      operationId: 'adminSaveNetwork',
-      summary: 'Create or update a coin’s network: deposit address, limits, fee, switch (audited)',
-      body: NetworkSettingsBody,
-      response: { 200: Done },
-    },
-    handler: async (request) => {
-      const body = request.body;
-      if (!isAddressFormat(body.addressFormat)) throw new AppError('PARAM_ERROR');
-      await backOffice.config.saveNetwork(requireStaff(request), {
-        coin: body.coin,
-        network: body.network,
-        addressFormat: body.addressFormat,
-        depositAddress: body.depositAddress,
-        minDeposit: parseAmount(body.minDeposit),
-        minWithdraw: parseAmount(body.minWithdraw),
-        maxWithdraw: parseAmount(body.maxWithdraw),
-        withdrawFee: parseAmount(body.withdrawFee),
-        enabled: body.enabled,
-        sort: body.sort,
-      });
       return ok(request, null);
     },
   });

@@ -11,6 +11,7 @@ import {
   SESSION_TOUCH_INTERVAL_MS,
   type SessionPolicy,
 } from '../../platform/session-store.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import { canRole, type Permission, ROLE_PERMISSIONS, type StaffRole } from './permissions.ts';
@@ -39,14 +40,10 @@ export interface StaffDeps {
 }
 
 /** The signed-in staff member of a request, and who they are in audit records. */
-export interface StaffContext {
-  staffId: bigint;
+/** A staff member's live session: who acts, plus the session and the role the hook checks. */
+export interface StaffContext extends StaffActor {
   sessionId: bigint;
-  username: string;
   role: StaffRole;
-  /** `staff:<id>`, the audit log's actor. */
-  actor: string;
-  ip: string;
 }
 
 export type LoginStep =

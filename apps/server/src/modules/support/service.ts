@@ -4,6 +4,7 @@ import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { FileStore, ImageUploads, UploadedFile } from '../../platform/uploads.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -138,7 +139,7 @@ export class SupportService {
   }
 
   /** A conversation for staff: its messages (newest page) and the user's context; marks it read (audited). */
-  async openForStaff(staff: { staffId: bigint; actor: string; ip: string }, id: bigint, before?: bigint) {
+  async openForStaff(staff: StaffActor, id: bigint, before?: bigint) {
     const { db, audit, wallet } = this.#deps;
     const conversation = await repo.findConversation(db, id);
     if (!conversation) throw new AppError('RECORD_NOT_FOUND');
@@ -168,11 +169,7 @@ export class SupportService {
   }
 
   /** A staff reply; the user's open apps get it at once (after commit). Audited. */
-  async reply(
-    staff: { staffId: bigint; actor: string; ip: string },
-    id: bigint,
-    body: string,
-  ): Promise<ChatMessage> {
+  async reply(staff: StaffActor, id: bigint, body: string): Promise<ChatMessage> {
     const { db } = this.#deps;
     const text = body.trim();
     if (!text || [...text].length > MESSAGE_MAX) throw new AppError('PARAM_ERROR');

@@ -8,32 +8,23 @@ import {
 } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { ReservesService } from '../reserves/service.ts';
-import { requireStaff } from './hook.ts';
-import { toActorRef } from './operations.ts';
-
-const TokenQuery = z.object({ token: z.string().max(200).optional() });
+import type { ReservesService } from './service.ts';
 
 /**
  * `/admin-api/reserves/*`: proof-of-reserves snapshots (pending and published) with their reserve
  * entries and the publication key's fingerprint; attaching an entry (its signature is checked
- * against the snapshot's message) and publishing, both audited. NOT_FOUND while the module is not
- * registered.
+ * against the snapshot's message) and publishing, both audited.
  */
-export async function reservesStaffRoutes(
+export async function reservesAdminRoutes(
   app: FastifyInstance,
-  options: { reserves: () => ReservesService | undefined },
+  options: { reserves: ReservesService },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-reserves'];
-  const reserves = () => {
-    const service = options.reserves();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const reserves = options.reserves;
 
   api.get('/reserves/snapshots', {
     config: { staff: 'reserves.read' },
@@ -45,7 +36,7 @@ export async function reservesStaffRoutes(
       response: { 200: envelope(AdminSnapshotList) },
     },
     handler: async (request) => {
-      const service = reserves();
+      const service = reserves;
       const list = await service.listForStaff();
       return ok(request, {
         publicKey: service.publicKey,
@@ -77,19 +68,15 @@ export async function reservesStaffRoutes(
     },
     handler: async (request) => {
       const body = request.body;
-      const entry = await reserves().addReserve(
-        toActorRef(requireStaff(request)),
-        BigInt(request.params.id),
-        {
-          asset: body.asset,
-          chain: body.chain,
-          address: body.address,
-          balance: parseAmount(body.balance),
-          height: BigInt(body.height),
-          blockHash: body.blockHash,
-          sig: body.sig,
-        },
-      );
+      const entry = await reserves.addReserve(staffActorOf(request), BigInt(request.params.id), {
+        asset: body.asset,
+        chain: body.chain,
+        address: body.address,
+        balance: parseAmount(body.balance),
+        height: BigInt(body.height),
+        blockHash: body.blockHash,
+        sig: body.sig,
+      });
       return ok(request, entry);
     },
   });
@@ -104,9 +91,9 @@ export async function reservesStaffRoutes(
       response: { 200: envelope(PublishResult) },
     },
     handler: async (request) => {
-      const published = await reserves().publish({
+      const published = await reserves.publish({
         upTo: BigInt(request.params.id),
-        staff: toActorRef(requireStaff(request)),
+        staff: staffActorOf(request),
       });
       if (published === 0) throw new AppError('POR_NO_SNAPSHOT');
       return ok(request, { published });

@@ -1,4 +1,4 @@
-import { AppError, parseAmount } from '@bourse/shared';
+import { parseAmount } from '@bourse/shared';
 import {
   AdminContractList,
   AdminContractListQuery,
@@ -20,14 +20,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
-import type { DeliveryBackOffice } from '../delivery/back-office.ts';
-import { parseRatio } from '../delivery/settlement.ts';
-import { requireStaff } from './hook.ts';
-import { toActorRef } from './operations.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
+import type { DeliveryBackOffice } from './back-office.ts';
+import { parseRatio } from './settlement.ts';
 
-const tokenField = z.string().max(200).optional();
-const TokenQuery = z.object({ token: tokenField });
 const SymbolParams = z.object({
   symbol: z
     .string()
@@ -39,19 +36,14 @@ const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, { error: 'PARAM_E
 /**
  * `/admin-api/delivery/*`: products, periods and ratios, trial plans and grants, exposure, the
  * house's profit and loss, and contracts read only. No route here, or anywhere, edits a contract.
- * Answers NOT_FOUND while the delivery module is not registered.
  */
-export async function deliveryStaffRoutes(
+export async function deliveryAdminRoutes(
   app: FastifyInstance,
-  options: { delivery: () => DeliveryBackOffice | undefined },
+  options: { delivery: DeliveryBackOffice },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-delivery'];
-  const delivery = () => {
-    const service = options.delivery();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const delivery = options.delivery;
 
   api.get('/delivery/products', {
     config: { staff: 'delivery.read' },
@@ -62,7 +54,7 @@ export async function deliveryStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(AdminDeliveryProductList) },
     },
-    handler: async (request) => ok(request, await delivery().listProducts()),
+    handler: async (request) => ok(request, await delivery.listProducts()),
   });
 
   api.post('/delivery/products/:symbol', {
@@ -80,7 +72,7 @@ export async function deliveryStaffRoutes(
     },
     handler: async (request) => {
       const body = request.body;
-      await delivery().saveProduct(toActorRef(requireStaff(request)), {
+      await delivery.saveProduct(staffActorOf(request), {
         symbol: request.params.symbol,
         status: body.status,
         maxExposure: parseAmount(body.maxExposure),
@@ -104,7 +96,7 @@ export async function deliveryStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(TrialPlanList) },
     },
-    handler: async (request) => ok(request, await delivery().listPlans()),
+    handler: async (request) => ok(request, await delivery.listPlans()),
   });
 
   api.post('/delivery/trial-plans', {
@@ -118,7 +110,7 @@ export async function deliveryStaffRoutes(
     },
     handler: async (request) => {
       const body = request.body;
-      const id = await delivery().savePlan(toActorRef(requireStaff(request)), {
+      const id = await delivery.savePlan(staffActorOf(request), {
         id: body.id === undefined ? undefined : BigInt(body.id),
         plan: {
           name: body.name,
@@ -146,7 +138,7 @@ export async function deliveryStaffRoutes(
       const { userId, page } = request.query;
       return ok(
         request,
-        await delivery().listGrants({ userId: userId === undefined ? undefined : BigInt(userId), page }),
+        await delivery.listGrants({ userId: userId === undefined ? undefined : BigInt(userId), page }),
       );
     },
   });
@@ -171,7 +163,7 @@ export async function deliveryStaffRoutes(
     },
     handler: async (request) => {
       const { userId, planId, key } = request.body;
-      const grant = await delivery().grantTrial(toActorRef(requireStaff(request)), {
+      const grant = await delivery.grantTrial(staffActorOf(request), {
         userId: BigInt(userId),
         planId: BigInt(planId),
         key,
@@ -189,7 +181,7 @@ export async function deliveryStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(TrialSettings) },
     },
-    handler: async (request) => ok(request, await delivery().trialSettings()),
+    handler: async (request) => ok(request, await delivery.trialSettings()),
   });
 
   api.post('/delivery/trial-settings', {
@@ -205,7 +197,7 @@ export async function deliveryStaffRoutes(
     handler: async (request) =>
       ok(
         request,
-        await delivery().setTrialSettings(toActorRef(requireStaff(request)), {
+        await delivery.setTrialSettings(staffActorOf(request), {
           turnoverMultiple: request.body.turnoverMultiple,
         }),
       ),
@@ -220,7 +212,7 @@ export async function deliveryStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(DeliveryExposureList) },
     },
-    handler: async (request) => ok(request, await delivery().exposure()),
+    handler: async (request) => ok(request, await delivery.exposure()),
   });
 
   api.get('/delivery/pnl', {
@@ -234,7 +226,7 @@ export async function deliveryStaffRoutes(
     },
     handler: async (request) => {
       const { from, to } = request.query;
-      return ok(request, await delivery().pnl({ from, to }));
+      return ok(request, await delivery.pnl({ from, to }));
     },
   });
 
@@ -251,7 +243,7 @@ export async function deliveryStaffRoutes(
       const { status, symbol, userId, funding, page } = request.query;
       return ok(
         request,
-        await delivery().listContracts({
+        await delivery.listContracts({
           status,
           symbol,
           funding,
@@ -272,6 +264,6 @@ export async function deliveryStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(AdminContractRecord) },
     },
-    handler: async (request) => ok(request, await delivery().getContract(BigInt(request.params.id))),
+    handler: async (request) => ok(request, await delivery.getContract(BigInt(request.params.id))),
   });
 }

@@ -1,4 +1,4 @@
-import { AppError, fromAtoms, parseAmount } from '@bourse/shared';
+import { fromAtoms, parseAmount } from '@bourse/shared';
 import {
   AdminAgentList,
   AdminAgentQuery,
@@ -16,12 +16,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
-import type { ReferralConfig } from '../launchpad/rewards.ts';
-import type { LaunchpadService, ProjectTerms } from '../launchpad/service.ts';
-import { staffRef } from './hook.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
+import type { ReferralConfig } from './rewards.ts';
+import type { LaunchpadService, ProjectTerms } from './service.ts';
 
-const TokenQuery = z.object({ token: z.string().max(200).optional() });
 const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, { error: 'PARAM_ERROR' }) });
 
 function toTerms(body: z.output<typeof AdminProjectBody>, defaultBudgetBp: bigint): ProjectTerms {
@@ -66,17 +65,13 @@ function toConfigWire(config: ReferralConfig) {
  * Every write is audited by the launchpad module. No route here, or anywhere, sets a project's
  * progress or sold amount or a user's allocation: those are sums of the records.
  */
-export async function launchpadStaffRoutes(
+export async function launchpadAdminRoutes(
   app: FastifyInstance,
-  options: { launchpad: () => LaunchpadService | undefined },
+  options: { launchpad: LaunchpadService },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-launchpad'];
-  const launchpad = () => {
-    const service = options.launchpad();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const launchpad = options.launchpad;
   const done = z.null();
 
   api.get('/launchpad/projects', {
@@ -88,7 +83,7 @@ export async function launchpadStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(AdminProjectList) },
     },
-    handler: async (request) => ok(request, { list: await launchpad().listProjectsForStaff() }),
+    handler: async (request) => ok(request, { list: await launchpad.listProjectsForStaff() }),
   });
 
   api.post('/launchpad/projects', {
@@ -101,8 +96,8 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(z.object({ id: z.string() })) },
     },
     handler: async (request) => {
-      const config = await launchpad().referralConfig();
-      const id = await launchpad().createProject(staffRef(request), toTerms(request.body, config.budgetBp));
+      const config = await launchpad.referralConfig();
+      const id = await launchpad.createProject(staffActorOf(request), toTerms(request.body, config.budgetBp));
       return ok(request, { id: String(id) });
     },
   });
@@ -121,9 +116,9 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      const config = await launchpad().referralConfig();
-      await launchpad().updateProject(
-        staffRef(request),
+      const config = await launchpad.referralConfig();
+      await launchpad.updateProject(
+        staffActorOf(request),
         BigInt(request.params.id),
         toTerms(request.body, config.budgetBp),
       );
@@ -145,7 +140,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      await launchpad().fundInventory(staffRef(request), BigInt(request.params.id));
+      await launchpad.fundInventory(staffActorOf(request), BigInt(request.params.id));
       return ok(request, null);
     },
   });
@@ -163,7 +158,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      await launchpad().scheduleProject(staffRef(request), BigInt(request.params.id));
+      await launchpad.scheduleProject(staffActorOf(request), BigInt(request.params.id));
       return ok(request, null);
     },
   });
@@ -179,8 +174,8 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      await launchpad().setDisabled(
-        staffRef(request),
+      await launchpad.setDisabled(
+        staffActorOf(request),
         BigInt(request.params.id),
         request.body.disabled,
         request.body.reason,
@@ -201,7 +196,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      await launchpad().cancelProject(staffRef(request), BigInt(request.params.id), request.body.reason);
+      await launchpad.cancelProject(staffActorOf(request), BigInt(request.params.id), request.body.reason);
       return ok(request, null);
     },
   });
@@ -217,7 +212,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(AdminRecordList) },
     },
     handler: async (request) =>
-      ok(request, { list: await launchpad().listProjectRecordsForStaff(BigInt(request.params.id)) }),
+      ok(request, { list: await launchpad.listProjectRecordsForStaff(BigInt(request.params.id)) }),
   });
 
   api.get('/launchpad/rewards', {
@@ -232,7 +227,7 @@ export async function launchpadStaffRoutes(
     handler: async (request) =>
       ok(
         request,
-        await launchpad().listRewardsForStaff(
+        await launchpad.listRewardsForStaff(
           {
             projectId: request.query.project === undefined ? undefined : BigInt(request.query.project),
             status: request.query.status,
@@ -253,7 +248,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      await launchpad().voidReward(staffRef(request), BigInt(request.params.id), request.body.reason);
+      await launchpad.voidReward(staffActorOf(request), BigInt(request.params.id), request.body.reason);
       return ok(request, null);
     },
   });
@@ -267,7 +262,7 @@ export async function launchpadStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(ReferralConfigInfo) },
     },
-    handler: async (request) => ok(request, toConfigWire(await launchpad().referralConfig())),
+    handler: async (request) => ok(request, toConfigWire(await launchpad.referralConfig())),
   });
 
   api.post('/launchpad/referral', {
@@ -285,7 +280,7 @@ export async function launchpadStaffRoutes(
     },
     handler: async (request) => {
       const body = request.body;
-      const saved = await launchpad().setReferralConfig(staffRef(request), {
+      const saved = await launchpad.setReferralConfig(staffActorOf(request), {
         ratesBp: body.ratesBp.map(BigInt) as [bigint, bigint, bigint],
         generations: body.generations,
         capPerProject: parseAmount(body.capPerProject),
@@ -308,7 +303,7 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(AdminAgentList) },
     },
     handler: async (request) =>
-      ok(request, await launchpad().agents.list(request.query.status, request.query.page)),
+      ok(request, await launchpad.agents.list(request.query.status, request.query.page)),
   });
 
   api.post('/agents/:id/decision', {
@@ -326,8 +321,8 @@ export async function launchpadStaffRoutes(
       response: { 200: envelope(done) },
     },
     handler: async (request) => {
-      await launchpad().agents.decide(
-        staffRef(request),
+      await launchpad.agents.decide(
+        staffActorOf(request),
         BigInt(request.params.id),
         request.body.decision,
         request.body.note,

@@ -1,4 +1,3 @@
-import { AppError } from '@bourse/shared';
 import {
   ChatMessageWire,
   SupportConversationList,
@@ -10,32 +9,26 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import { toWire } from '../support/routes.ts';
-import type { SupportService } from '../support/service.ts';
-import { staffRef } from './hook.ts';
+import { toWire } from './routes.ts';
+import type { SupportService } from './service.ts';
 
-const TokenQuery = z.object({
-  token: z.string().max(200).optional(),
-  before: z.coerce.number().int().min(1).optional(),
-});
+/** The staff token, and `before` to page a conversation back (the other routes ignore it). */
+const SupportQuery = TokenQuery.extend({ before: z.coerce.number().int().min(1).optional() });
 
 /**
  * `/admin-api/support/*`: the chat console. Conversations (unread first), one conversation with
  * the user's context (opening it marks it read, audited), replies (audited) and images.
  */
-export async function supportStaffRoutes(
+export async function supportAdminRoutes(
   app: FastifyInstance,
-  options: { support: () => SupportService | undefined },
+  options: { support: SupportService },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-support'];
-  const support = () => {
-    const service = options.support();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const support = options.support;
 
   api.get('/support/conversations', {
     config: { staff: 'support.chat' },
@@ -43,11 +36,11 @@ export async function supportStaffRoutes(
       tags,
       operationId: 'adminListConversations',
       summary: 'Support conversations: unread first, then the most recent',
-      querystring: TokenQuery,
+      querystring: SupportQuery,
       response: { 200: envelope(SupportConversationList) },
     },
     handler: async (request) => {
-      const list = await support().conversations();
+      const list = await support.conversations();
       return ok(request, {
         list: list.map((c) => ({ ...c, id: toSafeNumber(c.id), userId: toSafeNumber(c.userId) })),
       });
@@ -61,13 +54,13 @@ export async function supportStaffRoutes(
       operationId: 'adminGetConversation',
       summary: 'One conversation with the user’s context; opening it marks it read (audited)',
       params: SupportIdParams,
-      querystring: TokenQuery,
+      querystring: SupportQuery,
       response: { 200: envelope(SupportThread) },
     },
     handler: async (request) => {
       const before = request.query.before;
-      const thread = await support().openForStaff(
-        staffRef(request),
+      const thread = await support.openForStaff(
+        staffActorOf(request),
         BigInt(request.params.id),
         before === undefined ? undefined : BigInt(before),
       );
@@ -93,7 +86,7 @@ export async function supportStaffRoutes(
     handler: async (request) =>
       ok(
         request,
-        toWire(await support().reply(staffRef(request), BigInt(request.params.id), request.body.body)),
+        toWire(await support.reply(staffActorOf(request), BigInt(request.params.id), request.body.body)),
       ),
   });
 
@@ -104,11 +97,11 @@ export async function supportStaffRoutes(
       operationId: 'adminGetChatImage',
       summary: 'A picture sent in a conversation, as a data URL',
       params: SupportImageParams,
-      querystring: TokenQuery,
+      querystring: SupportQuery,
       response: { 200: envelope(z.object({ dataUrl: z.string() })) },
     },
     handler: async (request, reply) => {
-      const bytes = await support().imageForStaff(request.params.name);
+      const bytes = await support.imageForStaff(request.params.name);
       reply.header('cache-control', 'no-store');
       return ok(request, { dataUrl: `data:image/webp;base64,${bytes.toString('base64')}` });
     },

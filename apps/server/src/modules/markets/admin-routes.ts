@@ -1,13 +1,11 @@
-import { AppError } from '@bourse/shared';
 import { IndexSourcesPanel, SetIndexMappingBody } from '@bourse/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
-import type { IndexSourcesBackOffice } from '../markets/back-office.ts';
-import { staffRef } from './hook.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
+import type { IndexSourcesBackOffice } from './back-office.ts';
 
-const TokenQuery = z.object({ token: z.string().max(200).optional() });
 const SymbolParams = z.object({
   symbol: z
     .string()
@@ -18,19 +16,14 @@ const SymbolParams = z.object({
 /**
  * `/admin-api/index/*`: the index's sources per market (state, last price, age, transport, why
  * the latest tick dropped it) and each venue's symbol for a market, set by the owner (audited).
- * Answers NOT_FOUND while the markets module is not registered.
  */
-export async function indexSourcesStaffRoutes(
+export async function indexSourcesAdminRoutes(
   app: FastifyInstance,
-  options: { indexSources: () => IndexSourcesBackOffice | undefined },
+  options: { indexSources: IndexSourcesBackOffice },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-index'];
-  const sources = () => {
-    const service = options.indexSources();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const sources = options.indexSources;
 
   api.get('/index/sources', {
     config: { staff: 'config.read' },
@@ -41,7 +34,7 @@ export async function indexSourcesStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(IndexSourcesPanel) },
     },
-    handler: async (request) => ok(request, await sources().panel()),
+    handler: async (request) => ok(request, await sources.panel()),
   });
 
   api.post('/index/sources/:symbol/mapping', {
@@ -59,14 +52,14 @@ export async function indexSourcesStaffRoutes(
     },
     handler: async (request) => {
       const { venue, use, venueSymbol, reason } = request.body;
-      await sources().setMapping(staffRef(request), {
+      await sources.setMapping(staffActorOf(request), {
         symbol: request.params.symbol,
         venue,
         use,
         venueSymbol,
         reason,
       });
-      return ok(request, await sources().panel());
+      return ok(request, await sources.panel());
     },
   });
 }

@@ -10,30 +10,24 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { ContentService } from '../content/service.ts';
-import { staffRef } from './hook.ts';
-
-const TokenQuery = z.object({ token: z.string().max(200).optional() });
+import type { ContentService } from './service.ts';
 
 /**
  * `/admin-api/content*`: announcements, help articles and the operator's pages (each write
  * audited, bodies sanitised by the content module) and the marketing claims.
  */
-export async function contentStaffRoutes(
+export async function contentAdminRoutes(
   app: FastifyInstance,
-  options: { content: () => ContentService | undefined },
+  options: { content: ContentService },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-content'];
-  const content = () => {
-    const service = options.content();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const content = options.content;
   const byId = async (id: bigint) => {
-    const item = (await content().listForStaff()).find((row) => row.id === id);
+    const item = (await content.listForStaff()).find((row) => row.id === id);
     if (!item) throw new AppError('RECORD_NOT_FOUND');
     return { ...item, id: toSafeNumber(item.id) };
   };
@@ -54,7 +48,7 @@ export async function contentStaffRoutes(
       response: { 200: envelope(AdminContentList) },
     },
     handler: async (request) => {
-      const list = await content().listForStaff(request.query.kind);
+      const list = await content.listForStaff(request.query.kind);
       return ok(request, { list: list.map((item) => ({ ...item, id: toSafeNumber(item.id) })) });
     },
   });
@@ -69,7 +63,7 @@ export async function contentStaffRoutes(
       response: { 200: envelope(AdminContentItem) },
     },
     handler: async (request) => {
-      const id = await content().save(staffRef(request), request.body);
+      const id = await content.save(staffActorOf(request), request.body);
       return ok(request, await byId(id));
     },
   });
@@ -85,7 +79,7 @@ export async function contentStaffRoutes(
       response: { 200: envelope(AdminContentItem) },
     },
     handler: async (request) => {
-      const id = await content().save(staffRef(request), request.body, BigInt(request.params.id));
+      const id = await content.save(staffActorOf(request), request.body, BigInt(request.params.id));
       return ok(request, await byId(id));
     },
   });
@@ -100,7 +94,7 @@ export async function contentStaffRoutes(
       response: { 200: envelope(z.null()) },
     },
     handler: async (request) => {
-      await content().remove(staffRef(request), BigInt(request.params.id));
+      await content.remove(staffActorOf(request), BigInt(request.params.id));
       return ok(request, null);
     },
   });
@@ -114,7 +108,7 @@ export async function contentStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(AdminClaims) },
     },
-    handler: async (request) => ok(request, await content().configuredClaims()),
+    handler: async (request) => ok(request, await content.configuredClaims()),
   });
 
   api.post('/content-claims', {
@@ -127,11 +121,11 @@ export async function contentStaffRoutes(
       response: { 200: envelope(AdminClaims) },
     },
     handler: async (request) => {
-      await content().setClaims(staffRef(request), {
+      await content.setClaims(staffActorOf(request), {
         leverageMax: request.body.leverageMax.trim(),
         reserveBtc: request.body.reserveBtc.trim(),
       });
-      return ok(request, await content().configuredClaims());
+      return ok(request, await content.configuredClaims());
     },
   });
 }

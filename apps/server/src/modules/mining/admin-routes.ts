@@ -1,4 +1,4 @@
-import { AppError, parseAmount } from '@bourse/shared';
+import { parseAmount } from '@bourse/shared';
 import {
   AdminMiningOrderList,
   AdminMiningProductBody,
@@ -10,29 +10,24 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
-import type { MiningService } from '../mining/service.ts';
-import { staffRef } from './hook.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
+import type { MiningService } from './service.ts';
 
 const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, { error: 'PARAM_ERROR' }) });
 const CoinParams = z.object({ coin: z.string().regex(/^[A-Z0-9]{2,16}$/, { error: 'COIN_UNAVAILABLE' }) });
-const TokenQuery = z.object({ token: z.string().max(200).optional() });
 
 /**
  * `/admin-api/mining/*`: machines (create, open, pause), the output pools (balances, days covered,
  * funding from the treasury). Every write is audited; nothing here sets what was sold or earned.
  */
-export async function miningStaffRoutes(
+export async function miningAdminRoutes(
   app: FastifyInstance,
-  options: { mining: () => MiningService | undefined },
+  options: { mining: MiningService },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-mining'];
-  const mining = () => {
-    const service = options.mining();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const mining = options.mining;
 
   api.get('/mining/products', {
     config: { staff: 'mining.read' },
@@ -43,7 +38,7 @@ export async function miningStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(z.object({ list: z.array(MiningProduct) })) },
     },
-    handler: async (request) => ok(request, { list: await mining().listProducts() }),
+    handler: async (request) => ok(request, { list: await mining.listProducts() }),
   });
 
   api.post('/mining/products', {
@@ -57,7 +52,7 @@ export async function miningStaffRoutes(
     },
     handler: async (request) => {
       const b = request.body;
-      const id = await mining().createProduct(staffRef(request), {
+      const id = await mining.createProduct(staffActorOf(request), {
         name: b.name,
         type: b.type,
         feeHashrate: parseAmount(b.feeHashrate),
@@ -92,7 +87,7 @@ export async function miningStaffRoutes(
       response: { 200: envelope(z.null()) },
     },
     handler: async (request) => {
-      await mining().setStatus(staffRef(request), BigInt(request.params.id), request.body.status);
+      await mining.setStatus(staffActorOf(request), BigInt(request.params.id), request.body.status);
       return ok(request, null);
     },
   });
@@ -106,7 +101,7 @@ export async function miningStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(AdminMiningOrderList) },
     },
-    handler: async (request) => ok(request, { list: await mining().listOrdersForStaff() }),
+    handler: async (request) => ok(request, { list: await mining.listOrdersForStaff() }),
   });
 
   api.get('/mining/pools', {
@@ -118,7 +113,7 @@ export async function miningStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(AdminPoolList) },
     },
-    handler: async (request) => ok(request, { list: await mining().pools() }),
+    handler: async (request) => ok(request, { list: await mining.pools() }),
   });
 
   api.post('/mining/pools/:coin/fund', {
@@ -132,8 +127,8 @@ export async function miningStaffRoutes(
       response: { 200: envelope(z.null()) },
     },
     handler: async (request) => {
-      await mining().fundPool(
-        staffRef(request),
+      await mining.fundPool(
+        staffActorOf(request),
         request.params.coin,
         parseAmount(request.body.amount),
         request.body.idempotency_key,

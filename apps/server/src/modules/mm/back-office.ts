@@ -1,8 +1,9 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { fromAtoms } from '@bourse/shared';
 import type { AdminMakerOverview, AdminMakerSettings } from '@bourse/shared/api';
 import type { Db } from '../../platform/db.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import type { AuditService } from '../audit/service.ts';
-import type { MakerSettings, MarketMakerService } from '../mm/service.ts';
+import type { MakerSettings, MarketMakerService } from './service.ts';
 
 /** Atoms in one basis point (0.0001). */
 const ATOMS_PER_BPS = 10_000n;
@@ -22,29 +23,26 @@ export interface MakerSettingsInput {
 /**
  * The back office's side of the market maker and the demo traders: reads their settings and saves
  * a change with its audit record in one transaction (the maker's service leaves auditing to its
- * caller). Answers NOT_FOUND while the market maker is not registered.
+ * caller).
  */
 export class MakerBackOffice {
   readonly #db: Db;
   readonly #audit: AuditService;
-  readonly #maker: () => MarketMakerService | undefined;
+  readonly #maker: MarketMakerService;
 
-  constructor(deps: { db: Db; audit: AuditService; maker: () => MarketMakerService | undefined }) {
+  constructor(deps: { db: Db; audit: AuditService; maker: MarketMakerService }) {
     this.#db = deps.db;
     this.#audit = deps.audit;
     this.#maker = deps.maker;
   }
 
   async overview(): Promise<AdminMakerOverview> {
-    const { markets, demoTraders } = await this.#service().getSettings();
+    const { markets, demoTraders } = await this.#maker.getSettings();
     return { markets: markets.map(toAdmin), demoTraders };
   }
 
-  async saveMarket(
-    staff: { actor: string; ip: string },
-    input: MakerSettingsInput,
-  ): Promise<AdminMakerOverview> {
-    const maker = this.#service();
+  async saveMarket(staff: StaffActor, input: MakerSettingsInput): Promise<AdminMakerOverview> {
+    const maker = this.#maker;
     await this.#db.transaction().execute(async (trx) => {
       const { before, after } = await maker.saveMarket(trx, {
         symbol: input.symbol,
@@ -68,8 +66,8 @@ export class MakerBackOffice {
     return this.overview();
   }
 
-  async setDemoTraders(staff: { actor: string; ip: string }, on: boolean): Promise<AdminMakerOverview> {
-    const maker = this.#service();
+  async setDemoTraders(staff: StaffActor, on: boolean): Promise<AdminMakerOverview> {
+    const maker = this.#maker;
     await this.#db.transaction().execute(async (trx) => {
       const { before, after } = await maker.setDemoTraders(trx, on);
       await this.#audit.record(trx, {
@@ -82,12 +80,6 @@ export class MakerBackOffice {
       });
     });
     return this.overview();
-  }
-
-  #service(): MarketMakerService {
-    const maker = this.#maker();
-    if (!maker) throw new AppError('NOT_FOUND');
-    return maker;
   }
 }
 

@@ -1,16 +1,13 @@
-import { AppError, toAtoms } from '@bourse/shared';
+import { toAtoms } from '@bourse/shared';
 import {
-  AdminMakerOverview,
   AdminSpotBookQuery,
   AdminSpotMarket,
   AdminSpotMarketList,
   AdminSpotOrderList,
   AdminSpotOrderQuery,
   CreateSpotMarketBody,
-  DemoTradersBody,
   DepthSnapshot,
   EditSpotMarketBody,
-  MakerSettingsBody,
   PublicTradeList,
   SpotHaltResult,
   SpotMarketStatusBody,
@@ -18,13 +15,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, ok } from '../../platform/http.ts';
-import type { SpotBackOffice, SpotMarketInput } from '../spot/back-office.ts';
-import { requireStaff } from './hook.ts';
-import type { MakerBackOffice } from './maker-settings.ts';
-import { toActorRef } from './operations.ts';
+import { envelope, ok, TokenQuery } from '../../platform/http.ts';
+import { staffActorOf } from '../../platform/staff-actor.ts';
+import type { SpotBackOffice, SpotMarketInput } from './back-office.ts';
 
-const TokenQuery = z.object({ token: z.string().max(200).optional() });
 const SymbolParams = z.object({
   symbol: z
     .string()
@@ -47,20 +41,15 @@ function inputOf(body: z.output<typeof EditSpotMarketBody>): SpotMarketInput {
 
 /**
  * `/admin-api/spot/*`: spot markets (create, edit, halt, resume; all audited), a market's book and
- * recent trades, a user's orders, and the market maker's and demo traders' settings (audited).
- * Answers NOT_FOUND while the spot module (or the market maker) is not registered.
+ * recent trades and a user's orders.
  */
-export async function spotStaffRoutes(
+export async function spotAdminRoutes(
   app: FastifyInstance,
-  options: { spot: () => SpotBackOffice | undefined; maker: MakerBackOffice },
+  options: { spot: SpotBackOffice },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-spot'];
-  const spot = () => {
-    const service = options.spot();
-    if (!service) throw new AppError('NOT_FOUND');
-    return service;
-  };
+  const spot = options.spot;
 
   api.get('/spot/markets', {
     config: { staff: 'spot.read' },
@@ -71,7 +60,7 @@ export async function spotStaffRoutes(
       querystring: TokenQuery,
       response: { 200: envelope(AdminSpotMarketList) },
     },
-    handler: async (request) => ok(request, await spot().listMarkets()),
+    handler: async (request) => ok(request, await spot.listMarkets()),
   });
 
   api.post('/spot/markets', {
@@ -85,7 +74,7 @@ export async function spotStaffRoutes(
     },
     handler: async (request) => {
       const body = request.body;
-      const market = await spot().createMarket(toActorRef(requireStaff(request)), {
+      const market = await spot.createMarket(staffActorOf(request), {
         ...inputOf(body),
         symbol: body.symbol,
         status: body.status,
@@ -105,8 +94,8 @@ export async function spotStaffRoutes(
       response: { 200: envelope(AdminSpotMarket) },
     },
     handler: async (request) => {
-      const staff = toActorRef(requireStaff(request));
-      return ok(request, await spot().editMarket(staff, request.params.symbol, inputOf(request.body)));
+      const staff = staffActorOf(request);
+      return ok(request, await spot.editMarket(staff, request.params.symbol, inputOf(request.body)));
     },
   });
 
@@ -121,8 +110,8 @@ export async function spotStaffRoutes(
       response: { 200: envelope(SpotHaltResult) },
     },
     handler: async (request) => {
-      const staff = toActorRef(requireStaff(request));
-      return ok(request, await spot().halt(staff, request.params.symbol, request.body.reason));
+      const staff = staffActorOf(request);
+      return ok(request, await spot.halt(staff, request.params.symbol, request.body.reason));
     },
   });
 
@@ -137,8 +126,8 @@ export async function spotStaffRoutes(
       response: { 200: envelope(AdminSpotMarket) },
     },
     handler: async (request) => {
-      const staff = toActorRef(requireStaff(request));
-      return ok(request, await spot().resume(staff, request.params.symbol, request.body.reason));
+      const staff = staffActorOf(request);
+      return ok(request, await spot.resume(staff, request.params.symbol, request.body.reason));
     },
   });
 
@@ -152,7 +141,7 @@ export async function spotStaffRoutes(
       querystring: AdminSpotBookQuery,
       response: { 200: envelope(DepthSnapshot) },
     },
-    handler: async (request) => ok(request, await spot().book(request.params.symbol, request.query.limit)),
+    handler: async (request) => ok(request, await spot.book(request.params.symbol, request.query.limit)),
   });
 
   api.get('/spot/markets/:symbol/trades', {
@@ -165,7 +154,7 @@ export async function spotStaffRoutes(
       querystring: AdminSpotBookQuery,
       response: { 200: envelope(PublicTradeList) },
     },
-    handler: async (request) => ok(request, await spot().trades(request.params.symbol, request.query.limit)),
+    handler: async (request) => ok(request, await spot.trades(request.params.symbol, request.query.limit)),
   });
 
   api.get('/spot/orders', {
@@ -179,58 +168,7 @@ export async function spotStaffRoutes(
     },
     handler: async (request) => {
       const { userId, symbol, status, page } = request.query;
-      return ok(request, await spot().userOrders({ userId: BigInt(userId), symbol, status, page }));
+      return ok(request, await spot.userOrders({ userId: BigInt(userId), symbol, status, page }));
     },
-  });
-
-  api.get('/spot/market-maker', {
-    config: { staff: 'spot.read' },
-    schema: {
-      tags,
-      operationId: 'adminGetMarketMaker',
-      summary: 'The market maker’s settings per market and the demo traders’ switch',
-      querystring: TokenQuery,
-      response: { 200: envelope(AdminMakerOverview) },
-    },
-    handler: async (request) => ok(request, await options.maker.overview()),
-  });
-
-  api.post('/spot/market-maker/:symbol', {
-    config: { staff: 'spot.manage' },
-    schema: {
-      tags,
-      operationId: 'adminSaveMarketMaker',
-      summary: 'Save how the market maker quotes a market (audited)',
-      params: SymbolParams,
-      body: MakerSettingsBody,
-      response: { 200: envelope(AdminMakerOverview) },
-    },
-    handler: async (request) => {
-      const body = request.body;
-      const overview = await options.maker.saveMarket(toActorRef(requireStaff(request)), {
-        symbol: request.params.symbol,
-        enabled: body.enabled,
-        levels: body.levels,
-        spread: toAtoms(body.spread),
-        step: toAtoms(body.step),
-        levelQty: toAtoms(body.levelQty),
-        inventoryTarget: toAtoms(body.inventoryTarget),
-        maxInventoryDeviation: toAtoms(body.maxInventoryDeviation),
-      });
-      return ok(request, overview);
-    },
-  });
-
-  api.post('/spot/demo-traders', {
-    config: { staff: 'spot.manage' },
-    schema: {
-      tags,
-      operationId: 'adminSetDemoTraders',
-      summary: 'Switch the demo traders on or off (audited)',
-      body: DemoTradersBody,
-      response: { 200: envelope(AdminMakerOverview) },
-    },
-    handler: async (request) =>
-      ok(request, await options.maker.setDemoTraders(toActorRef(requireStaff(request)), request.body.on)),
   });
 }
