@@ -54,7 +54,7 @@ export async function contentAdminRoutes(
   });
 
   api.post('/content', {
-    config: { staff: 'content.manage', errors: [...errors] },
+    config: { staff: 'content.manage', errors: [...errors, 'RECORD_NOT_FOUND'] },
     schema: {
       tags,
       operationId: 'adminCreateContent',

@@ -60,7 +60,12 @@ export async function deliveryAdminRoutes(
   api.post('/delivery/products/:symbol', {
     config: {
       staff: 'delivery.manage',
-      errors: ['MARKET_NOT_OPEN', 'CONTRACT_PERIOD_INVALID', 'CONFIG_LIMITS_INVALID'],
+      errors: [
+        'MARKET_NOT_OPEN',
+        'CONTRACT_PERIOD_INVALID',
+        'CONFIG_LIMITS_INVALID',
+        'CONFIG_AMOUNT_INVALID',
+      ],
     },
     schema: {
       tags,
@@ -100,7 +105,7 @@ export async function deliveryAdminRoutes(
   });
 
   api.post('/delivery/trial-plans', {
-    config: { staff: 'delivery.manage', errors: ['RECORD_NOT_FOUND'] },
+    config: { staff: 'delivery.manage', errors: ['RECORD_NOT_FOUND', 'CONFIG_AMOUNT_INVALID'] },
     schema: {
       tags,
       operationId: 'adminSaveTrialPlan',
@@ -152,6 +157,8 @@ export async function deliveryAdminRoutes(
         'IDEMPOTENCY_KEY_REUSED',
         'REALNAME_REQUIRED',
         'TRIAL_ALREADY_CLAIMED',
+        'ILLEGAL_OPERATION',
+        'BALANCE_INSUFFICIENT',
       ],
     },
     schema: {

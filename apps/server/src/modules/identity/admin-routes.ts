@@ -91,6 +91,11 @@ export async function identityAdminRoutes(
         'ILLEGAL_OPERATION',
         'DOCUMENT_NUMBER_INVALID',
         'DOCUMENT_NUMBER_MISMATCH',
+        'PHONE_INVALID',
+        'REALNAME_INVALID',
+        'COUNTRY_INVALID',
+        'IMAGE_REQUIRED',
+        'BALANCE_INSUFFICIENT',
       ],
     },
     schema: {

@@ -87,7 +87,10 @@ export async function launchpadAdminRoutes(
   });
 
   api.post('/launchpad/projects', {
-    config: { staff: 'launchpad.manage', errors: ['LP_PROJECT_INVALID'] },
+    config: {
+      staff: 'launchpad.manage',
+      errors: ['LP_PROJECT_INVALID', 'AMOUNT_INVALID', 'CONFIG_LIMITS_INVALID'],
+    },
     schema: {
       tags,
       operationId: 'adminCreateLaunchpadProject',
@@ -105,7 +108,13 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/projects/:id', {
     config: {
       staff: 'launchpad.manage',
-      errors: ['LP_PROJECT_INVALID', 'LP_NOT_EDITABLE', 'RECORD_NOT_FOUND'],
+      errors: [
+        'LP_PROJECT_INVALID',
+        'LP_NOT_EDITABLE',
+        'RECORD_NOT_FOUND',
+        'AMOUNT_INVALID',
+        'CONFIG_LIMITS_INVALID',
+      ],
     },
     schema: {
       tags,
@@ -129,7 +138,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/projects/:id/inventory', {
     config: {
       staff: 'launchpad.manage',
-      errors: ['LP_NOT_EDITABLE', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'],
+      errors: ['LP_NOT_EDITABLE', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
     },
     schema: {
       tags,
@@ -185,7 +194,10 @@ export async function launchpadAdminRoutes(
   });
 
   api.post('/launchpad/projects/:id/cancel', {
-    config: { staff: 'launchpad.manage', errors: ['LP_NOT_EDITABLE', 'RECORD_NOT_FOUND'] },
+    config: {
+      staff: 'launchpad.manage',
+      errors: ['LP_NOT_EDITABLE', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminCancelLaunchpadProject',
@@ -238,7 +250,10 @@ export async function launchpadAdminRoutes(
   });
 
   api.post('/launchpad/rewards/:id/void', {
-    config: { staff: 'launchpad.manage', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
+    config: {
+      staff: 'launchpad.manage',
+      errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminVoidReferralReward',
@@ -268,7 +283,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/referral', {
     config: {
       staff: 'launchpad.referral',
-      errors: ['CONFIG_LIMITS_INVALID', 'LP_ACK_REQUIRED', 'COUNTRY_INVALID'],
+      errors: ['CONFIG_LIMITS_INVALID', 'LP_ACK_REQUIRED', 'COUNTRY_INVALID', 'AMOUNT_INVALID'],
     },
     schema: {
       tags,

@@ -117,7 +117,10 @@ export async function miningAdminRoutes(
   });
 
   api.post('/mining/pools/:coin/fund', {
-    config: { staff: 'mining.fund', errors: ['AMOUNT_INVALID', 'ILLEGAL_OPERATION'] },
+    config: {
+      staff: 'mining.fund',
+      errors: ['AMOUNT_INVALID', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT', 'COIN_UNAVAILABLE'],
+    },
     schema: {
       tags,
       operationId: 'adminFundMiningPool',

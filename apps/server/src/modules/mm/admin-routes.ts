@@ -40,7 +40,7 @@ export async function makerAdminRoutes(
   });
 
   api.post('/spot/market-maker/:symbol', {
-    config: { staff: 'spot.manage' },
+    config: { staff: 'spot.manage', errors: ['CONFIG_AMOUNT_INVALID', 'MARKET_NOT_OPEN'] },
     schema: {
       tags,
       operationId: 'adminSaveMarketMaker',

@@ -84,7 +84,10 @@ export async function spotAdminRoutes(
   });
 
   api.post('/spot/markets/:symbol', {
-    config: { staff: 'spot.manage', errors: [...marketErrors, 'MARKET_HAS_OPEN_ORDERS'] },
+    config: {
+      staff: 'spot.manage',
+      errors: [...marketErrors, 'MARKET_HAS_OPEN_ORDERS', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminEditSpotMarket',
@@ -100,7 +103,10 @@ export async function spotAdminRoutes(
   });
 
   api.post('/spot/markets/:symbol/halt', {
-    config: { staff: 'spot.manage', errors: ['MARKET_NOT_OPEN'] },
+    config: {
+      staff: 'spot.manage',
+      errors: ['MARKET_NOT_OPEN', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminHaltSpotMarket',
@@ -116,7 +122,10 @@ export async function spotAdminRoutes(
   });
 
   api.post('/spot/markets/:symbol/resume', {
-    config: { staff: 'spot.manage', errors: ['MARKET_NOT_OPEN'] },
+    config: {
+      staff: 'spot.manage',
+      errors: ['MARKET_NOT_OPEN', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminResumeSpotMarket',

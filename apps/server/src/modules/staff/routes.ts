@@ -96,7 +96,13 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   api.post('/totp/verify', {
     config: {
       staff: 'public',
-      errors: ['STAFF_LOGIN_EXPIRED', 'STAFF_DISABLED', 'STAFF_TOTP_WRONG', 'TOO_MANY_REQUESTS'],
+      errors: [
+        'STAFF_LOGIN_EXPIRED',
+        'STAFF_DISABLED',
+        'STAFF_TOTP_WRONG',
+        'TOO_MANY_REQUESTS',
+        'STAFF_PASSWORD_CHANGE_REQUIRED',
+      ],
     },
     schema: {
       tags,
@@ -207,7 +213,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id/logins', {
-    config: { staff: 'users.read' },
+    config: { staff: 'users.read', errors: ['USER_NOT_FOUND'] },
     schema: {
       tags,
       operationId: 'adminListUserLogins',
@@ -225,7 +231,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id/balances', {
-    config: { staff: 'users.balances' },
+    config: { staff: 'users.balances', errors: ['USER_NOT_FOUND'] },
     schema: {
       tags,
       operationId: 'adminListUserBalances',
@@ -243,7 +249,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id/statement', {
-    config: { staff: 'users.balances' },
+    config: { staff: 'users.balances', errors: ['USER_NOT_FOUND'] },
     schema: {
       tags,
       operationId: 'adminGetUserStatement',
@@ -379,6 +385,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
         'ADJUSTMENT_SAME_STAFF',
         'ADJUSTMENT_ALREADY_DECIDED',
         'BALANCE_INSUFFICIENT',
+        'ILLEGAL_OPERATION',
       ],
     },
     schema: {

@@ -67,7 +67,10 @@ export async function walletAdminRoutes(
     },
   });
   api.post('/deposits/:id/confirm', {
-    config: { staff: 'finance.review', errors: ['AMOUNT_INVALID', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
+    config: {
+      staff: 'finance.review',
+      errors: ['AMOUNT_INVALID', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminConfirmDeposit',
@@ -105,7 +108,10 @@ export async function walletAdminRoutes(
     },
   });
   api.post('/withdrawals/:id/approve', {
-    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
+    config: {
+      staff: 'finance.review',
+      errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminApproveWithdrawal',
@@ -123,7 +129,10 @@ export async function walletAdminRoutes(
     },
   });
   api.post('/withdrawals/:id/reject', {
-    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
+    config: {
+      staff: 'finance.review',
+      errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+    },
     schema: {
       tags,
       operationId: 'adminRejectWithdrawal',
@@ -199,6 +208,7 @@ export async function walletAdminRoutes(
         'AMOUNT_INVALID',
         'CONFIG_AMOUNT_INVALID',
         'CONFIG_LIMITS_INVALID',
+        'NETWORK_UNAVAILABLE',
       ],
     },
     schema: {
