@@ -35,6 +35,7 @@ import { reservesAdminRoutes } from './modules/reserves/admin-routes.ts';
 import { publicationKey } from './modules/reserves/keys.ts';
 import { registerReservesModule } from './modules/reserves/module.ts';
 import { registerSecurityModule } from './modules/security/module.ts';
+import { SecondFactor } from './modules/security/second-factor.ts';
 import { EMAIL_CODE_RESEND_SECONDS } from './modules/security/service.ts';
 import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
@@ -270,10 +271,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       supportUrl: config.supportUrl,
       loginPasswordChecks: limit('login_password_check', limits.passwordChecks),
       withdrawPasswordChecks: limit('withdraw_password_check', limits.passwordChecks),
-      // why: the profile's `is_address` is the wallet's data, and the wallet needs users: the one
-      // call back, answered by the wallet created below (before any request).
-      withdrawAddresses: { hasWithdrawAddress: (userId) => wallet.hasWithdrawAddress(userId) },
     });
+    const totpChecks = limit('user_totp', limits.passwordChecks);
+    const secondFactor = new SecondFactor({ db, clock, secrets: userSecrets, totpChecks });
     const auth = registerAuthModule(api, {
       db,
       clock,
@@ -290,9 +290,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         registrationsPerIp: limit('register_ip', limits.registrationsPerIp),
         captchasPerIp: limit('captcha_ip', limits.captchasPerIp),
       },
-      // why: login checks the second factor, which security (created below, needing auth's login
-      // log and captcha) keeps: the one call back, answered before any request.
-      secondFactor: { verifySecondFactor: (userId, code) => security.verifySecondFactor(userId, code) },
+      secondFactor,
       terms: content,
       notices: notices.service,
       clientConfig: () => ({
@@ -301,7 +299,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         price_source: feed.source,
       }),
     });
-    const security = registerSecurityModule(api, {
+    registerSecurityModule(api, {
       db,
       clock,
       users,
@@ -311,9 +309,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       notices: notices.service,
       captcha: { check: (key, code) => auth.checkCaptcha(key, code) },
       secrets: userSecrets,
+      secondFactor,
       totpIssuer: 'Bourse',
       limits: {
-        totpChecks: limit('user_totp', limits.passwordChecks),
+        totpChecks,
         emailCodesPerAddress: limit('email_code_address', {
           points: 1,
           durationSec: EMAIL_CODE_RESEND_SECONDS,
@@ -359,7 +358,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       uploads: new ImageUploads({ store: files, maxBytes: DEFAULT_UPLOAD_MAX_BYTES }),
       livePrices: () => feed.prices(),
       notices: notices.service,
-      secondFactor: security,
+      secondFactor,
       identityGate: identity,
       termsGate,
     });

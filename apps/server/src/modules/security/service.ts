@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '@bourse/shared';
-import { generateSecret, generateURI, verify } from 'otplib';
+import { generateSecret, generateURI } from 'otplib';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, randomCode, sha256 } from '../../platform/crypto.ts';
@@ -15,6 +15,7 @@ import type { Notifier } from '../notices/service.ts';
 import type { SessionsService } from '../sessions/service.ts';
 import type { UsersService } from '../users/service.ts';
 import * as repo from './repository.ts';
+import { BACKUP_CODE_LENGTH, type SecondFactor } from './second-factor.ts';
 
 /** Seconds before another e-mail code may be asked for the same address (the resend countdown). */
 export const EMAIL_CODE_RESEND_SECONDS = 60;
@@ -23,9 +24,6 @@ export const EMAIL_CODE_TTL_MS = 10 * 60_000;
 /** Wrong tries before an e-mail code is spent. */
 export const EMAIL_CODE_MAX_ATTEMPTS = 5;
 const BACKUP_CODES = 10;
-const BACKUP_CODE_LENGTH = 10;
-// why: one step either side absorbs a phone clock a little off, as for staff codes.
-const TOTP_TOLERANCE_SECONDS = 30;
 
 export interface SecurityLimits {
   /** Two-factor code checks per account (reserved before the check). */
@@ -48,12 +46,10 @@ export interface SecurityDeps {
   notices: Notifier;
   captcha: { check(key: string, code: string): Promise<boolean> };
   secrets: SecretBox;
+  /** The customer's second factor, shared with login and withdrawals. */
+  secondFactor: SecondFactor;
   totpIssuer: string;
   limits: SecurityLimits;
-}
-
-function normalizeBackupCode(code: string): string {
-  return code.replace(/[\s-]/g, '').toUpperCase();
 }
 
 /**
@@ -109,7 +105,7 @@ export class SecurityService {
     if (!security?.totp_pending) throw new AppError('ILLEGAL_OPERATION');
     const key = `user:${auth.userId}`;
     if (!(await limits.totpChecks.take(key))) throw new AppError('TOO_MANY_REQUESTS');
-    const step = await this.#verifyTotp(secrets.open(security.totp_pending), code);
+    const step = await this.#deps.secondFactor.verifyTotp(secrets.open(security.totp_pending), code);
     if (step === undefined) throw new AppError('TOTP_WRONG');
     await limits.totpChecks.clear(key);
     const codes = Array.from({ length: BACKUP_CODES }, () => randomCode(BACKUP_CODE_LENGTH));
@@ -143,35 +139,13 @@ export class SecurityService {
   }
 
   /** Whether the user has two-factor codes on (login and withdrawals then ask for one). */
-  async isTotpEnabled(userId: bigint): Promise<boolean> {
-    return (await repo.findSecurity(this.#deps.db, userId))?.totp_enabled === 1n;
+  isTotpEnabled(userId: bigint): Promise<boolean> {
+    return this.#deps.secondFactor.isTotpEnabled(userId);
   }
 
-  /**
-   * Checks the second factor when the user has one: TOTP_REQUIRED without a code, TOTP_WRONG for
-   * a wrong, reused or used-up code. A code is a 6-digit TOTP (each time step good once) or a
-   * backup code (good once). Limited per account, the slot taken before the check.
-   */
-  async verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> {
-    const { db, clock, secrets, limits } = this.#deps;
-    const security = await repo.findSecurity(db, userId);
-    if (security?.totp_enabled !== 1n || !security.totp_secret) return;
-    const candidate = (code ?? '').trim();
-    if (!candidate) throw new AppError('TOTP_REQUIRED');
-    const key = `user:${userId}`;
-    if (!(await limits.totpChecks.take(key))) throw new AppError('TOO_MANY_REQUESTS');
-    let isRight = false;
-    if (/^\d{6}$/.test(candidate)) {
-      const step = await this.#verifyTotp(secrets.open(security.totp_secret), candidate);
-      isRight = step !== undefined && (await repo.advanceTotpStep(db, userId, BigInt(step)));
-    } else {
-      const backup = normalizeBackupCode(candidate);
-      isRight =
-        backup.length === BACKUP_CODE_LENGTH &&
-        (await repo.useBackupCode(db, userId, sha256(`backup:${backup}`), toMillis(clock.now())));
-    }
-    if (!isRight) throw new AppError('TOTP_WRONG');
-    await limits.totpChecks.clear(key);
+  /** See `SecondFactor.verifySecondFactor`. */
+  verifySecondFactor(userId: bigint, code: string | undefined): Promise<void> {
+    return this.#deps.secondFactor.verifySecondFactor(userId, code);
   }
 
   bindMobile(auth: AuthContext, mobile: string, password: string): Promise<void> {
@@ -319,17 +293,5 @@ export class SecurityService {
     if (!(await repo.spendEmailCode(trx, id, toMillis(this.#deps.clock.now())))) {
       throw new AppError('EMAIL_CODE_WRONG');
     }
-  }
-
-  async #verifyTotp(secret: string, code: string): Promise<number | undefined> {
-    if (!/^\d{6}$/.test(code)) return undefined;
-    const result = await verify({
-      secret,
-      token: code,
-      epoch: Math.floor(this.#deps.clock.now() / 1000),
-      epochTolerance: TOTP_TOLERANCE_SECONDS,
-    });
-    if (!result.valid || !('timeStep' in result)) return undefined;
-    return result.timeStep;
   }
 }

@@ -36,6 +36,11 @@ export const WITHDRAW_BLOCK_AFTER_PASSWORD_CHANGE_MS = 24 * 60 * 60_000;
 const EMAIL_RE = /@/;
 const USERNAME_IS_EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
+/** Whether a user has saved a withdrawal address. */
+export interface WithdrawAddresses {
+  hasWithdrawAddress(userId: bigint): Promise<boolean>;
+}
+
 export interface UsersDeps {
   db: Db;
   clock: Clock;
@@ -47,11 +52,6 @@ export interface UsersDeps {
   loginPasswordChecks: Limit;
   /** Checks of the current withdrawal password, per account. */
   withdrawPasswordChecks: Limit;
-  /**
-   * Whether a user has saved a withdrawal address (the profile's `is_address`); the wallet module
-   * owns the addresses and answers it. Without it, `is_address` is 0.
-   */
-  withdrawAddresses?: { hasWithdrawAddress(userId: bigint): Promise<boolean> };
   /**
    * Runs inside the transaction that creates an account, after the row is in, so a new account is
    * whole or not there at all. (Trial money is no longer given here: it waits for a verified
@@ -115,9 +115,18 @@ function toUserSummary(user: {
 /** Accounts (the `users` table's owner): creation, profile, passwords. */
 export class UsersService {
   readonly #deps: UsersDeps;
+  #withdrawAddresses: WithdrawAddresses | undefined;
 
   constructor(deps: UsersDeps) {
     this.#deps = deps;
+  }
+  /**
+   * The wallet, which owns the withdrawal addresses and is built on users, answers the profile's
+   * `is_address` through this when it is registered; until then (and in tools without a wallet)
+   * it is 0.
+   */
+  useWithdrawAddresses(source: WithdrawAddresses): void {
+    this.#withdrawAddresses = source;
   }
 
   /**
@@ -263,7 +272,7 @@ export class UsersService {
       id: toSafeNumber(user.id),
       username: user.username,
       paypassword: user.pay_password_hash ? 1 : 0,
-      is_address: (await this.#deps.withdrawAddresses?.hasWithdrawAddress(userId)) ? 1 : 0,
+      is_address: (await this.#withdrawAddresses?.hasWithdrawAddress(userId)) ? 1 : 0,
       email: user.email ?? '',
       phone: user.phone ?? '',
       level: toSafeNumber(user.level),

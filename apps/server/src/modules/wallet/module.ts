@@ -8,6 +8,8 @@ import { type WalletDeps, WalletService } from './service.ts';
  */
 export function registerWalletModule(api: FastifyInstance, deps: WalletDeps): WalletService {
   const wallet = new WalletService(deps);
+  // why: the profile's `is_address` is the wallet's data; users, below the wallet, asks it here.
+  deps.users.useWithdrawAddresses(wallet);
   api.register(walletRoutes, { wallet });
   return wallet;
 }
