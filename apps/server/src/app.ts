@@ -78,7 +78,7 @@ import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness } from './readiness.ts';
 import { DEMO_USERS, seedDemoCrowd, seedDemoData } from './seed.ts';
 
-export type { AppContext, BuildOptions };
+export type { BuildOptions };
 
 /**
  * Builds the whole platform as one Fastify instance: store (migrated, seeded when DEMO is on),
@@ -259,7 +259,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       settings,
       reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
       // why: no market offers leverage yet, so a leverage claim is withheld; the perpetual
-      // contracts' module (issue 39) answers here with its open markets' highest leverage.
+      // contracts' module, once built, answers here with its open markets' highest leverage.
       leverageOffered: async () => 0,
     });
     const termsGate = content;

@@ -1,6 +1,6 @@
 /**
  * The wire is typed once, here in `@bourse/shared/api`: a front end that declares the shape of an
- * answer or a request again drifts from what the server sends (issue 37). This test fails, naming
+ * answer or a request again drifts from what the server sends. This test fails, naming
  * the file and the type, when a front end (apps/web, apps/admin)
  * - declares an interface or type alias named like one of the shared wire schemas, anywhere; or
  * - declares any interface or type alias in an `api/` folder, where the calls to the server live

@@ -24,7 +24,6 @@ import type { Database } from './schema.ts';
  * use case opens the transaction and passes it down.
  */
 export type Db = Kysely<Database>;
-export type Trx = Transaction<Database>;
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface DbHandle {

@@ -77,7 +77,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/Index/spwd', () => import('../features/user/pages/set-password-page.tsx'), {}, USER),
   route('/Index/respwd', () => import('../features/user/pages/change-password-page.tsx'), {}, USER),
   route('/Index/withdrawpwd', () => import('../features/user/pages/withdraw-password-page.tsx'), {}, USER),
-  // The wallet (issue 8). Bank cards, conversion and bills have no path in the spec: theirs follow its style.
+  // The wallet. Bank cards, conversion and bills have no path in the spec: theirs follow its style.
   route('/User/index', () => import('../features/wallet/pages/assets-page.tsx'), { tabBar: true }, WALLET),
   route('/User/myWallte', () => import('../features/wallet/pages/my-wallet-page.tsx'), {}, WALLET),
   route('/User/coininfo', () => import('../features/wallet/pages/coin-info-page.tsx'), {}, WALLET),
@@ -96,7 +96,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/User/zhuanhua', () => import('../features/wallet/pages/convert-page.tsx'), {}, WALLET),
   route('/User/mybill', () => import('../features/wallet/pages/bill-list-page.tsx'), {}, WALLET),
   route('/User/billinfo', () => import('../features/wallet/pages/bill-detail-page.tsx'), {}, WALLET),
-  // Delivery contracts (issue 9): the trade tab, the contract list and one contract.
+  // Delivery contracts: the trade tab, the contract list and one contract.
   route(
     '/Contract/index',
     () => import('../features/delivery/pages/contract-page.tsx'),
@@ -110,7 +110,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
     {},
     DELIVERY,
   ),
-  // Spot trading (issue 10): the trade page, the order list and one order (white, spec §2).
+  // Spot trading: the trade page, the order list and one order (white, spec §2).
   route('/Trade/index', () => import('../features/spot/pages/trade-page.tsx'), { tabBar: true }, SPOT),
   route('/Trade/tradebill', () => import('../features/spot/pages/order-list-page.tsx'), {}, SPOT),
   route(
@@ -119,11 +119,11 @@ export const APP_ROUTES: readonly AppRoute[] = [
     { background: 'white' },
     SPOT,
   ),
-  // Proof of reserves (issue 16): a user-tab entry; the spec names no path, so it takes one in its style.
+  // Proof of reserves: a user-tab entry; the spec names no path, so it takes one in its style.
   route('/User/reserves', () => import('../features/reserves/pages/reserves-page.tsx'), {}, ['reserves']),
-  // Invitations (issue 11): the code, link and QR, and the team over three generations.
+  // Invitations: the code, link and QR, and the team over three generations.
   route('/Index/tgcode', () => import('../features/invite/pages/invite-page.tsx'), {}, ['invite']),
-  // Account services (issue 11): notifications, real-name verification, the security centre's
+  // Account services: notifications, real-name verification, the security centre's
   // pages (no paths in the spec: named in its style) and the forgotten password.
   route('/Index/notice', () => accountPages().then((m) => ({ default: m.NoticeListPage })), {}, ['notices']),
   route(
@@ -149,7 +149,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
     'security',
   ]),
   route('/User/contactKehu', () => import('../features/support/pages/chat-page.tsx'), {}, ['support']),
-  // Announcements, the help centre and the operator's pages (issue 11). Spec §2 lists the public
+  // Announcements, the help centre and the operator's pages. Spec §2 lists the public
   // paths and the white ones: these are neither (the API calls behind them need no session).
   route('/Index/gglist', () => contentPages().then((m) => ({ default: m.AnnouncementListPage })), {}, [
     'content',
@@ -176,7 +176,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
     { public: true },
     ['content'],
   ),
-  // The launchpad (issue 13): the projects (white, spec §2), one project, the user's records, and
+  // The launchpad: the projects (white, spec §2), one project, the user's records, and
   // the agent centre (no path in the spec: named in its style).
   route(
     '/Issue/index',
@@ -197,7 +197,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
     LAUNCHPAD,
   ),
   route('/Agent/index', () => launchpadPages().then((m) => ({ default: m.AgentPage })), {}, LAUNCHPAD),
-  // The mining market (issue 14).
+  // The mining market.
   route('/Orepool/index', () => miningPages().then((m) => ({ default: m.MarketPage })), {}, MINING),
   route('/Orepool/kjinfo', () => miningPages().then((m) => ({ default: m.MachinePage })), {}, MINING),
   route('/Orepool/Profitlist', () => miningPages().then((m) => ({ default: m.ProfitListPage })), {}, MINING),

@@ -322,8 +322,6 @@ export async function updatePlan(db: Db, id: bigint, values: PlanValues & { now:
   return result.numUpdatedRows > 0n;
 }
 
-export type GrantRow = Awaited<ReturnType<typeof findGrant>> & {};
-
 export function findGrant(db: Db, id: bigint) {
   return db.selectFrom('trial_grants').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -34,19 +34,13 @@ import * as repo from './repository.ts';
 import { formatRatio, outcomeOf, settle } from './settlement.ts';
 import * as trials from './trials.ts';
 
-export type { StaffActor } from '../../platform/staff-actor.ts';
 export {
   type DeliveryConfig,
   type DeliveryDeps,
-  type IndexSource,
   type IndexTickValue,
-  type PeriodSettings,
   type PlanSettings,
   type ProductSettings,
-  RESERVATIONS,
   SAME_ADDRESS_WINDOW_MS,
-  SETTLED_SUBJECT,
-  type SettledEvent,
   TURNOVER_MULTIPLE_SETTING,
 } from './deps.ts';
 export {

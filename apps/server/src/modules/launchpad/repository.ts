@@ -11,7 +11,6 @@ import type {
   Millis,
 } from '../../platform/schema.ts';
 
-export type ProjectRow = Awaited<ReturnType<typeof findProject>> & {};
 export type RecordRow = NonNullable<Awaited<ReturnType<typeof findRecord>>>;
 export type RewardRow = NonNullable<Awaited<ReturnType<typeof findReward>>>;
 

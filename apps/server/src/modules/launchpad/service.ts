@@ -15,8 +15,8 @@ import * as subscriptions from './subscriptions.ts';
 import type { ProjectView, RecordView } from './views.ts';
 
 export type { ProjectTerms } from './back-office.ts';
-export { type LaunchpadDeps, type LaunchpadStaff, PENDING_DAYS, RESERVATIONS } from './deps.ts';
-export { type ProjectState, type ProjectView, projectState, type RecordView } from './views.ts';
+export type { LaunchpadDeps, LaunchpadStaff } from './deps.ts';
+export type { ProjectView, RecordView } from './views.ts';
 
 /**
  * The launchpad (products §1) and its referral rewards (§2): projects, subscriptions (first come

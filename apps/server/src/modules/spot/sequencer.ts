@@ -37,7 +37,6 @@ export {
   type SequencerRequest,
   type SequencerResult,
   type SpotBatchEvent,
-  toEngineOrder,
 } from './commands.ts';
 
 /** Most commands one batch (one transaction) takes. */

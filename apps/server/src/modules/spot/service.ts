@@ -62,7 +62,7 @@ export interface SpotMarketSettings {
 }
 
 export type { SpotDeps } from './deps.ts';
-export { type PlaceInput, triggerConditionOf } from './order-entry.ts';
+export type { PlaceInput } from './order-entry.ts';
 
 /**
  * Spot trading: markets, order entry through one sequencer per market, the customer's orders and

@@ -36,13 +36,7 @@ import * as settings from './settings.ts';
 import * as withdrawals from './withdrawals.ts';
 
 export type { StaffActor } from '../../platform/staff-actor.ts';
-export {
-  DEFAULT_CONVERSION_FEE_BPS,
-  MAX_PENDING_DEPOSITS,
-  MAX_SAVED_PER_USER,
-  type WalletDeps,
-  WITHDRAWAL_RESERVATIONS,
-} from './deps.ts';
+export type { WalletDeps } from './deps.ts';
 
 /**
  * The cashier: coins and networks, balances valued in USDT, deposits with a voucher, withdrawals
