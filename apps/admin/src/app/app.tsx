@@ -29,7 +29,7 @@ import { createHashRouter, Navigate, Outlet, RouterProvider, useLocation, useNav
 import { setApiLanguage } from '../api/client.ts';
 import { LoginPage } from '../features/staff/pages/login.tsx';
 import { ADMIN_LANGUAGES, type AdminLanguage, rememberLanguage } from '../i18n/index.ts';
-import { SessionProvider, useSession } from './session.tsx';
+import { SessionProvider, useSession } from '../shared/session.tsx';
 
 // why: each page is loaded when first opened, so the sign-in page does not wait for every table
 // and form of the back office.

@@ -4,8 +4,8 @@ import { Alert, App, Button, Popconfirm, Segmented, Space, Table, Tag } from 'an
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.tsx';
 import { formatTime } from '../../../shared/format.ts';
+import { useSession } from '../../../shared/session.tsx';
 import { deleteContent } from '../api/delete-content.ts';
 import { listContent } from '../api/list-content.ts';
 import { ClaimsCard } from './claims.tsx';

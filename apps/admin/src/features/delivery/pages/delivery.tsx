@@ -1,6 +1,6 @@
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.tsx';
+import { useSession } from '../../../shared/session.tsx';
 import { ContractsTab } from './contracts.tsx';
 import { ExposureTab } from './exposure.tsx';
 import { PnlTab } from './pnl.tsx';

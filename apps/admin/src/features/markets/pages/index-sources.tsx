@@ -17,9 +17,9 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { useSession } from '../../../app/session.tsx';
 import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { useSession } from '../../../shared/session.tsx';
 import { fetchIndexSources } from '../api/fetch-index-sources.ts';
 import { setIndexMapping } from '../api/set-index-mapping.ts';
 

@@ -1,6 +1,6 @@
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.tsx';
+import { useSession } from '../../../shared/session.tsx';
 import { OrdersTab } from './orders.tsx';
 import { PoolsTab } from './pools.tsx';
 import { ProductsTab } from './products.tsx';

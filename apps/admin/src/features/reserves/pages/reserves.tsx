@@ -4,9 +4,9 @@ import { Alert, App, Button, Descriptions, Drawer, Input, Select, Space, Table, 
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { useSession } from '../../../app/session.tsx';
 import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { formatTime, trimDecimal } from '../../../shared/format.ts';
+import { useSession } from '../../../shared/session.tsx';
 import { addReserve } from '../api/add-reserve.ts';
 import { listSnapshots } from '../api/list-snapshots.ts';
 import { publishSnapshot } from '../api/publish-snapshot.ts';

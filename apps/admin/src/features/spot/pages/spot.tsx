@@ -1,6 +1,6 @@
 import { Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.tsx';
+import { useSession } from '../../../shared/session.tsx';
 import { BookTab } from './book.tsx';
 import { MakerTab } from './maker.tsx';
 import { MarketsTab } from './markets.tsx';

@@ -4,8 +4,8 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { useSession } from '../../../app/session.tsx';
 import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
+import { useSession } from '../../../shared/session.tsx';
 import { signIn } from '../api/sign-in.ts';
 import { verifyCode } from '../api/verify-code.ts';
 

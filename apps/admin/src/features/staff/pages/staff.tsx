@@ -2,9 +2,9 @@ import { CreateStaffBody, STAFF_ROLES, type StaffAccount, type StaffRole } from 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Select, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.tsx';
 import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { formatTime } from '../../../shared/format.ts';
+import { useSession } from '../../../shared/session.tsx';
 import { createStaff } from '../api/create-staff.ts';
 import { listStaff } from '../api/list-staff.ts';
 import { setStaffStatus } from '../api/set-staff-status.ts';

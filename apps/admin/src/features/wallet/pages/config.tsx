@@ -18,9 +18,9 @@ import {
 } from 'antd';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../app/session.tsx';
 import { FormField, SchemaFormView, useSchemaForm } from '../../../shared/form.tsx';
 import { trimDecimal } from '../../../shared/format.ts';
+import { useSession } from '../../../shared/session.tsx';
 import { fetchWalletConfig } from '../api/fetch-wallet-config.ts';
 import { saveCoinSettings } from '../api/save-coin-settings.ts';
 import { saveNetwork } from '../api/save-network.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { api } from './client.ts';
 
 /** Ends the session on the server (the token stops working). */
 export function signOut() {

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { getToken, onSessionEnded, setToken } from '../api/client.ts';
-import { fetchMe } from '../features/staff/api/me.ts';
-import { signOut as endSession } from '../features/staff/api/sign-out.ts';
+import { fetchMe } from '../api/me.ts';
+import { signOut as endSession } from '../api/sign-out.ts';
 
 interface Session {
   me: Awaited<ReturnType<typeof fetchMe>> | undefined;

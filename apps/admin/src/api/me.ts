@@ -1,5 +1,5 @@
 import { StaffMe } from '@bourse/shared/api';
-import { api } from '../../../api/client.ts';
+import { api } from './client.ts';
 
 /** Who is signed in, with their permissions. */
 export function fetchMe() {
