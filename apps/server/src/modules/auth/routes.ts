@@ -13,7 +13,13 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { AuthService } from './service.ts';
+import {
+  type AuthService,
+  ISSUE_CAPTCHA_ERRORS,
+  LOGIN_ERRORS,
+  REGISTER_BY_PHONE_ERRORS,
+  REGISTER_BY_USERNAME_ERRORS,
+} from './service.ts';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -36,7 +42,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   });
 
   api.get('/Login/captcha', {
-    config: { errors: ['TOO_MANY_REQUESTS'] },
+    config: { errors: ISSUE_CAPTCHA_ERRORS },
     schema: {
       tags,
       operationId: 'getCaptcha',
@@ -48,16 +54,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 
   api.post('/Login/upregister', {
     config: {
-      errors: [
-        'USERNAME_INVALID',
-        'PASSWORD_INVALID',
-        'INVITE_CODE_INVALID',
-        'CAPTCHA_WRONG',
-        'USERNAME_EXISTS',
-        'REGISTERED_TOO_MANY',
-        'REGISTER_MODE_DISABLED',
-        'TERMS_VERSION_STALE',
-      ],
+      errors: REGISTER_BY_USERNAME_ERRORS,
     },
     schema: {
       tags,
@@ -86,16 +83,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 
   api.post('/Login/upregister_phone', {
     config: {
-      errors: [
-        'PHONE_INVALID',
-        'PASSWORD_INVALID',
-        'INVITE_CODE_INVALID',
-        'CAPTCHA_WRONG',
-        'PHONE_EXISTS',
-        'REGISTERED_TOO_MANY',
-        'REGISTER_MODE_DISABLED',
-        'TERMS_VERSION_STALE',
-      ],
+      errors: REGISTER_BY_PHONE_ERRORS,
     },
     schema: {
       tags,
@@ -124,16 +112,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 
   api.post('/Login/loginsubmit', {
     config: {
-      errors: [
-        'CAPTCHA_REQUIRED',
-        'CAPTCHA_WRONG',
-        'USER_NOT_FOUND',
-        'LOGIN_PASSWORD_WRONG',
-        'ACCOUNT_FROZEN',
-        'TOTP_REQUIRED',
-        'TOTP_WRONG',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: LOGIN_ERRORS,
     },
     schema: {
       tags,

@@ -1,4 +1,4 @@
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import type { AuthContext, ClientInfo } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/crypto.ts';
@@ -85,6 +85,45 @@ type LoginFailure =
   | 'ACCOUNT_FROZEN'
   | 'TOTP_REQUIRED'
   | 'TOTP_WRONG';
+
+/** What `issueCaptcha` can answer besides the codes every route can. */
+export const ISSUE_CAPTCHA_ERRORS = ['TOO_MANY_REQUESTS'] as const satisfies readonly ResultKey[];
+
+/** What `register` can answer for an account by user name. */
+export const REGISTER_BY_USERNAME_ERRORS = [
+  'USERNAME_INVALID',
+  'PASSWORD_INVALID',
+  'INVITE_CODE_INVALID',
+  'CAPTCHA_WRONG',
+  'USERNAME_EXISTS',
+  'REGISTERED_TOO_MANY',
+  'REGISTER_MODE_DISABLED',
+  'TERMS_VERSION_STALE',
+] as const satisfies readonly ResultKey[];
+
+/** What `register` can answer for an account by phone number. */
+export const REGISTER_BY_PHONE_ERRORS = [
+  'PHONE_INVALID',
+  'PASSWORD_INVALID',
+  'INVITE_CODE_INVALID',
+  'CAPTCHA_WRONG',
+  'PHONE_EXISTS',
+  'REGISTERED_TOO_MANY',
+  'REGISTER_MODE_DISABLED',
+  'TERMS_VERSION_STALE',
+] as const satisfies readonly ResultKey[];
+
+/** What `login` can answer besides the codes every route can. */
+export const LOGIN_ERRORS = [
+  'CAPTCHA_REQUIRED',
+  'CAPTCHA_WRONG',
+  'USER_NOT_FOUND',
+  'LOGIN_PASSWORD_WRONG',
+  'ACCOUNT_FROZEN',
+  'TOTP_REQUIRED',
+  'TOTP_WRONG',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Registration, login and the login log. Every limit is reserved before the check it guards, so

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { ContentService } from './service.ts';
+import { type ContentService, REMOVE_ERRORS, SAVE_ERRORS, SET_CLAIMS_ERRORS } from './service.ts';
 
 /**
  * `/admin-api/content*`: announcements, help articles and the operator's pages (each write
@@ -31,12 +31,6 @@ export async function contentAdminRoutes(
     if (!item) throw new AppError('RECORD_NOT_FOUND');
     return { ...item, id: toSafeNumber(item.id) };
   };
-  const errors = [
-    'PARAM_ERROR',
-    'CONTENT_TITLE_INVALID',
-    'CONTENT_BODY_INVALID',
-    'CONTENT_DEFAULT_TEXT_REQUIRED',
-  ] as const;
 
   api.get('/content', {
     config: { staff: 'content.read' },
@@ -54,7 +48,7 @@ export async function contentAdminRoutes(
   });
 
   api.post('/content', {
-    config: { staff: 'content.manage', errors: [...errors, 'RECORD_NOT_FOUND'] },
+    config: { staff: 'content.manage', errors: SAVE_ERRORS },
     schema: {
       tags,
       operationId: 'adminCreateContent',
@@ -69,7 +63,7 @@ export async function contentAdminRoutes(
   });
 
   api.post('/content/:id', {
-    config: { staff: 'content.manage', errors: [...errors, 'RECORD_NOT_FOUND'] },
+    config: { staff: 'content.manage', errors: SAVE_ERRORS },
     schema: {
       tags,
       operationId: 'adminUpdateContent',
@@ -85,7 +79,7 @@ export async function contentAdminRoutes(
   });
 
   api.post('/content/:id/delete', {
-    config: { staff: 'content.manage', errors: ['RECORD_NOT_FOUND'] },
+    config: { staff: 'content.manage', errors: REMOVE_ERRORS },
     schema: {
       tags,
       operationId: 'adminDeleteContent',
@@ -112,7 +106,7 @@ export async function contentAdminRoutes(
   });
 
   api.post('/content-claims', {
-    config: { staff: 'content.manage', errors: ['CONFIG_AMOUNT_INVALID'] },
+    config: { staff: 'content.manage', errors: SET_CLAIMS_ERRORS },
     schema: {
       tags,
       operationId: 'adminSetClaims',

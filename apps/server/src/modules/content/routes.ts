@@ -16,7 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { ContentService } from './service.ts';
+import { ACCEPT_TERMS_ERRORS, type ContentService, DETAIL_ERRORS } from './service.ts';
 
 type Detail = Awaited<ReturnType<ContentService['detail']>>;
 type Status = Awaited<ReturnType<ContentService['termsStatus']>>;
@@ -91,7 +91,7 @@ export async function contentRoutes(
         querystring: ContentQuery,
         response: { 200: envelope(ContentDetail) },
       },
-      config: { errors: ['RECORD_NOT_FOUND'] },
+      config: { errors: DETAIL_ERRORS },
       handler: async (request) =>
         ok(request, toDetail(await content.detail({ id: BigInt(request.query.id), kind }, request.locale))),
     });
@@ -106,7 +106,7 @@ export async function contentRoutes(
       querystring: ContentPageQuery,
       response: { 200: envelope(ContentDetail) },
     },
-    config: { errors: ['RECORD_NOT_FOUND'] },
+    config: { errors: DETAIL_ERRORS },
     handler: async (request) =>
       ok(request, toDetail(await content.detail({ slug: request.query.slug }, request.locale))),
   });
@@ -162,7 +162,7 @@ export async function contentRoutes(
   });
 
   api.post('/user/acceptterms', {
-    config: { auth: true, errors: ['TERMS_VERSION_STALE', 'PARAM_MISSING'] },
+    config: { auth: true, errors: ACCEPT_TERMS_ERRORS },
     schema: {
       tags,
       operationId: 'acceptTerms',

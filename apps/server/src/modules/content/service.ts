@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@bourse/i18n';
-import { AppError, ATOMS_PER_UNIT, toAtoms } from '@bourse/shared';
+import { AppError, ATOMS_PER_UNIT, type ResultKey, toAtoms } from '@bourse/shared';
 import { CONTENT_PAGE_SLUGS, TERMS_PAGE_SLUG } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
@@ -62,6 +62,30 @@ function plainExcerpt(html: string): string {
     .trim()
     .slice(0, 140);
 }
+
+/** What `detail` can answer besides the codes every route can. */
+export const DETAIL_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `acceptTerms` can answer besides the codes every route can. */
+export const ACCEPT_TERMS_ERRORS = [
+  'TERMS_VERSION_STALE',
+  'PARAM_MISSING',
+] as const satisfies readonly ResultKey[];
+
+/** What `save` can answer besides the codes every route can. */
+export const SAVE_ERRORS = [
+  'PARAM_ERROR',
+  'CONTENT_TITLE_INVALID',
+  'CONTENT_BODY_INVALID',
+  'CONTENT_DEFAULT_TEXT_REQUIRED',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
+
+/** What `remove` can answer besides the codes every route can. */
+export const REMOVE_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `setClaims` can answer besides the codes every route can. */
+export const SET_CLAIMS_ERRORS = ['CONFIG_AMOUNT_INVALID'] as const satisfies readonly ResultKey[];
 
 /**
  * Announcements, help articles and the operator's pages (the `content_*` tables' owner), and the

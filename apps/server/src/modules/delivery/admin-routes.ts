@@ -22,7 +22,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
-import type { DeliveryBackOffice } from './back-office.ts';
+import {
+  type DeliveryBackOffice,
+  GET_CONTRACT_ERRORS,
+  GRANT_TRIAL_ERRORS,
+  SAVE_PLAN_ERRORS,
+  SAVE_PRODUCT_ERRORS,
+  SET_TRIAL_SETTINGS_ERRORS,
+} from './back-office.ts';
 import { parseRatio } from './settlement.ts';
 
 const SymbolParams = z.object({
@@ -60,12 +67,7 @@ export async function deliveryAdminRoutes(
   api.post('/delivery/products/:symbol', {
     config: {
       staff: 'delivery.manage',
-      errors: [
-        'MARKET_NOT_OPEN',
-        'CONTRACT_PERIOD_INVALID',
-        'CONFIG_LIMITS_INVALID',
-        'CONFIG_AMOUNT_INVALID',
-      ],
+      errors: SAVE_PRODUCT_ERRORS,
     },
     schema: {
       tags,
@@ -105,7 +107,7 @@ export async function deliveryAdminRoutes(
   });
 
   api.post('/delivery/trial-plans', {
-    config: { staff: 'delivery.manage', errors: ['RECORD_NOT_FOUND', 'CONFIG_AMOUNT_INVALID'] },
+    config: { staff: 'delivery.manage', errors: SAVE_PLAN_ERRORS },
     schema: {
       tags,
       operationId: 'adminSaveTrialPlan',
@@ -151,15 +153,7 @@ export async function deliveryAdminRoutes(
   api.post('/delivery/trial-grants', {
     config: {
       staff: 'delivery.manage',
-      errors: [
-        'USER_NOT_FOUND',
-        'RECORD_NOT_FOUND',
-        'IDEMPOTENCY_KEY_REUSED',
-        'REALNAME_REQUIRED',
-        'TRIAL_ALREADY_CLAIMED',
-        'ILLEGAL_OPERATION',
-        'BALANCE_INSUFFICIENT',
-      ],
+      errors: GRANT_TRIAL_ERRORS,
     },
     schema: {
       tags,
@@ -192,7 +186,7 @@ export async function deliveryAdminRoutes(
   });
 
   api.post('/delivery/trial-settings', {
-    config: { staff: 'delivery.manage', errors: ['TRIAL_TURNOVER_MULTIPLE_TOO_LOW', 'PARAM_ERROR'] },
+    config: { staff: 'delivery.manage', errors: SET_TRIAL_SETTINGS_ERRORS },
     schema: {
       tags,
       operationId: 'adminSetTrialSettings',
@@ -262,7 +256,7 @@ export async function deliveryAdminRoutes(
   });
 
   api.get('/delivery/contracts/:id', {
-    config: { staff: 'delivery.read', errors: ['RECORD_NOT_FOUND'] },
+    config: { staff: 'delivery.read', errors: GET_CONTRACT_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetDeliveryContract',

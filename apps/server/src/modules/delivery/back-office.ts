@@ -1,4 +1,4 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type {
   AdminContractList,
   AdminContractRecord,
@@ -31,6 +31,40 @@ import { formatRatio, RATIO_SCALE } from './settlement.ts';
 
 const PAGE_SIZE = 20;
 const ms = (value: bigint | null) => (value === null ? null : fromMillis(value));
+
+/** What `saveProduct` can answer besides the codes every route can. */
+export const SAVE_PRODUCT_ERRORS = [
+  'MARKET_NOT_OPEN',
+  'CONTRACT_PERIOD_INVALID',
+  'CONFIG_LIMITS_INVALID',
+  'CONFIG_AMOUNT_INVALID',
+] as const satisfies readonly ResultKey[];
+
+/** What `savePlan` can answer besides the codes every route can. */
+export const SAVE_PLAN_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'CONFIG_AMOUNT_INVALID',
+] as const satisfies readonly ResultKey[];
+
+/** What `grantTrial` can answer besides the codes every route can. */
+export const GRANT_TRIAL_ERRORS = [
+  'USER_NOT_FOUND',
+  'RECORD_NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
+  'REALNAME_REQUIRED',
+  'TRIAL_ALREADY_CLAIMED',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
+
+/** What `setTrialSettings` can answer besides the codes every route can. */
+export const SET_TRIAL_SETTINGS_ERRORS = [
+  'TRIAL_TURNOVER_MULTIPLE_TOO_LOW',
+  'PARAM_ERROR',
+] as const satisfies readonly ResultKey[];
+
+/** What `getContract` can answer besides the codes every route can. */
+export const GET_CONTRACT_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
 /**
  * The back office's side of delivery contracts: products, periods and ratios, trial plans and

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
-import type { DeliveryService } from './service.ts';
+import { type DeliveryService, GET_CONTRACT_ERRORS, PLACE_ERRORS } from './service.ts';
 
 /** The delivery contracts' customer API: the spec's `/Contract/*` paths. */
 export async function deliveryRoutes(
@@ -48,30 +48,7 @@ export async function deliveryRoutes(
     },
     config: {
       ...config,
-      errors: [
-        'PLEASE_LOGIN',
-        'TRADING_BANNED',
-        'REALNAME_REQUIRED',
-        'TERMS_NOT_ACCEPTED',
-        'MARKET_NOT_OPEN',
-        'CONTRACT_PERIOD_INVALID',
-        'AMOUNT_INVALID',
-        'AMOUNT_BELOW_MIN',
-        'AMOUNT_ABOVE_MAX',
-        'INDEX_STALE',
-        'CONTRACT_EXPOSURE_LIMIT',
-        'TRIAL_OPPOSITE_OPEN',
-        'TRIAL_OPPOSITE_REAL_OPEN',
-        'TRIAL_OPPOSITE_LINKED',
-        'USDT_INSUFFICIENT',
-        'TRIAL_BALANCE_INSUFFICIENT',
-        'TRIAL_EXPIRED',
-        'TRIAL_PROFIT_CAP_REACHED',
-        'IDEMPOTENCY_KEY_REUSED',
-        'ILLEGAL_OPERATION',
-        'BALANCE_INSUFFICIENT',
-        'RECORD_NOT_FOUND',
-      ],
+      errors: PLACE_ERRORS,
     },
     handler: async (request) => {
       const body = request.body;
@@ -114,7 +91,7 @@ export async function deliveryRoutes(
       querystring: ContractQuery,
       response: { 200: envelope(ContractRecord) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
+    config: { ...config, errors: GET_CONTRACT_ERRORS },
     handler: async (request) =>
       ok(request, await delivery.getContract(requireAuth(request).userId, BigInt(request.query.id))),
   });

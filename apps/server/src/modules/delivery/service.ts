@@ -1,4 +1,4 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { ContractList, ContractRecord, DeliveryMarket, DeliveryPage } from '@bourse/shared/api';
 import { LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
@@ -52,6 +52,35 @@ export {
   toPeriodValues,
   toPlanValues,
 } from './records.ts';
+
+/** What `place` can answer besides the codes every route can. */
+export const PLACE_ERRORS = [
+  'PLEASE_LOGIN',
+  'TRADING_BANNED',
+  'REALNAME_REQUIRED',
+  'TERMS_NOT_ACCEPTED',
+  'MARKET_NOT_OPEN',
+  'CONTRACT_PERIOD_INVALID',
+  'AMOUNT_INVALID',
+  'AMOUNT_BELOW_MIN',
+  'AMOUNT_ABOVE_MAX',
+  'INDEX_STALE',
+  'CONTRACT_EXPOSURE_LIMIT',
+  'TRIAL_OPPOSITE_OPEN',
+  'TRIAL_OPPOSITE_REAL_OPEN',
+  'TRIAL_OPPOSITE_LINKED',
+  'USDT_INSUFFICIENT',
+  'TRIAL_BALANCE_INSUFFICIENT',
+  'TRIAL_EXPIRED',
+  'TRIAL_PROFIT_CAP_REACHED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
+
+/** What `getContract` can answer besides the codes every route can. */
+export const GET_CONTRACT_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
 /**
  * Delivery (timed up/down) contracts against the house, and trial money: products and periods,

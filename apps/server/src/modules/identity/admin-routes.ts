@@ -14,7 +14,14 @@ import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { IdentityService } from './service.ts';
+import {
+  DECIDE_APPROVE_ERRORS,
+  DECIDE_REJECT_ERRORS,
+  type IdentityService,
+  IMAGE_ERRORS,
+  SET_POLICY_ERRORS,
+  VIEW_ERRORS,
+} from './service.ts';
 
 type Review = Awaited<ReturnType<IdentityService['view']>>;
 function toWire(r: Review) {
@@ -49,7 +56,7 @@ export async function identityAdminRoutes(
   });
 
   api.get('/identity/:id', {
-    config: { staff: 'identity.read', errors: ['RECORD_NOT_FOUND'] },
+    config: { staff: 'identity.read', errors: VIEW_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetIdentity',
@@ -63,7 +70,7 @@ export async function identityAdminRoutes(
   });
 
   api.get('/identity/:id/image/:side', {
-    config: { staff: 'identity.read', errors: ['RECORD_NOT_FOUND'] },
+    config: { staff: 'identity.read', errors: IMAGE_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetIdentityImage',
@@ -86,17 +93,7 @@ export async function identityAdminRoutes(
   api.post('/identity/:id/approve', {
     config: {
       staff: 'identity.review',
-      errors: [
-        'RECORD_NOT_FOUND',
-        'ILLEGAL_OPERATION',
-        'DOCUMENT_NUMBER_INVALID',
-        'DOCUMENT_NUMBER_MISMATCH',
-        'PHONE_INVALID',
-        'REALNAME_INVALID',
-        'COUNTRY_INVALID',
-        'IMAGE_REQUIRED',
-        'BALANCE_INSUFFICIENT',
-      ],
+      errors: DECIDE_APPROVE_ERRORS,
     },
     schema: {
       tags,
@@ -120,7 +117,7 @@ export async function identityAdminRoutes(
   });
 
   api.post('/identity/:id/reject', {
-    config: { staff: 'identity.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'PARAM_MISSING'] },
+    config: { staff: 'identity.review', errors: DECIDE_REJECT_ERRORS },
     schema: {
       tags,
       operationId: 'adminRejectIdentity',
@@ -154,7 +151,7 @@ export async function identityAdminRoutes(
   });
 
   api.post('/identity-policy', {
-    config: { staff: 'identity.review', errors: ['CONFIG_AMOUNT_INVALID'] },
+    config: { staff: 'identity.review', errors: SET_POLICY_ERRORS },
     schema: {
       tags,
       operationId: 'adminSetIdentityPolicy',

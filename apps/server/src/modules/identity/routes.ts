@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { filePart } from '../../platform/uploads.ts';
-import type { IdentityService } from './service.ts';
+import { type IdentityService, SUBMIT_ERRORS, UPLOAD_ERRORS } from './service.ts';
 
 const UploadBody = z.object({
   image: filePart('A photo of one side of the document (JPEG, PNG, WebP or GIF, at most 5 MiB).'),
@@ -56,16 +56,7 @@ export async function identityRoutes(
     config: {
       ...config,
       upload: true,
-      errors: [
-        'IMAGE_REQUIRED',
-        'REALNAME_ALREADY',
-        'UPLOAD_NOT_IMAGE',
-        'UPLOAD_TOO_LARGE',
-        'IMAGE_TOO_LARGE',
-        'UPLOAD_BUSY',
-        'UPLOAD_FAILED',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: UPLOAD_ERRORS,
     },
     handler: async (request) => {
       const image = await identity.upload(requireAuth(request), request.body.image);
@@ -84,15 +75,7 @@ export async function identityRoutes(
     },
     config: {
       ...config,
-      errors: [
-        'REALNAME_ALREADY',
-        'REALNAME_INVALID',
-        'COUNTRY_INVALID',
-        'PHONE_INVALID',
-        'DOCUMENT_NUMBER_INVALID',
-        'IMAGE_REQUIRED',
-        'PARAM_ERROR',
-      ],
+      errors: SUBMIT_ERRORS,
     },
     handler: async (request) => {
       const b = request.body;

@@ -1,4 +1,4 @@
-import { AppError, isAmountString, parseAmount } from '@bourse/shared';
+import { AppError, isAmountString, parseAmount, type ResultKey } from '@bourse/shared';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
@@ -49,6 +49,58 @@ function maskRealName(name: string): string {
   const chars = [...name];
   return `${chars[0] ?? ''}${'*'.repeat(Math.max(chars.length - 1, 1))}`;
 }
+
+/** What `upload` can answer besides the codes every route can. */
+export const UPLOAD_ERRORS = [
+  'IMAGE_REQUIRED',
+  'REALNAME_ALREADY',
+  'UPLOAD_NOT_IMAGE',
+  'UPLOAD_TOO_LARGE',
+  'IMAGE_TOO_LARGE',
+  'UPLOAD_BUSY',
+  'UPLOAD_FAILED',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `submit` can answer besides the codes every route can. */
+export const SUBMIT_ERRORS = [
+  'REALNAME_ALREADY',
+  'REALNAME_INVALID',
+  'COUNTRY_INVALID',
+  'PHONE_INVALID',
+  'DOCUMENT_NUMBER_INVALID',
+  'IMAGE_REQUIRED',
+  'PARAM_ERROR',
+] as const satisfies readonly ResultKey[];
+
+/** What `view` can answer besides the codes every route can. */
+export const VIEW_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `image` can answer besides the codes every route can. */
+export const IMAGE_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `decide` can answer when approving. */
+export const DECIDE_APPROVE_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'DOCUMENT_NUMBER_INVALID',
+  'DOCUMENT_NUMBER_MISMATCH',
+  'PHONE_INVALID',
+  'REALNAME_INVALID',
+  'COUNTRY_INVALID',
+  'IMAGE_REQUIRED',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
+
+/** What `decide` can answer when rejecting. */
+export const DECIDE_REJECT_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'PARAM_MISSING',
+] as const satisfies readonly ResultKey[];
+
+/** What `setPolicy` can answer besides the codes every route can. */
+export const SET_POLICY_ERRORS = ['CONFIG_AMOUNT_INVALID'] as const satisfies readonly ResultKey[];
 
 /**
  * Real-name verification (the `identity_*` tables' owner): private image uploads, submissions,

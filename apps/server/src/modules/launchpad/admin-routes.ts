@@ -18,7 +18,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
-import type { ReferralConfig } from './rewards.ts';
+import { DECIDE_ERRORS } from './agents.ts';
+import {
+  CANCEL_PROJECT_ERRORS,
+  CREATE_PROJECT_ERRORS,
+  FUND_INVENTORY_ERRORS,
+  LIST_PROJECT_RECORDS_FOR_STAFF_ERRORS,
+  SCHEDULE_PROJECT_ERRORS,
+  SET_DISABLED_ERRORS,
+  UPDATE_PROJECT_ERRORS,
+} from './back-office.ts';
+import { type ReferralConfig, SET_REFERRAL_CONFIG_ERRORS, VOID_REWARD_ERRORS } from './rewards.ts';
 import type { LaunchpadService, ProjectTerms } from './service.ts';
 
 const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, { error: 'PARAM_ERROR' }) });
@@ -89,7 +99,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/projects', {
     config: {
       staff: 'launchpad.manage',
-      errors: ['LP_PROJECT_INVALID', 'AMOUNT_INVALID', 'CONFIG_LIMITS_INVALID'],
+      errors: CREATE_PROJECT_ERRORS,
     },
     schema: {
       tags,
@@ -108,13 +118,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/projects/:id', {
     config: {
       staff: 'launchpad.manage',
-      errors: [
-        'LP_PROJECT_INVALID',
-        'LP_NOT_EDITABLE',
-        'RECORD_NOT_FOUND',
-        'AMOUNT_INVALID',
-        'CONFIG_LIMITS_INVALID',
-      ],
+      errors: UPDATE_PROJECT_ERRORS,
     },
     schema: {
       tags,
@@ -138,7 +142,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/projects/:id/inventory', {
     config: {
       staff: 'launchpad.manage',
-      errors: ['LP_NOT_EDITABLE', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: FUND_INVENTORY_ERRORS,
     },
     schema: {
       tags,
@@ -157,7 +161,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/projects/:id/schedule', {
     config: {
       staff: 'launchpad.manage',
-      errors: ['LP_NOT_EDITABLE', 'LP_INVENTORY_SHORT', 'RECORD_NOT_FOUND'],
+      errors: SCHEDULE_PROJECT_ERRORS,
     },
     schema: {
       tags,
@@ -173,7 +177,7 @@ export async function launchpadAdminRoutes(
   });
 
   api.post('/launchpad/projects/:id/disabled', {
-    config: { staff: 'launchpad.manage', errors: ['LP_NOT_EDITABLE', 'RECORD_NOT_FOUND'] },
+    config: { staff: 'launchpad.manage', errors: SET_DISABLED_ERRORS },
     schema: {
       tags,
       operationId: 'adminDisableLaunchpadProject',
@@ -196,7 +200,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/projects/:id/cancel', {
     config: {
       staff: 'launchpad.manage',
-      errors: ['LP_NOT_EDITABLE', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: CANCEL_PROJECT_ERRORS,
     },
     schema: {
       tags,
@@ -214,7 +218,7 @@ export async function launchpadAdminRoutes(
   });
 
   api.get('/launchpad/projects/:id/records', {
-    config: { staff: 'launchpad.read', errors: ['RECORD_NOT_FOUND'] },
+    config: { staff: 'launchpad.read', errors: LIST_PROJECT_RECORDS_FOR_STAFF_ERRORS },
     schema: {
       tags,
       operationId: 'adminListLaunchpadRecords',
@@ -252,7 +256,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/rewards/:id/void', {
     config: {
       staff: 'launchpad.manage',
-      errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: VOID_REWARD_ERRORS,
     },
     schema: {
       tags,
@@ -283,7 +287,7 @@ export async function launchpadAdminRoutes(
   api.post('/launchpad/referral', {
     config: {
       staff: 'launchpad.referral',
-      errors: ['CONFIG_LIMITS_INVALID', 'LP_ACK_REQUIRED', 'COUNTRY_INVALID', 'AMOUNT_INVALID'],
+      errors: SET_REFERRAL_CONFIG_ERRORS,
     },
     schema: {
       tags,
@@ -324,7 +328,7 @@ export async function launchpadAdminRoutes(
   api.post('/agents/:id/decision', {
     config: {
       staff: 'agents.review',
-      errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'CONFIG_LIMITS_INVALID'],
+      errors: DECIDE_ERRORS,
     },
     schema: {
       tags,

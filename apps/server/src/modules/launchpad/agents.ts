@@ -1,4 +1,4 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
@@ -24,6 +24,37 @@ export interface AgentDeps {
     ): Promise<{ list: RewardView[]; has_more: boolean; month_total: string }>;
   };
 }
+
+/** What `apply` can answer besides the codes every route can. */
+export const APPLY_ERRORS = ['AGENT_ALREADY'] as const satisfies readonly ResultKey[];
+
+/** What `centre` can answer besides the codes every route can. */
+export const CENTRE_ERRORS = [
+  'AGENT_NOT_AGENT',
+  'AGENT_PENDING',
+  'AGENT_SUSPENDED',
+] as const satisfies readonly ResultKey[];
+
+/** What `rewards` can answer besides the codes every route can. */
+export const REWARDS_ERRORS = [
+  'AGENT_NOT_AGENT',
+  'AGENT_PENDING',
+  'AGENT_SUSPENDED',
+] as const satisfies readonly ResultKey[];
+
+/** What `rewardsCsv` can answer besides the codes every route can. */
+export const REWARDS_CSV_ERRORS = [
+  'AGENT_NOT_AGENT',
+  'AGENT_PENDING',
+  'AGENT_SUSPENDED',
+] as const satisfies readonly ResultKey[];
+
+/** What `decide` can answer besides the codes every route can. */
+export const DECIDE_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'CONFIG_LIMITS_INVALID',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Agents (products §2 rule 8): users apply, compliance approves, rejects, suspends or reinstates

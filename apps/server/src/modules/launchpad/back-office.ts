@@ -1,7 +1,7 @@
 // Staff's work on projects: drafting, funding the inventory, publishing, switching off, cancelling,
 // and the back office's lists of projects and their records. Every change is audited.
 
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { LpMode } from '../../platform/schema.ts';
 import { toMillis } from '../../platform/time.ts';
 import { demandOf } from './allocation.ts';
@@ -31,6 +31,13 @@ export interface ProjectTerms {
   referralBudgetBp: bigint;
   descriptions: Record<string, string>;
 }
+
+/** What `createProject` can answer besides the codes every route can. */
+export const CREATE_PROJECT_ERRORS = [
+  'LP_PROJECT_INVALID',
+  'AMOUNT_INVALID',
+  'CONFIG_LIMITS_INVALID',
+] as const satisfies readonly ResultKey[];
 
 /** Creates a draft project and its coin row (audited). */
 export async function createProject(
@@ -64,6 +71,15 @@ export async function createProject(
   });
 }
 
+/** What `updateProject` can answer besides the codes every route can. */
+export const UPDATE_PROJECT_ERRORS = [
+  'LP_PROJECT_INVALID',
+  'LP_NOT_EDITABLE',
+  'RECORD_NOT_FOUND',
+  'AMOUNT_INVALID',
+  'CONFIG_LIMITS_INVALID',
+] as const satisfies readonly ResultKey[];
+
 /** Changes a draft's terms (audited); a scheduled project's terms are what customers bought on. */
 export async function updateProject(
   deps: LaunchpadDeps,
@@ -89,6 +105,14 @@ export async function updateProject(
     });
   });
 }
+
+/** What `fundInventory` can answer besides the codes every route can. */
+export const FUND_INVENTORY_ERRORS = [
+  'LP_NOT_EDITABLE',
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Records the issuer's tokens arriving in the project's inventory (issuer → inventory: the total
@@ -130,6 +154,13 @@ export async function fundInventory(deps: LaunchpadDeps, staff: LaunchpadStaff, 
   });
 }
 
+/** What `scheduleProject` can answer besides the codes every route can. */
+export const SCHEDULE_PROJECT_ERRORS = [
+  'LP_NOT_EDITABLE',
+  'LP_INVENTORY_SHORT',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
+
 /** Publishes a draft (audited): only when its inventory already holds the total issue (rule 2). */
 export async function scheduleProject(deps: LaunchpadDeps, staff: LaunchpadStaff, id: bigint): Promise<void> {
   const { db, audit, ledger } = deps;
@@ -148,6 +179,12 @@ export async function scheduleProject(deps: LaunchpadDeps, staff: LaunchpadStaff
     });
   });
 }
+
+/** What `setDisabled` can answer besides the codes every route can. */
+export const SET_DISABLED_ERRORS = [
+  'LP_NOT_EDITABLE',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
 
 /** Refuses (or allows again) subscriptions to a scheduled project: "forbidden" (audited). */
 export async function setDisabled(
@@ -172,6 +209,14 @@ export async function setDisabled(
     });
   });
 }
+
+/** What `cancelProject` can answer besides the codes every route can. */
+export const CANCEL_PROJECT_ERRORS = [
+  'LP_NOT_EDITABLE',
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
 
 /** Cancels a project before distribution with full refunds (rule 7; audited, with a reason). */
 export async function cancelProject(
@@ -216,6 +261,11 @@ export async function listProjectsForStaff(deps: LaunchpadDeps) {
     })),
   );
 }
+
+/** What `listProjectRecordsForStaff` can answer besides the codes every route can. */
+export const LIST_PROJECT_RECORDS_FOR_STAFF_ERRORS = [
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
 
 export async function listProjectRecordsForStaff(deps: LaunchpadDeps, id: bigint) {
   const { db } = deps;

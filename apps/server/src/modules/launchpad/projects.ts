@@ -1,6 +1,6 @@
 // The projects customers see: the list and one project's page, with the user's own figures.
 
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import { fromMillis } from '../../platform/time.ts';
 import { costOf } from './allocation.ts';
 import type { LaunchpadDeps } from './deps.ts';
@@ -17,6 +17,13 @@ export async function listProjects(deps: LaunchpadDeps, locale: string): Promise
   );
   return rows.map((row) => projectView(deps.clock, row, totals.get(row.id), locale));
 }
+
+/** What `getProject` can answer besides the codes every route can. */
+export const GET_PROJECT_ERRORS = [
+  'LP_CLOSED',
+  'AMOUNT_INVALID',
+  'QTY_INVALID',
+] as const satisfies readonly ResultKey[];
 
 /**
  * One project with the user's own subscriptions and, for `quantity`, the cost and the expected

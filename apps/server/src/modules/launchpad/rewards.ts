@@ -2,7 +2,7 @@
 // returns what to post, then the use cases around it: writing a project's rewards at distribution,
 // paying or voiding pending ones, the programme's configuration, and the customer's and staff's lists.
 
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { Db } from '../../platform/db.ts';
 import type { LpRewardStatus } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
@@ -284,6 +284,14 @@ export async function referralConfig(deps: LaunchpadDeps, db: Db = deps.db): Pro
   };
 }
 
+/** What `setReferralConfig` can answer besides the codes every route can. */
+export const SET_REFERRAL_CONFIG_ERRORS = [
+  'CONFIG_LIMITS_INVALID',
+  'LP_ACK_REQUIRED',
+  'COUNTRY_INVALID',
+  'AMOUNT_INVALID',
+] as const satisfies readonly ResultKey[];
+
 /**
  * Saves the programme (audited). Generations 2 and 3 need the acknowledgement of the legal
  * warning (products §2), recorded with who gave it; Σ rates stays within 1,000 bp.
@@ -360,6 +368,13 @@ export async function listRewardsForStaff(
     has_more: rows.length > PAGE,
   };
 }
+
+/** What `voidReward` can answer besides the codes every route can. */
+export const VOID_REWARD_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
 
 /** Voids a pending reward with a reason (audited); its money goes back to the issuer. */
 export async function voidReward(

@@ -18,7 +18,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
+import { APPLY_ERRORS, CENTRE_ERRORS, REWARDS_CSV_ERRORS, REWARDS_ERRORS } from './agents.ts';
+import { GET_PROJECT_ERRORS } from './projects.ts';
 import type { LaunchpadService } from './service.ts';
+import { SUBSCRIBE_ERRORS } from './subscriptions.ts';
 
 /** The launchpad's customer API (`/Issue/*`) and the agent centre (`/Agent/*`); all need a session. */
 export async function launchpadRoutes(
@@ -54,7 +57,7 @@ export async function launchpadRoutes(
       querystring: IssueDetailQuery,
       response: { 200: envelope(IssueDetail) },
     },
-    config: { ...config, errors: ['LP_CLOSED', 'AMOUNT_INVALID', 'QTY_INVALID'] },
+    config: { ...config, errors: GET_PROJECT_ERRORS },
     handler: async (request) =>
       ok(
         request,
@@ -78,24 +81,7 @@ export async function launchpadRoutes(
     },
     config: {
       ...config,
-      errors: [
-        'LP_NOT_STARTED',
-        'LP_CLOSED',
-        'LP_FORBIDDEN',
-        'LP_BELOW_MIN',
-        'LP_ABOVE_MAX',
-        'LP_INDIVIDUAL_LIMIT',
-        'LP_TOTAL_ISSUE',
-        'LP_REPEAT',
-        'BALANCE_INSUFFICIENT',
-        'REALNAME_REQUIRED',
-        'TERMS_NOT_ACCEPTED',
-        'QTY_INVALID',
-        'ILLEGAL_OPERATION',
-        'PLEASE_LOGIN',
-        'AMOUNT_INVALID',
-        'RECORD_NOT_FOUND',
-      ],
+      errors: SUBSCRIBE_ERRORS,
     },
     handler: async (request) => {
       const record = await launchpad.subscribe(requireAuth(request), {
@@ -154,7 +140,7 @@ export async function launchpadRoutes(
       body: z.object({ token: z.string().max(200).optional() }),
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['AGENT_ALREADY'] },
+    config: { ...config, errors: APPLY_ERRORS },
     handler: async (request) => {
       await launchpad.agents.apply(requireAuth(request).userId);
       return ok(request, null, 'AGENT_APPLIED');
@@ -169,7 +155,7 @@ export async function launchpadRoutes(
       querystring: AgentCentreQuery,
       response: { 200: envelope(AgentCentre) },
     },
-    config: { ...config, errors: ['AGENT_NOT_AGENT', 'AGENT_PENDING', 'AGENT_SUSPENDED'] },
+    config: { ...config, errors: CENTRE_ERRORS },
     handler: async (request) =>
       ok(
         request,
@@ -188,7 +174,7 @@ export async function launchpadRoutes(
       querystring: IssuePageQuery,
       response: { 200: envelope(RewardList) },
     },
-    config: { ...config, errors: ['AGENT_NOT_AGENT', 'AGENT_PENDING', 'AGENT_SUSPENDED'] },
+    config: { ...config, errors: REWARDS_ERRORS },
     handler: async (request) =>
       ok(request, await launchpad.agents.rewards(requireAuth(request).userId, request.query.page)),
   });
@@ -200,7 +186,7 @@ export async function launchpadRoutes(
       summary: 'The agent’s reward records as CSV',
       querystring: IssueListQuery,
     },
-    config: { ...config, errors: ['AGENT_NOT_AGENT', 'AGENT_PENDING', 'AGENT_SUSPENDED'] },
+    config: { ...config, errors: REWARDS_CSV_ERRORS },
     handler: async (request, reply) => {
       const csv = await launchpad.agents.rewardsCsv(requireAuth(request).userId);
       return reply

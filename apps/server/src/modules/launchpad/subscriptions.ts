@@ -1,6 +1,6 @@
 // Subscriptions: a customer's purchase (paid and locked, or a frozen commitment) and their records.
 
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import { toMillis } from '../../platform/time.ts';
@@ -9,6 +9,26 @@ import { costOf } from './allocation.ts';
 import { type LaunchpadDeps, PAGE, type ProjectRow, system } from './deps.ts';
 import * as repo from './repository.ts';
 import { pick, projectState, type RecordView, toRecordView } from './views.ts';
+
+/** What `subscribe` can answer besides the codes every route can. */
+export const SUBSCRIBE_ERRORS = [
+  'LP_NOT_STARTED',
+  'LP_CLOSED',
+  'LP_FORBIDDEN',
+  'LP_BELOW_MIN',
+  'LP_ABOVE_MAX',
+  'LP_INDIVIDUAL_LIMIT',
+  'LP_TOTAL_ISSUE',
+  'LP_REPEAT',
+  'BALANCE_INSUFFICIENT',
+  'REALNAME_REQUIRED',
+  'TERMS_NOT_ACCEPTED',
+  'QTY_INVALID',
+  'ILLEGAL_OPERATION',
+  'PLEASE_LOGIN',
+  'AMOUNT_INVALID',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Subscribes `quantity` token atoms. First come, first served: paid now, tokens locked until

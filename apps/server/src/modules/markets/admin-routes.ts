@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
-import type { IndexSourcesBackOffice } from './back-office.ts';
+import { type IndexSourcesBackOffice, SET_MAPPING_ERRORS } from './back-office.ts';
 
 const SymbolParams = z.object({
   symbol: z
@@ -40,7 +40,7 @@ export async function indexSourcesAdminRoutes(
   api.post('/index/sources/:symbol/mapping', {
     config: {
       staff: 'config.manage',
-      errors: ['MARKET_NOT_OPEN', 'INDEX_SOURCE_INVALID', 'INDEX_SYMBOL_INVALID'],
+      errors: SET_MAPPING_ERRORS,
     },
     schema: {
       tags,

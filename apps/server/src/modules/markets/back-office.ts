@@ -1,4 +1,4 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { IndexSourceRow, IndexSourcesPanel } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
@@ -38,6 +38,13 @@ export interface IndexSourcesDeps {
   /** Tells every node a mapping changed (they re-read the mappings; the feed's node follows them). */
   onMappingChanged?: () => Promise<void>;
 }
+
+/** What `setMapping` can answer besides the codes every route can. */
+export const SET_MAPPING_ERRORS = [
+  'MARKET_NOT_OPEN',
+  'INDEX_SOURCE_INVALID',
+  'INDEX_SYMBOL_INVALID',
+] as const satisfies readonly ResultKey[];
 
 /**
  * The back office's side of the index sources: what each venue of each market is doing (as this

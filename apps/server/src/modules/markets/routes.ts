@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock.ts';
 import { envelope, ok } from '../../platform/http.ts';
-import type { MarketsService } from './service.ts';
+import { INDEX_HISTORY_ERRORS, KLINES_ERRORS, type MarketsService } from './service.ts';
 import { toIndexCandle, toIndexTick } from './wire.ts';
 
 /** `/apiv/Market/*`: market list with index prices and 24h change, and the index's history. */
@@ -36,7 +36,7 @@ export async function marketsRoutes(
       querystring: IndexHistoryQuery,
       response: { 200: envelope(IndexHistory) },
     },
-    config: { errors: ['MARKET_NOT_OPEN'] },
+    config: { errors: INDEX_HISTORY_ERRORS },
     handler: async (request) => {
       const ticks = await service.indexHistory(request.query, clock.now());
       return ok(request, ticks.map(toIndexTick));
@@ -54,7 +54,7 @@ export async function marketsRoutes(
       querystring: KlineQuery,
       response: { 200: envelope(KlineList) },
     },
-    config: { errors: ['MARKET_NOT_OPEN'] },
+    config: { errors: KLINES_ERRORS },
     handler: async (request) => {
       const candles = await service.klines(request.query);
       return ok(request, candles.map(toIndexCandle));

@@ -1,4 +1,4 @@
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import { KLINE_INTERVAL_MS, KLINE_INTERVALS, type KlineInterval } from '@bourse/shared/api';
 import type { Db } from '../../platform/db.ts';
 import { fromMillis, toMillis, toSafeNumber } from '../../platform/time.ts';
@@ -77,6 +77,12 @@ export interface Listings {
   coins: { symbol: string; name: string; displayDecimals: number }[];
   markets: { symbol: string; base: string; quote: string; priceDecimals: number }[];
 }
+
+/** What `indexHistory` can answer besides the codes every route can. */
+export const INDEX_HISTORY_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `klines` can answer besides the codes every route can. */
+export const KLINES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
 
 /**
  * Coins, markets and the index: its latest price per symbol, its ticks and its candles (owner of

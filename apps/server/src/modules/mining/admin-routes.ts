@@ -12,7 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
-import type { MiningService } from './service.ts';
+import { CREATE_PRODUCT_ERRORS, FUND_POOL_ERRORS, type MiningService, SET_STATUS_ERRORS } from './service.ts';
 
 const IdParams = z.object({ id: z.string().regex(/^\d{1,18}$/, { error: 'PARAM_ERROR' }) });
 const CoinParams = z.object({ coin: z.string().regex(/^[A-Z0-9]{2,16}$/, { error: 'COIN_UNAVAILABLE' }) });
@@ -42,7 +42,7 @@ export async function miningAdminRoutes(
   });
 
   api.post('/mining/products', {
-    config: { staff: 'mining.manage', errors: ['MINE_PRODUCT_INVALID'] },
+    config: { staff: 'mining.manage', errors: CREATE_PRODUCT_ERRORS },
     schema: {
       tags,
       operationId: 'adminCreateMiningProduct',
@@ -77,7 +77,7 @@ export async function miningAdminRoutes(
   });
 
   api.post('/mining/products/:id/status', {
-    config: { staff: 'mining.manage', errors: ['RECORD_NOT_FOUND', 'MINE_NOT_EDITABLE'] },
+    config: { staff: 'mining.manage', errors: SET_STATUS_ERRORS },
     schema: {
       tags,
       operationId: 'adminSetMiningProductStatus',
@@ -119,7 +119,7 @@ export async function miningAdminRoutes(
   api.post('/mining/pools/:coin/fund', {
     config: {
       staff: 'mining.fund',
-      errors: ['AMOUNT_INVALID', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT', 'COIN_UNAVAILABLE'],
+      errors: FUND_POOL_ERRORS,
     },
     schema: {
       tags,

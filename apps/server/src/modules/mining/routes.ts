@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
-import type { MiningService } from './service.ts';
+import { BUY_ERRORS, GET_PRODUCT_ERRORS, type MiningService } from './service.ts';
 
 /** The mining market's customer API (`/Orepool/*`); every call needs a session. */
 export async function miningRoutes(app: FastifyInstance, options: { mining: MiningService }): Promise<void> {
@@ -46,7 +46,7 @@ export async function miningRoutes(app: FastifyInstance, options: { mining: Mini
       querystring: MiningProductQuery,
       response: { 200: envelope(MiningProductDetail) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND', 'MINE_NOT_SHARED'] },
+    config: { ...config, errors: GET_PRODUCT_ERRORS },
     handler: async (request) =>
       ok(request, await mining.getProduct(BigInt(request.query.id), request.query.share)),
   });
@@ -62,22 +62,7 @@ export async function miningRoutes(app: FastifyInstance, options: { mining: Mini
     },
     config: {
       ...config,
-      errors: [
-        'TERMS_NOT_ACCEPTED',
-        'MINE_PAUSED',
-        'MINE_SOLD_OUT',
-        'MINE_NOT_SHARED',
-        'MINE_SHARE_INVALID',
-        'MINE_PLATFORM_COIN',
-        'MINE_REFERRALS',
-        'MINE_REPEAT',
-        'USDT_INSUFFICIENT',
-        'TRADING_BANNED',
-        'ILLEGAL_OPERATION',
-        'PLEASE_LOGIN',
-        'BALANCE_INSUFFICIENT',
-        'RECORD_NOT_FOUND',
-      ],
+      errors: BUY_ERRORS,
     },
     handler: async (request) => {
       const order = await mining.buy(requireAuth(request), {

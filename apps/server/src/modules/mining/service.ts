@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { MiningOrder, MiningProduct } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -90,6 +90,47 @@ export function dailyOutput(
   if (!price || price <= 0n) return 0n;
   return (((product.daily_value * ATOMS) / price) * shareBp) / BP;
 }
+
+/** What `getProduct` can answer besides the codes every route can. */
+export const GET_PRODUCT_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'MINE_NOT_SHARED',
+] as const satisfies readonly ResultKey[];
+
+/** What `buy` can answer besides the codes every route can. */
+export const BUY_ERRORS = [
+  'TERMS_NOT_ACCEPTED',
+  'MINE_PAUSED',
+  'MINE_SOLD_OUT',
+  'MINE_NOT_SHARED',
+  'MINE_SHARE_INVALID',
+  'MINE_PLATFORM_COIN',
+  'MINE_REFERRALS',
+  'MINE_REPEAT',
+  'USDT_INSUFFICIENT',
+  'TRADING_BANNED',
+  'ILLEGAL_OPERATION',
+  'PLEASE_LOGIN',
+  'BALANCE_INSUFFICIENT',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
+
+/** What `createProduct` can answer besides the codes every route can. */
+export const CREATE_PRODUCT_ERRORS = ['MINE_PRODUCT_INVALID'] as const satisfies readonly ResultKey[];
+
+/** What `setStatus` can answer besides the codes every route can. */
+export const SET_STATUS_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'MINE_NOT_EDITABLE',
+] as const satisfies readonly ResultKey[];
+
+/** What `fundPool` can answer besides the codes every route can. */
+export const FUND_POOL_ERRORS = [
+  'AMOUNT_INVALID',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+  'COIN_UNAVAILABLE',
+] as const satisfies readonly ResultKey[];
 
 /**
  * The mining market (products §3): machines sold whole or in shares up to a fixed capacity,

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
-import type { MakerBackOffice } from './back-office.ts';
+import { type MakerBackOffice, SAVE_MARKET_ERRORS } from './back-office.ts';
 
 const SymbolParams = z.object({
   symbol: z
@@ -40,7 +40,7 @@ export async function makerAdminRoutes(
   });
 
   api.post('/spot/market-maker/:symbol', {
-    config: { staff: 'spot.manage', errors: ['CONFIG_AMOUNT_INVALID', 'MARKET_NOT_OPEN'] },
+    config: { staff: 'spot.manage', errors: SAVE_MARKET_ERRORS },
     schema: {
       tags,
       operationId: 'adminSaveMarketMaker',

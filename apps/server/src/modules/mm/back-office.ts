@@ -1,4 +1,4 @@
-import { fromAtoms } from '@bourse/shared';
+import { fromAtoms, type ResultKey } from '@bourse/shared';
 import type { AdminMakerOverview, AdminMakerSettings } from '@bourse/shared/api';
 import type { Db } from '../../platform/db.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
@@ -19,6 +19,12 @@ export interface MakerSettingsInput {
   inventoryTarget: bigint;
   maxInventoryDeviation: bigint;
 }
+
+/** What `saveMarket` can answer besides the codes every route can. */
+export const SAVE_MARKET_ERRORS = [
+  'CONFIG_AMOUNT_INVALID',
+  'MARKET_NOT_OPEN',
+] as const satisfies readonly ResultKey[];
 
 /**
  * The back office's side of the market maker and the demo traders: reads their settings and saves

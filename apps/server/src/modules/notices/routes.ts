@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { NoticesService, NoticeView } from './service.ts';
+import { DETAIL_ERRORS, MARK_READ_ERRORS, type NoticesService, type NoticeView } from './service.ts';
 
 function toItem(notice: NoticeView) {
   return {
@@ -76,7 +76,7 @@ export async function noticesRoutes(
       querystring: NoticeQuery,
       response: { 200: envelope(NoticeDetail) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
+    config: { ...config, errors: DETAIL_ERRORS },
     handler: async (request) => {
       const { notice, antiPhishing } = await notices.detail(
         requireAuth(request).userId,
@@ -95,7 +95,7 @@ export async function noticesRoutes(
       body: ReadNoticeBody,
       response: { 200: envelope(UnreadCount) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
+    config: { ...config, errors: MARK_READ_ERRORS },
     handler: async (request) => {
       const { id } = request.body;
       const unread = await notices.markRead(requireAuth(request).userId, id === 0 ? undefined : BigInt(id));

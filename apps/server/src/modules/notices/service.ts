@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, type Locale } from '@bourse/i18n';
 import { translateServer } from '@bourse/i18n/server';
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
@@ -45,6 +45,12 @@ export interface NoticeView {
 
 type Row = Awaited<ReturnType<typeof repo.listVisible>>[number];
 type BroadcastTexts = Record<string, { title: string; body: string }>;
+
+/** What `detail` can answer besides the codes every route can. */
+export const DETAIL_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `markRead` can answer besides the codes every route can. */
+export const MARK_READ_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
 /** Notifications (the `notifications` tables' owner): event notices, staff broadcasts, reading. */
 export class NoticesService implements Notifier {

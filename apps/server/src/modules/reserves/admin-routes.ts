@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { ReservesService } from './service.ts';
+import { ADD_RESERVE_ERRORS, PUBLISH_ERRORS, type ReservesService } from './service.ts';
 
 /**
  * `/admin-api/reserves/*`: proof-of-reserves snapshots (pending and published) with their reserve
@@ -49,14 +49,7 @@ export async function reservesAdminRoutes(
   api.post('/reserves/snapshots/:id/entries', {
     config: {
       staff: 'reserves.manage',
-      errors: [
-        'POR_NO_SNAPSHOT',
-        'POR_SNAPSHOT_PUBLISHED',
-        'POR_RESERVE_ASSET',
-        'POR_RESERVE_SIGNATURE',
-        'POR_RESERVE_DUPLICATE',
-        'CONFIG_AMOUNT_INVALID',
-      ],
+      errors: ADD_RESERVE_ERRORS,
     },
     schema: {
       tags,
@@ -82,7 +75,7 @@ export async function reservesAdminRoutes(
   });
 
   api.post('/reserves/snapshots/:id/publish', {
-    config: { staff: 'reserves.manage', errors: ['POR_NO_SNAPSHOT'] },
+    config: { staff: 'reserves.manage', errors: PUBLISH_ERRORS },
     schema: {
       tags,
       operationId: 'adminPublishReserveSnapshot',

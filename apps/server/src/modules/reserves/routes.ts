@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
-import type { ReservesService } from './service.ts';
+import { PROOF_ERRORS, type ReservesService, STATEMENT_ERRORS } from './service.ts';
 
 /** `/apiv/por/*`: the published snapshot headers, and the caller's own inclusion proof. */
 export async function reservesRoutes(
@@ -32,7 +32,7 @@ export async function reservesRoutes(
   });
 
   api.get('/por/proof', {
-    config: { auth: true, errors: ['POR_NO_SNAPSHOT', 'POR_NOT_INCLUDED', 'TOO_MANY_REQUESTS'] },
+    config: { auth: true, errors: ['TOO_MANY_REQUESTS', ...PROOF_ERRORS] },
     schema: {
       tags,
       operationId: 'getMyReserveProof',
@@ -51,7 +51,7 @@ export async function reservesRoutes(
   });
 
   api.get('/por/statement', {
-    config: { auth: true, errors: ['POR_NO_SNAPSHOT'] },
+    config: { auth: true, errors: STATEMENT_ERRORS },
     schema: {
       tags,
       operationId: 'getMyReserveStatement',

@@ -22,7 +22,7 @@ import {
   reserveMessage,
   verifyReserveSignature,
 } from '@bourse/por/reserve-signatures';
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
@@ -131,6 +131,25 @@ function toEntry(row: Awaited<ReturnType<typeof repo.listReserves>>[number]): Re
     ...(row.simulated === 1n ? { simulated: true } : {}),
   };
 }
+
+/** What `proof` can answer besides the codes every route can. */
+export const PROOF_ERRORS = ['POR_NO_SNAPSHOT', 'POR_NOT_INCLUDED'] as const satisfies readonly ResultKey[];
+
+/** What `statement` can answer besides the codes every route can. */
+export const STATEMENT_ERRORS = ['POR_NO_SNAPSHOT'] as const satisfies readonly ResultKey[];
+
+/** What `addReserve` can answer besides the codes every route can. */
+export const ADD_RESERVE_ERRORS = [
+  'POR_NO_SNAPSHOT',
+  'POR_SNAPSHOT_PUBLISHED',
+  'POR_RESERVE_ASSET',
+  'POR_RESERVE_SIGNATURE',
+  'POR_RESERVE_DUPLICATE',
+  'CONFIG_AMOUNT_INVALID',
+] as const satisfies readonly ResultKey[];
+
+/** What `publish` can answer besides the codes every route can. */
+export const PUBLISH_ERRORS = ['POR_NO_SNAPSHOT'] as const satisfies readonly ResultKey[];
 
 /**
  * Proof of reserves and liabilities (owner of `por_*`): builds each snapshot's Merkle sum tree over

@@ -21,7 +21,19 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import type { SecurityService } from './service.ts';
+import {
+  BIND_EMAIL_ERRORS,
+  BIND_MOBILE_ERRORS,
+  END_SESSION_ERRORS,
+  RESET_PASSWORD_ERRORS,
+  SEND_BIND_EMAIL_CODE_ERRORS,
+  SEND_RESET_CODE_ERRORS,
+  SET_ANTI_PHISHING_ERRORS,
+  type SecurityService,
+  TOTP_DISABLE_ERRORS,
+  TOTP_ENABLE_ERRORS,
+  TOTP_SETUP_ERRORS,
+} from './service.ts';
 
 /**
  * The security centre's calls (`/apiv/user/*`, signed in) and the forgotten-password pair
@@ -67,7 +79,7 @@ export async function securityRoutes(
       body: TokenOnly,
       response: { 200: envelope(TotpSetup) },
     },
-    config: { ...config, errors: ['TOTP_ALREADY_ENABLED'] },
+    config: { ...config, errors: TOTP_SETUP_ERRORS },
     handler: async (request) => {
       const setup = await security.totpSetup(requireAuth(request));
       return ok(request, { secret: setup.secret, otpauth_url: setup.otpauthUrl });
@@ -84,7 +96,7 @@ export async function securityRoutes(
     },
     config: {
       ...config,
-      errors: ['TOTP_WRONG', 'TOTP_ALREADY_ENABLED', 'ILLEGAL_OPERATION', 'TOO_MANY_REQUESTS'],
+      errors: TOTP_ENABLE_ERRORS,
     },
     handler: async (request) => {
       const codes = await security.totpEnable(requireAuth(request), request.body.code);
@@ -100,7 +112,7 @@ export async function securityRoutes(
       body: TotpCodeBody,
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['TOTP_WRONG', 'TOTP_NOT_ENABLED', 'TOO_MANY_REQUESTS', 'TOTP_REQUIRED'] },
+    config: { ...config, errors: TOTP_DISABLE_ERRORS },
     handler: async (request) => {
       await security.totpDisable(requireAuth(request), request.body.code);
       return ok(request, null, 'TOTP_DISABLED');
@@ -115,7 +127,7 @@ export async function securityRoutes(
       body: AntiPhishingBody,
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['ANTI_PHISHING_INVALID'] },
+    config: { ...config, errors: SET_ANTI_PHISHING_ERRORS },
     handler: async (request) => {
       await security.setAntiPhishing(requireAuth(request), request.body.code);
       return ok(request, null, 'ANTI_PHISHING_SET');
@@ -154,7 +166,7 @@ export async function securityRoutes(
       body: EndSessionBody,
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
+    config: { ...config, errors: END_SESSION_ERRORS },
     handler: async (request) => {
       await security.endSession(requireAuth(request), BigInt(request.body.id));
       return ok(request, null, 'SESSION_ENDED');
@@ -203,13 +215,6 @@ export async function securityRoutes(
     },
   });
 
-  const codeErrors = [
-    'EMAIL_OR_CAPTCHA_WRONG',
-    'EMAIL_INVALID',
-    'CODE_RESEND_WAIT',
-    'TOO_MANY_REQUESTS',
-  ] as const;
-
   api.post('/user/sendemailcode', {
     schema: {
       tags,
@@ -218,7 +223,7 @@ export async function securityRoutes(
       body: SendEmailCodeBody,
       response: { 200: envelope(CodeSent) },
     },
-    config: { ...config, errors: [...codeErrors, 'EMAIL_EXISTS', 'PLEASE_LOGIN'] },
+    config: { ...config, errors: SEND_BIND_EMAIL_CODE_ERRORS },
     handler: async (request) => {
       const { email, vcode, key } = request.body;
       const sent = await security.sendEmailCode({
@@ -241,7 +246,7 @@ export async function securityRoutes(
       body: BindEmailBody,
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['EMAIL_CODE_WRONG', 'EMAIL_EXISTS', 'EMAIL_INVALID', 'TOO_MANY_REQUESTS'] },
+    config: { ...config, errors: BIND_EMAIL_ERRORS },
     handler: async (request) => {
       await security.bindEmail(requireAuth(request), request.body.email, request.body.code);
       return ok(request, null, 'EMAIL_BOUND');
@@ -258,13 +263,7 @@ export async function securityRoutes(
     },
     config: {
       ...config,
-      errors: [
-        'MOBILE_ALREADY_BOUND',
-        'PHONE_EXISTS',
-        'PHONE_INVALID',
-        'LOGIN_PASSWORD_WRONG',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: BIND_MOBILE_ERRORS,
     },
     handler: async (request) => {
       await security.bindMobile(requireAuth(request), request.body.mobile, request.body.lpwd);
@@ -280,7 +279,7 @@ export async function securityRoutes(
       body: SendEmailCodeBody,
       response: { 200: envelope(CodeSent) },
     },
-    config: { errors: [...codeErrors, 'MAILBOX_NOT_REGISTERED', 'ACCOUNT_FROZEN'] },
+    config: { errors: SEND_RESET_CODE_ERRORS },
     handler: async (request) => {
       const { email, vcode, key } = request.body;
       const sent = await security.sendEmailCode({
@@ -303,13 +302,7 @@ export async function securityRoutes(
       response: { 200: envelope(z.null()) },
     },
     config: {
-      errors: [
-        'EMAIL_CODE_WRONG',
-        'EMAIL_INVALID',
-        'PASSWORD_INVALID',
-        'PASSWORDS_INCONSISTENT',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: RESET_PASSWORD_ERRORS,
     },
     handler: async (request) => {
       const { email, code, lpwd, relpwd } = request.body;

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import { generateSecret, generateURI } from 'otplib';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -51,6 +51,82 @@ export interface SecurityDeps {
   totpIssuer: string;
   limits: SecurityLimits;
 }
+
+/** What `totpSetup` can answer besides the codes every route can. */
+export const TOTP_SETUP_ERRORS = ['TOTP_ALREADY_ENABLED'] as const satisfies readonly ResultKey[];
+
+/** What `totpEnable` can answer besides the codes every route can. */
+export const TOTP_ENABLE_ERRORS = [
+  'TOTP_WRONG',
+  'TOTP_ALREADY_ENABLED',
+  'ILLEGAL_OPERATION',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `totpDisable` can answer besides the codes every route can. */
+export const TOTP_DISABLE_ERRORS = [
+  'TOTP_WRONG',
+  'TOTP_NOT_ENABLED',
+  'TOO_MANY_REQUESTS',
+  'TOTP_REQUIRED',
+] as const satisfies readonly ResultKey[];
+
+/** What `setAntiPhishing` can answer besides the codes every route can. */
+export const SET_ANTI_PHISHING_ERRORS = ['ANTI_PHISHING_INVALID'] as const satisfies readonly ResultKey[];
+
+/** What `endSession` can answer besides the codes every route can. */
+export const END_SESSION_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+] as const satisfies readonly ResultKey[];
+
+/** What mailing a code can answer, whichever the purpose. */
+const codeErrors = [
+  'EMAIL_OR_CAPTCHA_WRONG',
+  'EMAIL_INVALID',
+  'CODE_RESEND_WAIT',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `sendEmailCode` can answer when mailing the code that binds an e-mail address. */
+export const SEND_BIND_EMAIL_CODE_ERRORS = [
+  ...codeErrors,
+  'EMAIL_EXISTS',
+  'PLEASE_LOGIN',
+] as const satisfies readonly ResultKey[];
+
+/** What `bindEmail` can answer besides the codes every route can. */
+export const BIND_EMAIL_ERRORS = [
+  'EMAIL_CODE_WRONG',
+  'EMAIL_EXISTS',
+  'EMAIL_INVALID',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `bindMobile` can answer besides the codes every route can. */
+export const BIND_MOBILE_ERRORS = [
+  'MOBILE_ALREADY_BOUND',
+  'PHONE_EXISTS',
+  'PHONE_INVALID',
+  'LOGIN_PASSWORD_WRONG',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `sendEmailCode` can answer when mailing a password-reset code to a registered mailbox. */
+export const SEND_RESET_CODE_ERRORS = [
+  ...codeErrors,
+  'MAILBOX_NOT_REGISTERED',
+  'ACCOUNT_FROZEN',
+] as const satisfies readonly ResultKey[];
+
+/** What `resetPassword` can answer besides the codes every route can. */
+export const RESET_PASSWORD_ERRORS = [
+  'EMAIL_CODE_WRONG',
+  'EMAIL_INVALID',
+  'PASSWORD_INVALID',
+  'PASSWORDS_INCONSISTENT',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
 
 /**
  * The security centre: two-factor codes (TOTP with one-time backup codes), the anti-phishing code,

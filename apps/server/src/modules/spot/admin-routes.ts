@@ -17,7 +17,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
-import type { SpotBackOffice, SpotMarketInput } from './back-office.ts';
+import {
+  BOOK_ERRORS,
+  CREATE_MARKET_ERRORS,
+  EDIT_MARKET_ERRORS,
+  HALT_ERRORS,
+  RESUME_ERRORS,
+  type SpotBackOffice,
+  type SpotMarketInput,
+  TRADES_ERRORS,
+} from './back-office.ts';
 
 const SymbolParams = z.object({
   symbol: z
@@ -25,8 +34,6 @@ const SymbolParams = z.object({
     .transform((v) => v.toUpperCase())
     .refine((v) => /^[A-Z0-9]{2,24}$/.test(v), { error: 'MARKET_NOT_OPEN' }),
 });
-
-const marketErrors = ['MARKET_NOT_OPEN', 'CONFIG_AMOUNT_INVALID'] as const;
 
 function inputOf(body: z.output<typeof EditSpotMarketBody>): SpotMarketInput {
   return {
@@ -64,7 +71,7 @@ export async function spotAdminRoutes(
   });
 
   api.post('/spot/markets', {
-    config: { staff: 'spot.manage', errors: [...marketErrors, 'MARKET_EXISTS'] },
+    config: { staff: 'spot.manage', errors: CREATE_MARKET_ERRORS },
     schema: {
       tags,
       operationId: 'adminCreateSpotMarket',
@@ -86,7 +93,7 @@ export async function spotAdminRoutes(
   api.post('/spot/markets/:symbol', {
     config: {
       staff: 'spot.manage',
-      errors: [...marketErrors, 'MARKET_HAS_OPEN_ORDERS', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: EDIT_MARKET_ERRORS,
     },
     schema: {
       tags,
@@ -105,7 +112,7 @@ export async function spotAdminRoutes(
   api.post('/spot/markets/:symbol/halt', {
     config: {
       staff: 'spot.manage',
-      errors: ['MARKET_NOT_OPEN', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: HALT_ERRORS,
     },
     schema: {
       tags,
@@ -124,7 +131,7 @@ export async function spotAdminRoutes(
   api.post('/spot/markets/:symbol/resume', {
     config: {
       staff: 'spot.manage',
-      errors: ['MARKET_NOT_OPEN', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: RESUME_ERRORS,
     },
     schema: {
       tags,
@@ -141,7 +148,7 @@ export async function spotAdminRoutes(
   });
 
   api.get('/spot/markets/:symbol/book', {
-    config: { staff: 'spot.read', errors: ['MARKET_NOT_OPEN'] },
+    config: { staff: 'spot.read', errors: BOOK_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetSpotBook',
@@ -154,7 +161,7 @@ export async function spotAdminRoutes(
   });
 
   api.get('/spot/markets/:symbol/trades', {
-    config: { staff: 'spot.read', errors: ['MARKET_NOT_OPEN'] },
+    config: { staff: 'spot.read', errors: TRADES_ERRORS },
     schema: {
       tags,
       operationId: 'adminListSpotTrades',

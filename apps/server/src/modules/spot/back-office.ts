@@ -1,4 +1,4 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { AdminSpotMarket, AdminSpotOrderList, DepthSnapshot, PublicTrade } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
@@ -33,6 +33,43 @@ export interface SpotBackOfficeDeps {
     listMarkets(options: Record<string, never>): Promise<{ symbol: string; base: string; quote: string }[]>;
   };
 }
+
+/** What a market's terms can be refused for, on creation as on an edit. */
+const marketErrors = ['MARKET_NOT_OPEN', 'CONFIG_AMOUNT_INVALID'] as const satisfies readonly ResultKey[];
+
+/** What `createMarket` can answer besides the codes every route can. */
+export const CREATE_MARKET_ERRORS = [
+  ...marketErrors,
+  'MARKET_EXISTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `editMarket` can answer besides the codes every route can. */
+export const EDIT_MARKET_ERRORS = [
+  ...marketErrors,
+  'MARKET_HAS_OPEN_ORDERS',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
+
+/** What `halt` can answer besides the codes every route can. */
+export const HALT_ERRORS = [
+  'MARKET_NOT_OPEN',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
+
+/** What `resume` can answer besides the codes every route can. */
+export const RESUME_ERRORS = [
+  'MARKET_NOT_OPEN',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
+
+/** What `book` can answer besides the codes every route can. */
+export const BOOK_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `trades` can answer besides the codes every route can. */
+export const TRADES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
 
 /**
  * The back office's side of spot trading: markets (create, edit, halt, resume; each change one

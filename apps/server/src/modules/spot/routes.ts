@@ -26,7 +26,20 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
-import type { SpotService } from './service.ts';
+import {
+  CANCEL_ALL_ERRORS,
+  CANCEL_ERRORS,
+  CANDLES_ERRORS,
+  DEPTH_ERRORS,
+  MY_TRADES_ERRORS,
+  OPEN_ORDERS_ERRORS,
+  ORDER_DETAIL_ERRORS,
+  ORDER_HISTORY_ERRORS,
+  PLACE_ERRORS,
+  RECENT_TRADES_ERRORS,
+  type SpotService,
+  TICKERS_ERRORS,
+} from './service.ts';
 
 const optionalAmount = (value: string | undefined) => (value === undefined ? undefined : parseAmount(value));
 
@@ -48,23 +61,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
     },
     config: {
       ...config,
-      errors: [
-        'PLEASE_LOGIN',
-        'TRADING_BANNED',
-        'REALNAME_REQUIRED',
-        'TERMS_NOT_ACCEPTED',
-        'MARKET_NOT_OPEN',
-        'PRICE_INVALID',
-        'QTY_INVALID',
-        'AMOUNT_INVALID',
-        'NOTIONAL_TOO_SMALL',
-        'PRICE_OUT_OF_BAND',
-        'BALANCE_INSUFFICIENT',
-        'IDEMPOTENCY_KEY_REUSED',
-        'TRIGGER_PRICE_INVALID',
-        'TRIGGER_WOULD_FIRE',
-        'ILLEGAL_OPERATION',
-      ],
+      errors: PLACE_ERRORS,
     },
     handler: async (request) => {
       const body = request.body;
@@ -93,14 +90,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
     },
     config: {
       ...config,
-      errors: [
-        'ORDER_NOT_FOUND',
-        'ORDER_ALREADY_REVOKED',
-        'CANCEL_FAILED',
-        'ILLEGAL_OPERATION',
-        'BALANCE_INSUFFICIENT',
-        'MARKET_NOT_OPEN',
-      ],
+      errors: CANCEL_ERRORS,
     },
     handler: async (request) => {
       const order = await spot.cancel(requireAuth(request).userId, BigInt(request.body.id));
@@ -116,7 +106,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       body: CancelAllBody,
       response: { 200: envelope(CancelAllResult) },
     },
-    config: { ...config, errors: ['MARKET_NOT_OPEN', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'] },
+    config: { ...config, errors: CANCEL_ALL_ERRORS },
     handler: async (request) =>
       ok(request, await spot.cancelAll(requireAuth(request).userId, request.body.symbol), 'ORDER_CANCELLED'),
   });
@@ -129,7 +119,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: OpenOrdersQuery,
       response: { 200: envelope(SpotOrderList) },
     },
-    config: { ...config, errors: ['MARKET_NOT_OPEN'] },
+    config: { ...config, errors: OPEN_ORDERS_ERRORS },
     handler: async (request) =>
       ok(request, await spot.openOrders(requireAuth(request).userId, request.query.symbol)),
   });
@@ -142,7 +132,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: OrderHistoryQuery,
       response: { 200: envelope(SpotOrderPage) },
     },
-    config: { ...config, errors: ['MARKET_NOT_OPEN'] },
+    config: { ...config, errors: ORDER_HISTORY_ERRORS },
     handler: async (request) =>
       ok(
         request,
@@ -162,7 +152,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: OrderQuery,
       response: { 200: envelope(SpotOrderDetail) },
     },
-    config: { ...config, errors: ['ORDER_NOT_FOUND', 'MARKET_NOT_OPEN'] },
+    config: { ...config, errors: ORDER_DETAIL_ERRORS },
     handler: async (request) =>
       ok(request, await spot.orderDetail(requireAuth(request).userId, BigInt(request.query.id))),
   });
@@ -175,7 +165,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: MyTradesQuery,
       response: { 200: envelope(MyTradePage) },
     },
-    config: { ...config, errors: ['MARKET_NOT_OPEN'] },
+    config: { ...config, errors: MY_TRADES_ERRORS },
     handler: async (request) =>
       ok(
         request,
@@ -203,7 +193,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       summary: '24-hour statistics of every spot market from its own trades, with the index',
       response: { 200: envelope(SpotTickerList) },
     },
-    config: { errors: ['MARKET_NOT_OPEN'] },
+    config: { errors: TICKERS_ERRORS },
     handler: async (request) => ok(request, await spot.tickers()),
   });
 
@@ -215,7 +205,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: DepthQuery,
       response: { 200: envelope(DepthSnapshot) },
     },
-    config: { errors: ['MARKET_NOT_OPEN'] },
+    config: { errors: DEPTH_ERRORS },
     handler: async (request) => ok(request, await spot.depth(request.query.symbol, request.query.levels)),
   });
 
@@ -227,7 +217,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: RecentTradesQuery,
       response: { 200: envelope(PublicTradeList) },
     },
-    config: { errors: ['MARKET_NOT_OPEN'] },
+    config: { errors: RECENT_TRADES_ERRORS },
     handler: async (request) =>
       ok(request, await spot.recentTrades(request.query.symbol, request.query.limit)),
   });
@@ -240,7 +230,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
       querystring: TradeKlineQuery,
       response: { 200: envelope(TradeCandleList) },
     },
-    config: { errors: ['MARKET_NOT_OPEN'] },
+    config: { errors: CANDLES_ERRORS },
     handler: async (request) => ok(request, await spot.candles(request.query)),
   });
 }

@@ -1,4 +1,4 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type {
   CoinBalance,
   DepthSnapshot,
@@ -63,6 +63,69 @@ export interface SpotMarketSettings {
 
 export type { SpotDeps } from './deps.ts';
 export type { PlaceInput } from './order-entry.ts';
+
+/** What `place` can answer besides the codes every route can. */
+export const PLACE_ERRORS = [
+  'PLEASE_LOGIN',
+  'TRADING_BANNED',
+  'REALNAME_REQUIRED',
+  'TERMS_NOT_ACCEPTED',
+  'MARKET_NOT_OPEN',
+  'PRICE_INVALID',
+  'QTY_INVALID',
+  'AMOUNT_INVALID',
+  'NOTIONAL_TOO_SMALL',
+  'PRICE_OUT_OF_BAND',
+  'BALANCE_INSUFFICIENT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'TRIGGER_PRICE_INVALID',
+  'TRIGGER_WOULD_FIRE',
+  'ILLEGAL_OPERATION',
+] as const satisfies readonly ResultKey[];
+
+/** What `cancel` can answer besides the codes every route can. */
+export const CANCEL_ERRORS = [
+  'ORDER_NOT_FOUND',
+  'ORDER_ALREADY_REVOKED',
+  'CANCEL_FAILED',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+  'MARKET_NOT_OPEN',
+] as const satisfies readonly ResultKey[];
+
+/** What `cancelAll` can answer besides the codes every route can. */
+export const CANCEL_ALL_ERRORS = [
+  'MARKET_NOT_OPEN',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
+
+/** What `openOrders` can answer besides the codes every route can. */
+export const OPEN_ORDERS_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `orderHistory` can answer besides the codes every route can. */
+export const ORDER_HISTORY_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `orderDetail` can answer besides the codes every route can. */
+export const ORDER_DETAIL_ERRORS = [
+  'ORDER_NOT_FOUND',
+  'MARKET_NOT_OPEN',
+] as const satisfies readonly ResultKey[];
+
+/** What `myTrades` can answer besides the codes every route can. */
+export const MY_TRADES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `tickers` can answer besides the codes every route can. */
+export const TICKERS_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `depth` can answer besides the codes every route can. */
+export const DEPTH_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `recentTrades` can answer besides the codes every route can. */
+export const RECENT_TRADES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+
+/** What `candles` can answer besides the codes every route can. */
+export const CANDLES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
 
 /**
  * Spot trading: markets, order entry through one sequencer per market, the customer's orders and

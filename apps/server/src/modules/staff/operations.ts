@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { HealthReport } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
@@ -90,6 +90,47 @@ export interface AdjustmentRequestView {
   decisionReason: string | null;
   entryId: bigint | null;
 }
+
+/** What `getUser` can answer besides the codes every route can. */
+export const GET_USER_ERRORS = ['USER_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `loginLog` can answer besides the codes every route can. */
+export const LOGIN_LOG_ERRORS = ['USER_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `balances` can answer besides the codes every route can. */
+export const BALANCES_ERRORS = ['USER_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `statement` can answer besides the codes every route can. */
+export const STATEMENT_ERRORS = ['USER_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `setFrozen` can answer besides the codes every route can. */
+export const SET_FROZEN_ERRORS = ['USER_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `setTradeBanned` can answer besides the codes every route can. */
+export const SET_TRADE_BANNED_ERRORS = ['USER_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `adjust` can answer besides the codes every route can. */
+export const ADJUST_ERRORS = [
+  'AMOUNT_INVALID',
+  'USER_NOT_FOUND',
+  'BALANCE_INSUFFICIENT',
+  'ILLEGAL_OPERATION',
+] as const satisfies readonly ResultKey[];
+
+/** What `approveAdjustment` can answer besides the codes every route can. */
+export const APPROVE_ADJUSTMENT_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ADJUSTMENT_SAME_STAFF',
+  'ADJUSTMENT_ALREADY_DECIDED',
+  'BALANCE_INSUFFICIENT',
+  'ILLEGAL_OPERATION',
+] as const satisfies readonly ResultKey[];
+
+/** What `rejectAdjustment` can answer besides the codes every route can. */
+export const REJECT_ADJUSTMENT_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ADJUSTMENT_ALREADY_DECIDED',
+] as const satisfies readonly ResultKey[];
 
 /**
  * The back office's work on other modules' data: user search and profile, freezing and trade bans,

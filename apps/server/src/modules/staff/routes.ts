@@ -36,8 +36,26 @@ import { z } from 'zod';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import { requireStaff } from './hook.ts';
-import type { BackOfficeService } from './operations.ts';
-import type { StaffService, StaffView } from './service.ts';
+import {
+  ADJUST_ERRORS,
+  APPROVE_ADJUSTMENT_ERRORS,
+  BALANCES_ERRORS,
+  type BackOfficeService,
+  GET_USER_ERRORS,
+  LOGIN_LOG_ERRORS,
+  REJECT_ADJUSTMENT_ERRORS,
+  SET_FROZEN_ERRORS,
+  SET_TRADE_BANNED_ERRORS,
+  STATEMENT_ERRORS,
+} from './operations.ts';
+import {
+  COMPLETE_LOGIN_ERRORS,
+  CREATE_STAFF_ERRORS,
+  LOGIN_ERRORS,
+  SET_STAFF_STATUS_ERRORS,
+  type StaffService,
+  type StaffView,
+} from './service.ts';
 
 export interface StaffRoutesOptions {
   staff: StaffService;
@@ -59,7 +77,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
 
   // --- sign-in ---------------------------------------------------------------------------------
   api.post('/login', {
-    config: { staff: 'public', errors: ['USER_OR_PASSWORD_WRONG', 'STAFF_DISABLED', 'TOO_MANY_REQUESTS'] },
+    config: { staff: 'public', errors: LOGIN_ERRORS },
     schema: {
       tags,
       operationId: 'adminLogin',
@@ -73,13 +91,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   api.post('/totp/enrol', {
     config: {
       staff: 'public',
-      errors: [
-        'STAFF_LOGIN_EXPIRED',
-        'STAFF_DISABLED',
-        'STAFF_PASSWORD_CHANGE_REQUIRED',
-        'STAFF_TOTP_WRONG',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: COMPLETE_LOGIN_ERRORS,
     },
     schema: {
       tags,
@@ -96,13 +108,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   api.post('/totp/verify', {
     config: {
       staff: 'public',
-      errors: [
-        'STAFF_LOGIN_EXPIRED',
-        'STAFF_DISABLED',
-        'STAFF_TOTP_WRONG',
-        'TOO_MANY_REQUESTS',
-        'STAFF_PASSWORD_CHANGE_REQUIRED',
-      ],
+      errors: COMPLETE_LOGIN_ERRORS,
     },
     schema: {
       tags,
@@ -192,7 +198,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id', {
-    config: { staff: 'users.read', errors: ['USER_NOT_FOUND'] },
+    config: { staff: 'users.read', errors: GET_USER_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetUser',
@@ -213,7 +219,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id/logins', {
-    config: { staff: 'users.read', errors: ['USER_NOT_FOUND'] },
+    config: { staff: 'users.read', errors: LOGIN_LOG_ERRORS },
     schema: {
       tags,
       operationId: 'adminListUserLogins',
@@ -231,7 +237,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id/balances', {
-    config: { staff: 'users.balances', errors: ['USER_NOT_FOUND'] },
+    config: { staff: 'users.balances', errors: BALANCES_ERRORS },
     schema: {
       tags,
       operationId: 'adminListUserBalances',
@@ -249,7 +255,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.get('/users/:id/statement', {
-    config: { staff: 'users.balances', errors: ['USER_NOT_FOUND'] },
+    config: { staff: 'users.balances', errors: STATEMENT_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetUserStatement',
@@ -279,7 +285,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.post('/users/:id/freeze', {
-    config: { staff: 'users.freeze', errors: ['USER_NOT_FOUND'] },
+    config: { staff: 'users.freeze', errors: SET_FROZEN_ERRORS },
     schema: {
       tags,
       operationId: 'adminFreezeUser',
@@ -296,7 +302,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.post('/users/:id/trade-ban', {
-    config: { staff: 'users.trade_ban', errors: ['USER_NOT_FOUND'] },
+    config: { staff: 'users.trade_ban', errors: SET_TRADE_BANNED_ERRORS },
     schema: {
       tags,
       operationId: 'adminBanUserTrading',
@@ -315,7 +321,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   api.post('/users/:id/adjust', {
     config: {
       staff: 'finance.adjust',
-      errors: ['AMOUNT_INVALID', 'USER_NOT_FOUND', 'BALANCE_INSUFFICIENT', 'ILLEGAL_OPERATION'],
+      errors: ADJUST_ERRORS,
     },
     schema: {
       tags,
@@ -380,13 +386,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   api.post('/adjustments/:id/approve', {
     config: {
       staff: 'finance.adjust',
-      errors: [
-        'RECORD_NOT_FOUND',
-        'ADJUSTMENT_SAME_STAFF',
-        'ADJUSTMENT_ALREADY_DECIDED',
-        'BALANCE_INSUFFICIENT',
-        'ILLEGAL_OPERATION',
-      ],
+      errors: APPROVE_ADJUSTMENT_ERRORS,
     },
     schema: {
       tags,
@@ -407,7 +407,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
   });
 
   api.post('/adjustments/:id/reject', {
-    config: { staff: 'finance.adjust', errors: ['RECORD_NOT_FOUND', 'ADJUSTMENT_ALREADY_DECIDED'] },
+    config: { staff: 'finance.adjust', errors: REJECT_ADJUSTMENT_ERRORS },
     schema: {
       tags,
       operationId: 'adminRejectAdjustment',
@@ -438,7 +438,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     handler: async (request) => ok(request, (await staff.listStaff()).map(staffWire)),
   });
   api.post('/staff', {
-    config: { staff: 'staff.manage', errors: ['STAFF_EXISTS'] },
+    config: { staff: 'staff.manage', errors: CREATE_STAFF_ERRORS },
     schema: {
       tags,
       operationId: 'adminCreateStaff',
@@ -453,7 +453,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     },
   });
   api.post('/staff/:id/status', {
-    config: { staff: 'staff.manage', errors: ['ILLEGAL_OPERATION', 'NOT_FOUND'] },
+    config: { staff: 'staff.manage', errors: SET_STAFF_STATUS_ERRORS },
     schema: {
       tags,
       operationId: 'adminSetStaffStatus',

@@ -1,4 +1,4 @@
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { ClientInfo } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -64,6 +64,31 @@ export interface StaffView {
 export const LOGIN_STEP_TTL_MS = 5 * 60_000;
 // why: a code typed just as its 30-second window closes is still accepted (one step back or ahead).
 const TOTP_TOLERANCE_SECONDS = 30;
+
+/** What `login` can answer besides the codes every route can. */
+export const LOGIN_ERRORS = [
+  'USER_OR_PASSWORD_WRONG',
+  'STAFF_DISABLED',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `completeLogin` can answer besides the codes every route can. */
+export const COMPLETE_LOGIN_ERRORS = [
+  'STAFF_LOGIN_EXPIRED',
+  'STAFF_DISABLED',
+  'STAFF_PASSWORD_CHANGE_REQUIRED',
+  'STAFF_TOTP_WRONG',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `createStaff` can answer besides the codes every route can. */
+export const CREATE_STAFF_ERRORS = ['STAFF_EXISTS'] as const satisfies readonly ResultKey[];
+
+/** What `setStaffStatus` can answer besides the codes every route can. */
+export const SET_STAFF_STATUS_ERRORS = [
+  'ILLEGAL_OPERATION',
+  'NOT_FOUND',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Staff accounts and their sessions (owner of `staff` and `staff_sessions`): password + TOTP

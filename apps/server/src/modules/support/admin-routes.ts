@@ -13,7 +13,12 @@ import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import { toWire } from './routes.ts';
-import type { SupportService } from './service.ts';
+import {
+  IMAGE_FOR_STAFF_ERRORS,
+  OPEN_FOR_STAFF_ERRORS,
+  REPLY_ERRORS,
+  type SupportService,
+} from './service.ts';
 
 /** The staff token, and `before` to page a conversation back (the other routes ignore it). */
 const SupportQuery = TokenQuery.extend({ before: z.coerce.number().int().min(1).optional() });
@@ -48,7 +53,7 @@ export async function supportAdminRoutes(
   });
 
   api.get('/support/conversations/:id', {
-    config: { staff: 'support.chat', errors: ['RECORD_NOT_FOUND'] },
+    config: { staff: 'support.chat', errors: OPEN_FOR_STAFF_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetConversation',
@@ -74,7 +79,7 @@ export async function supportAdminRoutes(
   });
 
   api.post('/support/conversations/:id/reply', {
-    config: { staff: 'support.chat', errors: ['RECORD_NOT_FOUND', 'PARAM_ERROR'] },
+    config: { staff: 'support.chat', errors: REPLY_ERRORS },
     schema: {
       tags,
       operationId: 'adminReplyConversation',
@@ -91,7 +96,7 @@ export async function supportAdminRoutes(
   });
 
   api.get('/support/images/:name', {
-    config: { staff: 'support.chat', errors: ['NOT_FOUND'] },
+    config: { staff: 'support.chat', errors: IMAGE_FOR_STAFF_ERRORS },
     schema: {
       tags,
       operationId: 'adminGetChatImage',

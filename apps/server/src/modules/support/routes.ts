@@ -13,7 +13,13 @@ import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import { filePart } from '../../platform/uploads.ts';
-import type { ChatMessage, SupportService } from './service.ts';
+import {
+  type ChatMessage,
+  IMAGE_FOR_USER_ERRORS,
+  SEND_IMAGE_ERRORS,
+  SEND_TEXT_ERRORS,
+  type SupportService,
+} from './service.ts';
 
 export function toWire(message: ChatMessage): ChatMessageWire {
   return {
@@ -73,7 +79,7 @@ export async function supportRoutes(
       body: ChatSendBody,
       response: { 200: envelope(ChatMessageWire) },
     },
-    config: { ...config, errors: ['PARAM_ERROR', 'PARAM_MISSING', 'TOO_MANY_REQUESTS'] },
+    config: { ...config, errors: SEND_TEXT_ERRORS },
     handler: async (request) =>
       ok(request, toWire(await support.sendText(requireAuth(request), request.body.body))),
   });
@@ -89,14 +95,7 @@ export async function supportRoutes(
     config: {
       ...config,
       upload: true,
-      errors: [
-        'UPLOAD_NOT_IMAGE',
-        'UPLOAD_TOO_LARGE',
-        'IMAGE_TOO_LARGE',
-        'UPLOAD_BUSY',
-        'UPLOAD_FAILED',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: SEND_IMAGE_ERRORS,
     },
     handler: async (request) =>
       ok(request, toWire(await support.sendImage(requireAuth(request), request.body.image))),
@@ -124,7 +123,7 @@ export async function supportRoutes(
       summary: 'A picture of the caller’s conversation (image/webp); anyone else’s answers NOT_FOUND',
       querystring: ChatImageQuery,
     },
-    config: { ...config, errors: ['NOT_FOUND'] },
+    config: { ...config, errors: IMAGE_FOR_USER_ERRORS },
     handler: async (request, reply) => {
       const bytes = await support.imageForUser(requireAuth(request).userId, request.query.name);
       return reply

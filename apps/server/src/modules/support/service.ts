@@ -1,4 +1,4 @@
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -55,6 +55,35 @@ const toMessage = (row: MessageRow): ChatMessage => ({
   staffName: row.staff_name ?? null,
   createdAt: fromMillis(row.created_at),
 });
+
+/** What `sendText` can answer besides the codes every route can. */
+export const SEND_TEXT_ERRORS = [
+  'PARAM_ERROR',
+  'PARAM_MISSING',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `sendImage` can answer besides the codes every route can. */
+export const SEND_IMAGE_ERRORS = [
+  'UPLOAD_NOT_IMAGE',
+  'UPLOAD_TOO_LARGE',
+  'IMAGE_TOO_LARGE',
+  'UPLOAD_BUSY',
+  'UPLOAD_FAILED',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `imageForUser` can answer besides the codes every route can. */
+export const IMAGE_FOR_USER_ERRORS = ['NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `openForStaff` can answer besides the codes every route can. */
+export const OPEN_FOR_STAFF_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
+/** What `reply` can answer besides the codes every route can. */
+export const REPLY_ERRORS = ['RECORD_NOT_FOUND', 'PARAM_ERROR'] as const satisfies readonly ResultKey[];
+
+/** What `imageForStaff` can answer besides the codes every route can. */
+export const IMAGE_FOR_STAFF_ERRORS = ['NOT_FOUND'] as const satisfies readonly ResultKey[];
 
 /**
  * Built-in support chat (the `support_*` tables' owner): one conversation per user, messages

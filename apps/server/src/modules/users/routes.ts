@@ -11,7 +11,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
-import type { UsersService } from './service.ts';
+import {
+  CHANGE_PASSWORD_ERRORS,
+  SET_WITHDRAW_PASSWORD_ERRORS,
+  TEAM_ERRORS,
+  type UsersService,
+} from './service.ts';
 
 /** `/apiv/User/*`: the signed-in user's profile and passwords. */
 export async function usersRoutes(app: FastifyInstance, options: { users: UsersService }): Promise<void> {
@@ -43,13 +48,7 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
     },
     config: {
       ...config,
-      errors: [
-        'OLD_PASSWORD_WRONG',
-        'PASSWORD_INVALID',
-        'PASSWORDS_INCONSISTENT',
-        'PASSWORD_SAME_AS_OLD',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: CHANGE_PASSWORD_ERRORS,
     },
     handler: async (request) => {
       const { oldpwd, newpwd, renewpwd } = request.body;
@@ -72,13 +71,7 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
     },
     config: {
       ...config,
-      errors: [
-        'WITHDRAW_PASSWORD_INVALID',
-        'PASSWORDS_INCONSISTENT',
-        'WITHDRAW_PASSWORD_WRONG',
-        'ILLEGAL_OPERATION',
-        'TOO_MANY_REQUESTS',
-      ],
+      errors: SET_WITHDRAW_PASSWORD_ERRORS,
     },
     handler: async (request) => {
       const { paypassword, repaypassword, oldpaypassword } = request.body;
@@ -111,7 +104,7 @@ export async function usersRoutes(app: FastifyInstance, options: { users: UsersS
       querystring: TeamQuery,
       response: { 200: envelope(TeamInfo) },
     },
-    config: { ...config, errors: ['USER_NOT_FOUND'] },
+    config: { ...config, errors: TEAM_ERRORS },
     handler: async (request) => {
       const { generation, page } = request.query;
       const team = await users.team(requireAuth(request).userId, { generation, page: page ?? 1 });

@@ -1,4 +1,4 @@
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import type { UserInfo } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -111,6 +111,27 @@ function toUserSummary(user: {
     lastLoginAt: user.last_login_at === null ? null : fromMillis(user.last_login_at),
   };
 }
+
+/** What `changePassword` can answer besides the codes every route can. */
+export const CHANGE_PASSWORD_ERRORS = [
+  'OLD_PASSWORD_WRONG',
+  'PASSWORD_INVALID',
+  'PASSWORDS_INCONSISTENT',
+  'PASSWORD_SAME_AS_OLD',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `setWithdrawPassword` can answer besides the codes every route can. */
+export const SET_WITHDRAW_PASSWORD_ERRORS = [
+  'WITHDRAW_PASSWORD_INVALID',
+  'PASSWORDS_INCONSISTENT',
+  'WITHDRAW_PASSWORD_WRONG',
+  'ILLEGAL_OPERATION',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly ResultKey[];
+
+/** What `team` can answer besides the codes every route can. */
+export const TEAM_ERRORS = ['USER_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
 /** Accounts (the `users` table's owner): creation, profile, passwords. */
 export class UsersService {

@@ -19,8 +19,10 @@ import { z } from 'zod';
 import { envelope, ok } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
 import { ADDRESS_FORMATS, isAddressFormat } from './address-format.ts';
-import { WalletBackOffice } from './back-office.ts';
+import { SAVE_COIN_ERRORS, SAVE_NETWORK_ERRORS, WalletBackOffice } from './back-office.ts';
+import { CONFIRM_DEPOSIT_ERRORS, REJECT_DEPOSIT_ERRORS } from './deposits.ts';
 import type { WalletService } from './service.ts';
+import { APPROVE_WITHDRAWAL_ERRORS, REJECT_WITHDRAWAL_ERRORS } from './withdrawals.ts';
 
 const Done = envelope(z.null());
 
@@ -69,7 +71,7 @@ export async function walletAdminRoutes(
   api.post('/deposits/:id/confirm', {
     config: {
       staff: 'finance.review',
-      errors: ['AMOUNT_INVALID', 'RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: CONFIRM_DEPOSIT_ERRORS,
     },
     schema: {
       tags,
@@ -89,7 +91,7 @@ export async function walletAdminRoutes(
     },
   });
   api.post('/deposits/:id/reject', {
-    config: { staff: 'finance.review', errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION'] },
+    config: { staff: 'finance.review', errors: REJECT_DEPOSIT_ERRORS },
     schema: {
       tags,
       operationId: 'adminRejectDeposit',
@@ -110,7 +112,7 @@ export async function walletAdminRoutes(
   api.post('/withdrawals/:id/approve', {
     config: {
       staff: 'finance.review',
-      errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: APPROVE_WITHDRAWAL_ERRORS,
     },
     schema: {
       tags,
@@ -131,7 +133,7 @@ export async function walletAdminRoutes(
   api.post('/withdrawals/:id/reject', {
     config: {
       staff: 'finance.review',
-      errors: ['RECORD_NOT_FOUND', 'ILLEGAL_OPERATION', 'BALANCE_INSUFFICIENT'],
+      errors: REJECT_WITHDRAWAL_ERRORS,
     },
     schema: {
       tags,
@@ -178,7 +180,7 @@ export async function walletAdminRoutes(
     },
   });
   api.post('/config/coins/:symbol', {
-    config: { staff: 'config.manage', errors: ['COIN_UNAVAILABLE'] },
+    config: { staff: 'config.manage', errors: SAVE_COIN_ERRORS },
     schema: {
       tags,
       operationId: 'adminSaveCoinSettings',
@@ -202,14 +204,7 @@ export async function walletAdminRoutes(
   api.post('/config/networks', {
     config: {
       staff: 'config.manage',
-      errors: [
-        'COIN_UNAVAILABLE',
-        'ADDRESS_INVALID',
-        'AMOUNT_INVALID',
-        'CONFIG_AMOUNT_INVALID',
-        'CONFIG_LIMITS_INVALID',
-        'NETWORK_UNAVAILABLE',
-      ],
+      errors: SAVE_NETWORK_ERRORS,
     },
     schema: {
       tags,

@@ -1,4 +1,4 @@
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import type { CoinSettings, NetworkSettings } from './config.ts';
 import type { WalletService } from './service.ts';
@@ -11,6 +11,19 @@ export type CoinSwitches = Omit<CoinSettings, 'icon'>;
 
 /** A network as staff submit it; `sort` absent keeps the current order (0 for a new network). */
 export type NetworkInput = Omit<NetworkSettings, 'sort'> & { sort?: number };
+
+/** What `saveCoin` can answer besides the codes every route can. */
+export const SAVE_COIN_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
+
+/** What `saveNetwork` can answer besides the codes every route can. */
+export const SAVE_NETWORK_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'ADDRESS_INVALID',
+  'AMOUNT_INVALID',
+  'CONFIG_AMOUNT_INVALID',
+  'CONFIG_LIMITS_INVALID',
+  'NETWORK_UNAVAILABLE',
+] as const satisfies readonly ResultKey[];
 
 /**
  * The wallet configuration as staff edit it (coins, networks, deposit addresses, limits, fees):

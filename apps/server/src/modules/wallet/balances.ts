@@ -1,6 +1,6 @@
 // The user's balances valued in USDT at the index, and the coins open to deposit or withdraw.
 
-import { AppError, ATOMS_PER_UNIT, fromAtoms } from '@bourse/shared';
+import { AppError, ATOMS_PER_UNIT, fromAtoms, type ResultKey } from '@bourse/shared';
 import type {
   AssetRow,
   AssetsOverview,
@@ -60,12 +60,18 @@ export async function getTotalValue(deps: WalletDeps, userId: bigint): Promise<{
   return { total_usdt: (await getAssets(deps, userId)).total_usdt };
 }
 
+/** What `getCoinInfo` can answer besides the codes every route can. */
+export const GET_COIN_INFO_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
+
 /** One coin of the overview. */
 export async function getCoinInfo(deps: WalletDeps, userId: bigint, coin: string): Promise<AssetRow> {
   const row = (await getAssets(deps, userId)).coins.find((c) => c.coin === coin);
   if (!row) throw new AppError('COIN_UNAVAILABLE');
   return row;
 }
+
+/** What `getBalance` can answer besides the codes every route can. */
+export const GET_BALANCE_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
 
 export async function getBalance(deps: WalletDeps, userId: bigint, coin: string): Promise<CoinBalance> {
   const { db, ledger } = deps;
@@ -96,6 +102,9 @@ export async function listCoinChoices(
       available: fromAtoms(findBalance(balances, c.coin.symbol, 'available')),
     }));
 }
+
+/** What `getCoinSymbol` can answer besides the codes every route can. */
+export const GET_COIN_SYMBOL_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
 
 /** A coin's networks for deposit and withdrawal, and its index price in USDT. */
 export async function getCoinSymbol(deps: WalletDeps, coin: string): Promise<CoinSymbol> {

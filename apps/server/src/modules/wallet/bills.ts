@@ -1,6 +1,6 @@
 // The user's bills: their ledger statement, a page at a time.
 
-import { AppError, fromAtoms } from '@bourse/shared';
+import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { BillLine } from '@bourse/shared/api';
 import type { StatementLine } from '../ledger/service.ts';
 import type { WalletDeps } from './deps.ts';
@@ -21,6 +21,9 @@ function toBillLine(line: StatementLine): BillLine {
   };
 }
 
+/** What `listBills` can answer besides the codes every route can. */
+export const LIST_BILLS_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
+
 /** The user's statement, newest first, a page at a time (`before` = last id of the previous page). */
 export async function listBills(
   deps: WalletDeps,
@@ -37,6 +40,9 @@ export async function listBills(
     has_more: lines.length > BILLS_PAGE_SIZE,
   };
 }
+
+/** What `getBill` can answer besides the codes every route can. */
+export const GET_BILL_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
 /** One line of the user's statement; someone else's answers RECORD_NOT_FOUND. */
 export async function getBill(deps: WalletDeps, userId: bigint, id: bigint): Promise<BillLine> {

@@ -1,6 +1,6 @@
 // Conversions between coins at the index prices, less the published fee, through the `conversion` account.
 
-import { AppError, ATOMS_PER_UNIT, fromAtoms } from '@bourse/shared';
+import { AppError, ATOMS_PER_UNIT, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { ConvertPage, ConvertQuote, ConvertResult } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import { isUniqueViolation } from '../../platform/db.ts';
@@ -11,6 +11,16 @@ import * as repo from './repository.ts';
 
 /** The conversion fee in basis points: the configured one, else the published default. */
 const feeBps = (deps: WalletDeps) => BigInt(deps.conversionFeeBps ?? DEFAULT_CONVERSION_FEE_BPS);
+
+/** What `getConvertPage` can answer besides the codes every route can. */
+export const GET_CONVERT_PAGE_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'CONVERT_DISABLED',
+  'CONVERT_SAME_COIN',
+  'AMOUNT_INVALID',
+  'AMOUNT_BELOW_MIN',
+  'PRICE_UNAVAILABLE',
+] as const satisfies readonly ResultKey[];
 
 /** The published fee, the convertible coins with prices and the user's amounts, and a quote when asked. */
 export async function getConvertPage(
@@ -39,6 +49,19 @@ export async function getConvertPage(
     quote,
   };
 }
+
+/** What `convert` can answer besides the codes every route can. */
+export const CONVERT_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'CONVERT_DISABLED',
+  'CONVERT_SAME_COIN',
+  'AMOUNT_INVALID',
+  'AMOUNT_BELOW_MIN',
+  'PRICE_UNAVAILABLE',
+  'BALANCE_INSUFFICIENT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'ILLEGAL_OPERATION',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Converts `amount` of one coin into another at the index prices (both valued in USDT), less

@@ -1,6 +1,6 @@
 // Deposits: the customer's requests with a voucher, and the staff review that credits or rejects them.
 
-import { AppError, fromAtoms, MAX_AMOUNT_ATOMS } from '@bourse/shared';
+import { AppError, fromAtoms, MAX_AMOUNT_ATOMS, type ResultKey } from '@bourse/shared';
 import type { DepositPage, DepositRecord, StaffDeposit } from '@bourse/shared/api';
 import { WALLET_PAGE_SIZE } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
@@ -14,6 +14,13 @@ import * as repo from './repository.ts';
 
 // --- the customer's deposits --------------------------------------------------------------------
 
+/** What `getDepositPage` can answer besides the codes every route can. */
+export const GET_DEPOSIT_PAGE_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'DEPOSIT_DISABLED',
+  'NETWORK_UNAVAILABLE',
+] as const satisfies readonly ResultKey[];
+
 export async function getDepositPage(deps: WalletDeps, coin: string, network?: string): Promise<DepositPage> {
   const c = await requireCoin(deps, deps.db, coin);
   if (!c.settings.depositEnabled) throw new AppError('DEPOSIT_DISABLED');
@@ -26,6 +33,24 @@ export async function getDepositPage(deps: WalletDeps, coin: string, network?: s
     networks: networks.map(toDepositNetwork),
   };
 }
+
+/** What `submitDeposit` can answer besides the codes every route can. */
+export const SUBMIT_DEPOSIT_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'DEPOSIT_DISABLED',
+  'NETWORK_UNAVAILABLE',
+  'AMOUNT_INVALID',
+  'AMOUNT_BELOW_MIN',
+  'TX_HASH_INVALID',
+  'VOUCHER_REQUIRED',
+  'UPLOAD_NOT_IMAGE',
+  'UPLOAD_TOO_LARGE',
+  'IMAGE_TOO_LARGE',
+  'UPLOAD_BUSY',
+  'UPLOAD_FAILED',
+  'TOO_MANY_REQUESTS',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Records a deposit for review: the network must take deposits, the amount be at least its
@@ -74,6 +99,9 @@ export async function submitDeposit(
   return getDeposit(deps, auth.userId, id);
 }
 
+/** What `listUserDeposits` can answer besides the codes every route can. */
+export const LIST_USER_DEPOSITS_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
+
 export async function listUserDeposits(
   deps: WalletDeps,
   userId: bigint,
@@ -92,6 +120,9 @@ export async function listUserDeposits(
   };
 }
 
+/** What `getDeposit` can answer besides the codes every route can. */
+export const GET_DEPOSIT_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
 /** One of the user's deposits; someone else's answers RECORD_NOT_FOUND like a missing one. */
 export async function getDeposit(deps: WalletDeps, userId: bigint, id: bigint): Promise<DepositRecord> {
   const row = await repo.findDeposit(deps.db, id);
@@ -100,6 +131,14 @@ export async function getDeposit(deps: WalletDeps, userId: bigint, id: bigint): 
 }
 
 // --- staff review -------------------------------------------------------------------------------
+
+/** What `confirmDeposit` can answer besides the codes every route can. */
+export const CONFIRM_DEPOSIT_ERRORS = [
+  'AMOUNT_INVALID',
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Credits a confirming deposit with the amount that really arrived: one ledger entry from
@@ -166,6 +205,12 @@ export async function confirmDeposit(
   notices?.changed(result.userId);
   return result.deposit;
 }
+
+/** What `rejectDeposit` can answer besides the codes every route can. */
+export const REJECT_DEPOSIT_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+] as const satisfies readonly ResultKey[];
 
 /** Rejects a confirming deposit with a reason (nothing is credited), audited. */
 export async function rejectDeposit(

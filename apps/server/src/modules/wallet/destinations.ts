@@ -1,6 +1,6 @@
 // Where withdrawals go: the user's saved withdrawal addresses and bank cards.
 
-import { AppError } from '@bourse/shared';
+import { AppError, type ResultKey } from '@bourse/shared';
 import type { BankCard, WithdrawAddress } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import { isUniqueViolation } from '../../platform/db.ts';
@@ -20,6 +20,9 @@ export function hasWithdrawAddress(deps: WalletDeps, userId: bigint): Promise<bo
   return repo.hasAddress(deps.db, userId);
 }
 
+/** What `listAddresses` can answer besides the codes every route can. */
+export const LIST_ADDRESSES_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
+
 export async function listAddresses(
   deps: WalletDeps,
   userId: bigint,
@@ -35,6 +38,15 @@ export async function listAddresses(
     created_at: fromMillis(row.created_at),
   }));
 }
+
+/** What `addAddress` can answer besides the codes every route can. */
+export const ADD_ADDRESS_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'NETWORK_UNAVAILABLE',
+  'ADDRESS_INVALID',
+  'WITHDRAW_ADDRESS_EXISTS',
+  'SAVED_LIMIT_REACHED',
+] as const satisfies readonly ResultKey[];
 
 /** Saves a withdrawal address after checking it against the network's format (checksums included). */
 export async function addAddress(
@@ -74,6 +86,9 @@ export async function addAddress(
   return saved;
 }
 
+/** What `deleteAddress` can answer besides the codes every route can. */
+export const DELETE_ADDRESS_ERRORS = ['WITHDRAW_ADDRESS_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
 /** Deletes one of the user's addresses; someone else's answers WITHDRAW_ADDRESS_NOT_FOUND. */
 export async function deleteAddress(deps: WalletDeps, auth: AuthContext, id: bigint): Promise<void> {
   if (!(await repo.deleteAddress(deps.db, auth.userId, id))) throw new AppError('WITHDRAW_ADDRESS_NOT_FOUND');
@@ -90,6 +105,12 @@ export async function listBankCards(deps: WalletDeps, userId: bigint): Promise<B
     created_at: fromMillis(row.created_at),
   }));
 }
+
+/** What `addBankCard` can answer besides the codes every route can. */
+export const ADD_BANK_CARD_ERRORS = [
+  'BANK_CARD_INVALID',
+  'SAVED_LIMIT_REACHED',
+] as const satisfies readonly ResultKey[];
 
 export async function addBankCard(
   deps: WalletDeps,
@@ -115,6 +136,9 @@ export async function addBankCard(
   if (!saved) throw new AppError('INTERNAL_ERROR');
   return saved;
 }
+
+/** What `deleteBankCard` can answer besides the codes every route can. */
+export const DELETE_BANK_CARD_ERRORS = ['BANK_CARD_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
 export async function deleteBankCard(deps: WalletDeps, auth: AuthContext, id: bigint): Promise<void> {
   if (!(await repo.deleteBankCard(deps.db, auth.userId, id))) throw new AppError('BANK_CARD_NOT_FOUND');

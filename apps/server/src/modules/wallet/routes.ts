@@ -43,7 +43,29 @@ import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { filePart } from '../../platform/uploads.ts';
+import { GET_BALANCE_ERRORS, GET_COIN_INFO_ERRORS, GET_COIN_SYMBOL_ERRORS } from './balances.ts';
+import { GET_BILL_ERRORS, LIST_BILLS_ERRORS } from './bills.ts';
+import { CONVERT_ERRORS, GET_CONVERT_PAGE_ERRORS } from './conversions.ts';
+import {
+  GET_DEPOSIT_ERRORS,
+  GET_DEPOSIT_PAGE_ERRORS,
+  LIST_USER_DEPOSITS_ERRORS,
+  SUBMIT_DEPOSIT_ERRORS,
+} from './deposits.ts';
+import {
+  ADD_ADDRESS_ERRORS,
+  ADD_BANK_CARD_ERRORS,
+  DELETE_ADDRESS_ERRORS,
+  DELETE_BANK_CARD_ERRORS,
+  LIST_ADDRESSES_ERRORS,
+} from './destinations.ts';
 import type { WalletService } from './service.ts';
+import {
+  GET_WITHDRAW_PAGE_ERRORS,
+  GET_WITHDRAWAL_ERRORS,
+  LIST_USER_WITHDRAWALS_ERRORS,
+  REQUEST_WITHDRAWAL_ERRORS,
+} from './withdrawals.ts';
 
 const voucherPart = filePart('The transfer voucher image (required).');
 
@@ -107,7 +129,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: CoinQuery,
       response: { 200: envelope(CoinBalance) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: GET_BALANCE_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getBalance(requireAuth(request).userId, request.query.coin)),
   });
@@ -120,7 +142,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: CoinQuery,
       response: { 200: envelope(AssetRow) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: GET_COIN_INFO_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getCoinInfo(requireAuth(request).userId, request.query.coin)),
   });
@@ -133,7 +155,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       body: CoinBody,
       response: { 200: envelope(CoinSymbol) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: GET_COIN_SYMBOL_ERRORS },
     handler: async (request) => ok(request, await wallet.getCoinSymbol(request.body.coin)),
   });
 
@@ -145,7 +167,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       body: CoinBody,
       response: { 200: envelope(CoinBalance) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: GET_BALANCE_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getBalance(requireAuth(request).userId, request.body.coin)),
   });
@@ -173,7 +195,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: DepositPageQuery,
       response: { 200: envelope(DepositPage) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE', 'DEPOSIT_DISABLED', 'NETWORK_UNAVAILABLE'] },
+    config: { ...config, errors: GET_DEPOSIT_PAGE_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getDepositPage(request.query.coin, request.query.network)),
   });
@@ -190,22 +212,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
     config: {
       ...config,
       upload: true,
-      errors: [
-        'COIN_UNAVAILABLE',
-        'DEPOSIT_DISABLED',
-        'NETWORK_UNAVAILABLE',
-        'AMOUNT_INVALID',
-        'AMOUNT_BELOW_MIN',
-        'TX_HASH_INVALID',
-        'VOUCHER_REQUIRED',
-        'UPLOAD_NOT_IMAGE',
-        'UPLOAD_TOO_LARGE',
-        'IMAGE_TOO_LARGE',
-        'UPLOAD_BUSY',
-        'UPLOAD_FAILED',
-        'TOO_MANY_REQUESTS',
-        'RECORD_NOT_FOUND',
-      ],
+      errors: SUBMIT_DEPOSIT_ERRORS,
     },
     handler: async (request) => {
       const { coin, network, amount, hash, voucher } = request.body;
@@ -228,7 +235,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: RecordListQuery,
       response: { 200: envelope(DepositList) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: LIST_USER_DEPOSITS_ERRORS },
     handler: async (request) =>
       ok(
         request,
@@ -247,7 +254,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: RecordQuery,
       response: { 200: envelope(DepositRecord) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
+    config: { ...config, errors: GET_DEPOSIT_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getDeposit(requireAuth(request).userId, id(request.query.id))),
   });
@@ -275,7 +282,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: CoinQuery,
       response: { 200: envelope(WithdrawPage) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE', 'WITHDRAW_DISABLED'] },
+    config: { ...config, errors: GET_WITHDRAW_PAGE_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getWithdrawPage(requireAuth(request), request.query.coin)),
   });
@@ -290,29 +297,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
     },
     config: {
       ...config,
-      errors: [
-        'COIN_UNAVAILABLE',
-        'WITHDRAW_DISABLED',
-        'NETWORK_UNAVAILABLE',
-        'WITHDRAW_ADDRESS_NOT_FOUND',
-        'ADDRESS_INVALID',
-        'BANK_CARD_NOT_FOUND',
-        'AMOUNT_INVALID',
-        'AMOUNT_BELOW_MIN',
-        'AMOUNT_ABOVE_MAX',
-        'WITHDRAW_BLOCKED',
-        'WITHDRAW_PASSWORD_NOT_SET',
-        'WITHDRAW_PASSWORD_WRONG',
-        'REALNAME_REQUIRED',
-        'TERMS_NOT_ACCEPTED',
-        'TOTP_REQUIRED',
-        'TOTP_WRONG',
-        'BALANCE_INSUFFICIENT',
-        'IDEMPOTENCY_KEY_REUSED',
-        'TOO_MANY_REQUESTS',
-        'ILLEGAL_OPERATION',
-        'RECORD_NOT_FOUND',
-      ],
+      errors: REQUEST_WITHDRAWAL_ERRORS,
     },
     handler: async (request) => {
       const body = request.body;
@@ -338,7 +323,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: RecordListQuery,
       response: { 200: envelope(WithdrawalList) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: LIST_USER_WITHDRAWALS_ERRORS },
     handler: async (request) =>
       ok(
         request,
@@ -357,7 +342,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: RecordQuery,
       response: { 200: envelope(WithdrawalRecord) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
+    config: { ...config, errors: GET_WITHDRAWAL_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getWithdrawal(requireAuth(request).userId, id(request.query.id))),
   });
@@ -376,14 +361,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
     },
     config: {
       ...config,
-      errors: [
-        'COIN_UNAVAILABLE',
-        'CONVERT_DISABLED',
-        'CONVERT_SAME_COIN',
-        'AMOUNT_INVALID',
-        'AMOUNT_BELOW_MIN',
-        'PRICE_UNAVAILABLE',
-      ],
+      errors: GET_CONVERT_PAGE_ERRORS,
     },
     handler: async (request) => {
       const { from, to, amount } = request.query;
@@ -408,17 +386,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
     },
     config: {
       ...config,
-      errors: [
-        'COIN_UNAVAILABLE',
-        'CONVERT_DISABLED',
-        'CONVERT_SAME_COIN',
-        'AMOUNT_INVALID',
-        'AMOUNT_BELOW_MIN',
-        'PRICE_UNAVAILABLE',
-        'BALANCE_INSUFFICIENT',
-        'IDEMPOTENCY_KEY_REUSED',
-        'ILLEGAL_OPERATION',
-      ],
+      errors: CONVERT_ERRORS,
     },
     handler: async (request) => {
       const { from, to, amount, idempotency_key } = request.body;
@@ -442,7 +410,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: AddressListQuery,
       response: { 200: envelope(WithdrawAddressList) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: LIST_ADDRESSES_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.listAddresses(requireAuth(request).userId, request.query.coin)),
   });
@@ -457,13 +425,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
     },
     config: {
       ...config,
-      errors: [
-        'COIN_UNAVAILABLE',
-        'NETWORK_UNAVAILABLE',
-        'ADDRESS_INVALID',
-        'WITHDRAW_ADDRESS_EXISTS',
-        'SAVED_LIMIT_REACHED',
-      ],
+      errors: ADD_ADDRESS_ERRORS,
     },
     handler: async (request) => {
       const { coin, network, address, remark } = request.body;
@@ -480,7 +442,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       body: DeleteBody,
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['WITHDRAW_ADDRESS_NOT_FOUND'] },
+    config: { ...config, errors: DELETE_ADDRESS_ERRORS },
     handler: async (request) => {
       await wallet.deleteAddress(requireAuth(request), id(request.body.id));
       return ok(request, null, 'ADDRESS_DELETED');
@@ -495,7 +457,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       body: AddBankBody,
       response: { 200: envelope(BankCard) },
     },
-    config: { ...config, errors: ['BANK_CARD_INVALID', 'SAVED_LIMIT_REACHED'] },
+    config: { ...config, errors: ADD_BANK_CARD_ERRORS },
     handler: async (request) => {
       const { number, name, bank, bank_code } = request.body;
       const card = await wallet.addBankCard(requireAuth(request), {
@@ -528,7 +490,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       body: DeleteBody,
       response: { 200: envelope(z.null()) },
     },
-    config: { ...config, errors: ['BANK_CARD_NOT_FOUND'] },
+    config: { ...config, errors: DELETE_BANK_CARD_ERRORS },
     handler: async (request) => {
       await wallet.deleteBankCard(requireAuth(request), id(request.body.id));
       return ok(request, null, 'BANK_CARD_DELETED');
@@ -545,7 +507,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: BillListQuery,
       response: { 200: envelope(BillList) },
     },
-    config: { ...config, errors: ['COIN_UNAVAILABLE'] },
+    config: { ...config, errors: LIST_BILLS_ERRORS },
     handler: async (request) => {
       const { coin, before } = request.query;
       return ok(
@@ -566,7 +528,7 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       querystring: RecordQuery,
       response: { 200: envelope(BillLine) },
     },
-    config: { ...config, errors: ['RECORD_NOT_FOUND'] },
+    config: { ...config, errors: GET_BILL_ERRORS },
     handler: async (request) =>
       ok(request, await wallet.getBill(requireAuth(request).userId, id(request.query.id))),
   });

@@ -1,7 +1,7 @@
 // Withdrawals: the customer's requests (amount and fee frozen until reviewed), and the staff review that
 // pays them out or returns them, each through the ledger.
 
-import { AppError, ATOMS_PER_UNIT, fromAtoms } from '@bourse/shared';
+import { AppError, ATOMS_PER_UNIT, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { StaffWithdrawal, WithdrawalRecord, WithdrawPage } from '@bourse/shared/api';
 import { WALLET_PAGE_SIZE } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
@@ -17,6 +17,12 @@ import { requireWithdrawal, toStaffWithdrawal, toWithdrawalRecord, type Withdraw
 import * as repo from './repository.ts';
 
 // --- the customer's withdrawals -----------------------------------------------------------------
+
+/** What `getWithdrawPage` can answer besides the codes every route can. */
+export const GET_WITHDRAW_PAGE_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'WITHDRAW_DISABLED',
+] as const satisfies readonly ResultKey[];
 
 export async function getWithdrawPage(
   deps: WalletDeps,
@@ -48,6 +54,31 @@ export async function getWithdrawPage(
     totp: hasTotp ? 1 : 0,
   };
 }
+
+/** What `requestWithdrawal` can answer besides the codes every route can. */
+export const REQUEST_WITHDRAWAL_ERRORS = [
+  'COIN_UNAVAILABLE',
+  'WITHDRAW_DISABLED',
+  'NETWORK_UNAVAILABLE',
+  'WITHDRAW_ADDRESS_NOT_FOUND',
+  'ADDRESS_INVALID',
+  'BANK_CARD_NOT_FOUND',
+  'AMOUNT_INVALID',
+  'AMOUNT_BELOW_MIN',
+  'AMOUNT_ABOVE_MAX',
+  'WITHDRAW_BLOCKED',
+  'WITHDRAW_PASSWORD_NOT_SET',
+  'WITHDRAW_PASSWORD_WRONG',
+  'REALNAME_REQUIRED',
+  'TERMS_NOT_ACCEPTED',
+  'TOTP_REQUIRED',
+  'TOTP_WRONG',
+  'BALANCE_INSUFFICIENT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'TOO_MANY_REQUESTS',
+  'ILLEGAL_OPERATION',
+  'RECORD_NOT_FOUND',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Requests a withdrawal: to a saved address (on its network) or a saved bank card (the coin's
@@ -141,6 +172,9 @@ export async function requestWithdrawal(
   }
 }
 
+/** What `listUserWithdrawals` can answer besides the codes every route can. */
+export const LIST_USER_WITHDRAWALS_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies readonly ResultKey[];
+
 export async function listUserWithdrawals(
   deps: WalletDeps,
   userId: bigint,
@@ -159,6 +193,9 @@ export async function listUserWithdrawals(
   };
 }
 
+/** What `getWithdrawal` can answer besides the codes every route can. */
+export const GET_WITHDRAWAL_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
+
 /** One of the user's withdrawals; someone else's answers RECORD_NOT_FOUND like a missing one. */
 export async function getWithdrawal(deps: WalletDeps, userId: bigint, id: bigint): Promise<WithdrawalRecord> {
   const row = await repo.findWithdrawal(deps.db, id);
@@ -176,6 +213,13 @@ function sameWithdrawal(
 }
 
 // --- staff review -------------------------------------------------------------------------------
+
+/** What `approveWithdrawal` can answer besides the codes every route can. */
+export const APPROVE_WITHDRAWAL_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
 
 /**
  * Passes a withdrawal under review: the frozen amount leaves to `external_withdrawals` and the
@@ -243,6 +287,13 @@ export async function approveWithdrawal(
   notices?.changed(result.userId);
   return result.withdrawal;
 }
+
+/** What `rejectWithdrawal` can answer besides the codes every route can. */
+export const REJECT_WITHDRAWAL_ERRORS = [
+  'RECORD_NOT_FOUND',
+  'ILLEGAL_OPERATION',
+  'BALANCE_INSUFFICIENT',
+] as const satisfies readonly ResultKey[];
 
 /** Rejects a withdrawal under review with a reason: amount and fee return to available, audited. */
 export async function rejectWithdrawal(
