@@ -4,15 +4,13 @@ import type { MiningOrder, MiningProduct } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
-import type { MiningIncome, MiningType } from '../../platform/schema.ts';
-import type { StaffActor } from '../../platform/staff-actor.ts';
+import type { MiningIncome } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { LedgerService, Owner } from '../ledger/service.ts';
+import { seedMiningDemo } from './demo.ts';
 import * as repo from './repository.ts';
-
-/** Who acts, of the back office's actor: the demo seeding acts as the system, with no name. */
-type MiningActor = Pick<StaffActor, 'staffId' | 'actor' | 'ip'>;
+import { type MiningActor, type ProductTerms, validateTerms } from './terms.ts';
 
 export const DAY_MS = 86_400_000;
 const BP = 10_000n;
@@ -46,29 +44,6 @@ export interface MiningDeps {
   };
   /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
   termsGate: { requireAccepted(userId: bigint): Promise<void> };
-}
-
-const DEMO_SEEDED = 'mining.demo_seeded';
-
-export interface ProductTerms {
-  name: string;
-  type: MiningType;
-  feeHashrate: bigint;
-  feeElectricityDay: bigint;
-  feeManagement: bigint;
-  coin: string;
-  incomeType: MiningIncome;
-  dailyQ: bigint;
-  dailyValue: bigint;
-  days: number;
-  capacity: number;
-  minShareBp: number;
-  stepBp: number;
-  holdCoin: string;
-  minHold: bigint;
-  minReferrals: number;
-  maxOrders: number;
-  releaseDelayDays: number;
 }
 
 const pool = (coin: string): Owner => ({ system: `mining_pool:${coin}` });
@@ -152,7 +127,7 @@ export class MiningService {
 
   /** A draft product (audited); its price is the sum of its fees. */
   async createProduct(staff: MiningActor, terms: ProductTerms): Promise<bigint> {
-    validate(terms);
+    validateTerms(terms);
     const { db, clock, audit } = this.#deps;
     return db.transaction().execute(async (trx) => {
       const id = await repo.insertProduct(trx, {
@@ -538,60 +513,9 @@ export class MiningService {
 
   // --- demo ---------------------------------------------------------------------------------------------
 
-  /**
-   * Demo mode, once: a sole machine with constant output (BTC), a shared machine paid by output
-   * value (LTC), and each output coin's pool funded from the treasury for months of output.
-   */
-  async seedDemo(): Promise<boolean> {
-    const { settings, db, clock } = this.#deps;
-    if (await settings.get(DEMO_SEEDED)) return false;
-    const demo = { staffId: 0n, actor: 'system:demo', ip: '' };
-    const usdt = (cents: number) => BigInt(cents) * 1_000_000n;
-    const sole = await this.createProduct(demo, {
-      name: 'Antminer S19 XP',
-      type: 'sole',
-      feeHashrate: usdt(32_000),
-      feeElectricityDay: usdt(540),
-      feeManagement: usdt(1_800),
-      coin: 'BTC',
-      incomeType: 'constant',
-      dailyQ: 20_000n,
-      dailyValue: 0n,
-      days: 30,
-      capacity: 50,
-      minShareBp: 10_000,
-      stepBp: 10_000,
-      holdCoin: 'USDT',
-      minHold: 0n,
-      minReferrals: 0,
-      maxOrders: 1,
-      releaseDelayDays: 1,
-    });
-    const shared = await this.createProduct(demo, {
-      name: 'Antminer L7 shared',
-      type: 'shared',
-      feeHashrate: usdt(600_000),
-      feeElectricityDay: usdt(6_000),
-      feeManagement: usdt(40_000),
-      coin: 'LTC',
-      incomeType: 'value',
-      dailyQ: 0n,
-      dailyValue: usdt(16_000),
-      days: 60,
-      capacity: 20,
-      minShareBp: 1000,
-      stepBp: 500,
-      holdCoin: 'USDT',
-      minHold: 0n,
-      minReferrals: 0,
-      maxOrders: 1,
-      releaseDelayDays: 1,
-    });
-    for (const id of [sole, shared]) await this.setStatus(demo, id, 'normal');
-    await this.fundPool(demo, 'BTC', 50_000_000n, 'demo-btc');
-    await this.fundPool(demo, 'LTC', 2_000n * 100_000_000n, 'demo-ltc');
-    await db.transaction().execute((trx) => settings.set(trx, DEMO_SEEDED, String(clock.now())));
-    return true;
+  /** Demo mode, once: two machines and their pools funded (see demo.ts). */
+  seedDemo(): Promise<boolean> {
+    return seedMiningDemo(this, this.#deps);
   }
 
   // --- the midnight job --------------------------------------------------------------------------------
@@ -703,29 +627,4 @@ export class MiningService {
     }
     return released;
   }
-}
-
-function validate(t: ProductTerms): void {
-  const share =
-    t.type === 'sole' ||
-    (t.minShareBp > 0 && t.stepBp > 0 && t.minShareBp <= 10_000 && 10_000 % t.stepBp === 0);
-  const income = t.incomeType === 'constant' ? t.dailyQ > 0n : t.dailyValue > 0n;
-  const ok =
-    t.name.trim().length > 0 &&
-    /^[A-Z0-9]{2,16}$/.test(t.coin) &&
-    /^[A-Z0-9]{2,16}$/.test(t.holdCoin) &&
-    t.feeHashrate >= 0n &&
-    t.feeElectricityDay >= 0n &&
-    t.feeManagement >= 0n &&
-    t.feeHashrate + t.feeElectricityDay + t.feeManagement > 0n &&
-    t.days >= 1 &&
-    t.days <= 3650 &&
-    t.capacity >= 1 &&
-    t.minHold >= 0n &&
-    t.minReferrals >= 0 &&
-    t.maxOrders >= 1 &&
-    t.releaseDelayDays >= 0 &&
-    share &&
-    income;
-  if (!ok) throw new AppError('MINE_PRODUCT_INVALID');
 }
