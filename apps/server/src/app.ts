@@ -402,6 +402,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       identityGate: identity,
       termsGate,
       onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
+      // why: NATS_URL is what lets nodes reach each other's markets; without it this node is alone
+      // on its store and owns every market.
+      node: {
+        id: config.nodeId,
+        leaseMs: config.marketLeaseMs,
+        cluster: config.natsUrl !== undefined,
+        log: (level, message, detail) => app.log[level]({ ...detail, node: config.nodeId }, message),
+      },
     });
     const support = registerSupportModule(api, {
       db,

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { toAtoms } from '@bourse/shared';
 import { z } from 'zod';
@@ -257,6 +258,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'NATS_PREFIX: letters, digits, _ and - only')
     .default('bourse'),
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'NODE_ID: up to 64 letters, digits, ".", "_" and "-"')
+    .optional(),
+  MARKET_LEASE_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   WEB_DIST: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
@@ -385,6 +391,10 @@ export interface Config {
   natsUrl: string | undefined;
   /** Subject prefix and JetStream stream of this installation's events. */
   natsPrefix: string;
+  /** This node's name among several (market leases, logs); the host and process by default. */
+  nodeId: string;
+  /** A market's owner must renew its lease within this; another node takes it over after. */
+  marketLeaseMs: number;
   /** Folder of the built customer app; served at `/` when it exists. */
   webDist: string;
   /** Sessions end after this long unused, and this long after login at most. */
@@ -523,6 +533,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     marketMaker: parsed.MARKET_MAKER,
     natsUrl: parsed.NATS_URL || undefined,
     natsPrefix: parsed.NATS_PREFIX,
+    nodeId: parsed.NODE_ID ?? `${os.hostname()}-${process.pid}`,
+    marketLeaseMs: parsed.MARKET_LEASE_SECONDS * 1000,
     webDist: parsed.WEB_DIST ? path.resolve(parsed.WEB_DIST) : path.join(root, 'apps/web/dist'),
     session: {
       idleTimeoutMs: parsed.SESSION_IDLE_MINUTES * 60_000,

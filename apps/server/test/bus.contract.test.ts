@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Bus, type BusErrorHandler, type BusEvent, MemoryBus } from '../src/platform/bus.ts';
+import {
+  type Bus,
+  type BusErrorHandler,
+  type BusEvent,
+  BusNoResponderError,
+  BusTimeoutError,
+  MemoryBus,
+} from '../src/platform/bus.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { NatsBus, streamNameFor } from '../src/platform/nats-bus.ts';
 
@@ -79,9 +86,9 @@ afterAll(async () => {
 });
 
 /** Waits until `predicate` holds, polling; fails after `ms`. */
-async function waitFor(predicate: () => boolean, ms = 5000): Promise<void> {
+async function waitFor(predicate: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -104,6 +111,47 @@ describe.each(IMPLEMENTATIONS)('bus contract: $name', (impl) => {
   });
 
   describe.skipIf(impl.skip)('cases', () => {
+    it('answers a request from a responder, with bigints exact, and refuses at once without one', async () => {
+      const one = await make();
+      // why: two nodes on one NATS; the in-process bus is one node, asking itself.
+      const two = impl.name === 'NatsBus' ? await make(one.prefix) : one;
+      await expect(two.bus.request('svc.owner', { n: 1n }, 2000)).rejects.toBeInstanceOf(BusNoResponderError);
+      const served = await one.bus.serve<{ n: bigint }, { twice: bigint }>('svc.owner', async ({ n }) => ({
+        twice: n * 2n,
+      }));
+      // why: the subscription reaches the server asynchronously on NATS.
+      await waitFor(async () => {
+        try {
+          return (
+            (await two.bus.request<{ n: bigint }, { twice: bigint }>('svc.owner', { n: 1n }, 500)).twice ===
+            2n
+          );
+        } catch {
+          return false;
+        }
+      });
+      expect(await two.bus.request('svc.owner', { n: 2n ** 62n }, 2000)).toEqual({ twice: 2n ** 63n });
+      await served.unsubscribe();
+      await waitFor(async () =>
+        two.bus.request('svc.owner', { n: 1n }, 500).then(
+          () => false,
+          (error) => error instanceof BusNoResponderError,
+        ),
+      );
+    });
+
+    it('times out a request whose responder does not answer in time', async () => {
+      const { bus } = await make();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await bus.serve('svc.slow', async () => {
+        await held;
+        return 'late';
+      });
+      await expect(bus.request('svc.slow', {}, 200)).rejects.toBeInstanceOf(BusTimeoutError);
+      release();
+    });
+
     it('delivers asynchronously, never inside the publisher, with subject, seq, data and ts', async () => {
       const { bus, clock } = await make();
       const received: { event: BusEvent<{ n: number }>; afterPublishCall: boolean }[] = [];

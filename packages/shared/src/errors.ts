@@ -131,6 +131,8 @@ export const RESULT_CODES = {
   // why: 7040 onwards: spot trigger orders.
   TRIGGER_PRICE_INVALID: { code: 7040, status: 200 },
   TRIGGER_WOULD_FIRE: { code: 7041, status: 200 },
+  // why: 7050: no node owns the market right now (a failover under way); retrying is safe.
+  MARKET_UNAVAILABLE: { code: 7050, status: 503 },
   // 76xx launchpad, 77xx agents
   LP_NOT_STARTED: { code: 7601, status: 200 },
   LP_CLOSED: { code: 7602, status: 200 },

@@ -46,8 +46,35 @@ export interface Bus {
   publish<T>(subject: string, data: T): Promise<bigint>;
   /** Calls `handler` for every later event on `subject`; resolves when the subscription is live. */
   subscribe<T>(subject: string, handler: BusHandler<T>): Promise<Subscription>;
+  /**
+   * Answers requests on `subject` (request/reply, nothing stored): `handler`'s value is the reply.
+   * Several responders on one subject are allowed; a requester takes the first reply.
+   */
+  serve<Q, A>(subject: string, handler: (data: Q) => Promise<A>): Promise<Subscription>;
+  /**
+   * Sends `data` to a responder of `subject` and resolves with its reply; rejects with
+   * {@link BusNoResponderError} at once when nobody serves the subject, with
+   * {@link BusTimeoutError} when no reply came within `timeoutMs`.
+   */
+  request<Q, A>(subject: string, data: Q, timeoutMs: number): Promise<A>;
   /** Ends every subscription and waits for running handlers; later publishes reject. */
   close(): Promise<void>;
+}
+
+/** Nobody serves the subject a request was sent to. */
+export class BusNoResponderError extends Error {
+  constructor(subject: string) {
+    super(`no responder for ${subject}`);
+    this.name = 'BusNoResponderError';
+  }
+}
+
+/** A request got no reply in time (the responder may still act on it). */
+export class BusTimeoutError extends Error {
+  constructor(subject: string, timeoutMs: number) {
+    super(`no reply from ${subject} within ${timeoutMs} ms`);
+    this.name = 'BusTimeoutError';
+  }
 }
 
 export interface BusOptions {
@@ -176,6 +203,7 @@ class MemorySubscriber<T> {
  */
 export class MemoryBus implements Bus {
   private readonly subscribers = new Map<string, Set<MemorySubscriber<never>>>();
+  private readonly responders = new Map<string, Set<(data: unknown) => Promise<unknown>>>();
   private seq = 0n;
   private closed = false;
   private readonly clock: Clock;
@@ -212,8 +240,43 @@ export class MemoryBus implements Bus {
     };
   }
 
+  async serve<Q, A>(subject: string, handler: (data: Q) => Promise<A>): Promise<Subscription> {
+    if (this.closed) throw new Error('bus closed');
+    assertSubject(subject);
+    const set = this.responders.get(subject) ?? new Set();
+    this.responders.set(subject, set);
+    const entry = handler as (data: unknown) => Promise<unknown>;
+    set.add(entry);
+    return {
+      unsubscribe: async () => {
+        this.responders.get(subject)?.delete(entry);
+      },
+    };
+  }
+
+  async request<Q, A>(subject: string, data: Q, timeoutMs: number): Promise<A> {
+    if (this.closed) throw new Error('bus closed');
+    assertSubject(subject);
+    const [responder] = this.responders.get(subject) ?? [];
+    if (!responder) throw new BusNoResponderError(subject);
+    // why: encoded both ways as on NATS, so neither side shares objects with the other.
+    const payload = encodeBusData(data);
+    await new Promise((resolve) => setImmediate(resolve));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new BusTimeoutError(subject, timeoutMs)), timeoutMs);
+    });
+    try {
+      const reply = await Promise.race([responder(decodeBusData(payload)), timeout]);
+      return decodeBusData<A>(encodeBusData(reply ?? null));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.responders.clear();
     const all = [...this.subscribers.values()].flatMap((set) => [...set]);
     this.subscribers.clear();
     for (const subscriber of all) subscriber.stop();

@@ -10,13 +10,15 @@ import {
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import {
   assertSubject,
   type Bus,
   type BusErrorHandler,
   type BusHandler,
+  BusNoResponderError,
   type BusOptions,
+  BusTimeoutError,
   decodeBusData,
   deliverIsolated,
   encodeBusData,
@@ -137,6 +139,64 @@ export class NatsBus implements Bus {
         void entry.stop();
       },
     };
+  }
+
+  async serve<Q, A>(subject: string, handler: (data: Q) => Promise<A>): Promise<Subscription> {
+    if (this.closed) throw new Error('bus closed');
+    assertSubject(subject);
+    // why: core NATS, not the stream: a request is answered now or not at all, never replayed.
+    const sub = this.nc.subscribe(this.#rpcSubject(subject), {
+      callback: (error, message) => {
+        if (error) return;
+        void (async () => {
+          let reply: unknown;
+          try {
+            reply = await handler(decodeBusData<Q>(message.string()));
+          } catch (failure) {
+            // why: a handler is meant to answer its refusals; a throw is reported, and the
+            // requester times out rather than reading a half-made reply.
+            this.onError(failure, { subject, seq: 0n, data: null, ts: this.clock.now() });
+            return;
+          }
+          message.respond(encodeBusData(reply ?? null));
+        })();
+      },
+    });
+    const entry = { stop: async () => sub.unsubscribe() };
+    this.subscriptions.add(entry);
+    return {
+      unsubscribe: async () => {
+        this.subscriptions.delete(entry);
+        sub.unsubscribe();
+      },
+    };
+  }
+
+  async request<Q, A>(subject: string, data: Q, timeoutMs: number): Promise<A> {
+    if (this.closed) throw new Error('bus closed');
+    assertSubject(subject);
+    try {
+      const reply = await this.nc.request(this.#rpcSubject(subject), encodeBusData(data), {
+        timeout: timeoutMs,
+      });
+      return decodeBusData<A>(reply.string());
+    } catch (error) {
+      if (error instanceof RequestError && error.isNoResponders()) throw new BusNoResponderError(subject);
+      if (
+        error instanceof TimeoutError ||
+        (error instanceof RequestError && error.cause instanceof TimeoutError)
+      )
+        throw new BusTimeoutError(subject, timeoutMs);
+      throw error;
+    }
+  }
+
+  /**
+   * Where requests of `subject` travel: outside the stream's `<prefix>.>`, or the stream would
+   * store the request and answer it with its own acknowledgement.
+   */
+  #rpcSubject(subject: string): string {
+    return `rpc.${this.prefix}.${subject}`;
   }
 
   async close(): Promise<void> {

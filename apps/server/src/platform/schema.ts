@@ -17,6 +17,7 @@ import type {
   UsersTable,
   WithdrawAddressesTable,
 } from './schema/accounts.ts';
+import type { ClusterNodesTable, MarketLeasesTable } from './schema/cluster.ts';
 import type { ContentItemsTable, ContentTextsTable, TermsAcceptancesTable } from './schema/content.ts';
 import type {
   DeliveryContractsTable,
@@ -105,6 +106,8 @@ export interface Database {
   index_candles: IndexCandlesTable;
   index_source_mappings: IndexSourceMappingsTable;
   job_leases: JobLeasesTable;
+  market_leases: MarketLeasesTable;
+  cluster_nodes: ClusterNodesTable;
   wallet_coins: WalletCoinsTable;
   wallet_networks: WalletNetworksTable;
   deposits: DepositsTable;

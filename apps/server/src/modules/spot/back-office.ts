@@ -77,6 +77,18 @@ export const TRADES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly Res
  * and a user's orders. Changes to a market that has a book go through its sequencer, so they
  * land between two batches.
  */
+/** A market's new settings, as the owner's configuration receives them. */
+interface EditArgs {
+  staff: StaffActor;
+  values: ReturnType<typeof valuesOf> & { updated_at: bigint };
+}
+
+interface StatusArgs {
+  staff: StaffActor;
+  status: 'open' | 'halted';
+  reason: string;
+}
+
 export class SpotBackOffice {
   readonly #deps: SpotBackOfficeDeps;
   readonly #spot: SpotService;
@@ -84,6 +96,7 @@ export class SpotBackOffice {
   constructor(deps: SpotBackOfficeDeps, spot: SpotService) {
     this.#deps = deps;
     this.#spot = spot;
+    this.#defineConfigurations();
   }
 
   async listMarkets(): Promise<AdminSpotMarket[]> {
@@ -121,7 +134,7 @@ export class SpotBackOffice {
         action: 'spot.market.create',
         target: `spot:${input.symbol}`,
         before: null,
-        after: settingsOf({ ...row, seq: 0n }),
+        after: settingsOf({ ...row, seq: 0n, epoch: 0n }),
         ip: staff.ip,
       });
     });
@@ -137,7 +150,14 @@ export class SpotBackOffice {
     const { clock, audit } = this.#deps;
     const values = { ...valuesOf(input), updated_at: toMillis(clock.now()) };
     if (!hasExactUnits(values)) throw new AppError('PARAM_ERROR');
-    await this.#spot.configure(symbol, {
+    await this.#spot.configure(symbol, 'staff.edit', { staff, values });
+    return this.#market(symbol);
+  }
+
+  /** The back office's changes of a market, defined on every node: its owner runs them. */
+  #defineConfigurations(): void {
+    const { audit } = this.#deps;
+    this.#spot.defineConfiguration('staff.edit', (symbol, { staff, values }: EditArgs) => ({
       revokeAll: false,
       write: async (trx, openOrders) => {
         const before = await repo.findMarket(trx, symbol);
@@ -156,8 +176,27 @@ export class SpotBackOffice {
         });
         return after;
       },
-    });
-    return this.#market(symbol);
+    }));
+    this.#spot.defineConfiguration('staff.status', (symbol, { staff, status, reason }: StatusArgs) => ({
+      revokeAll: status === 'halted',
+      write: async (trx) => {
+        const before = await repo.findMarket(trx, symbol);
+        if (!before) throw new AppError('MARKET_NOT_OPEN');
+        await repo.setMarketStatus(trx, symbol, status, toMillis(this.#deps.clock.now()));
+        const after = await repo.findMarket(trx, symbol);
+        if (!after) throw new Error(`spot market ${symbol} vanished`);
+        await audit.record(trx, {
+          actor: staff.actor,
+          action: status === 'halted' ? 'spot.market.halt' : 'spot.market.resume',
+          target: `spot:${symbol}`,
+          reason,
+          before: settingsOf(before),
+          after: settingsOf(after),
+          ip: staff.ip,
+        });
+        return after;
+      },
+    }));
   }
 
   /** Halts a market: it refuses new orders and every open order is revoked (reason `halt`). */
@@ -232,17 +271,8 @@ export class SpotBackOffice {
   }
 
   #setStatus(staff: StaffActor, symbol: string, status: 'open' | 'halted', reason: string) {
-    return this.#spot.setMarketStatus(symbol, status, (trx, before, after) =>
-      this.#deps.audit.record(trx, {
-        actor: staff.actor,
-        action: status === 'halted' ? 'spot.market.halt' : 'spot.market.resume',
-        target: `spot:${symbol}`,
-        reason,
-        before: settingsOf(before),
-        after: settingsOf(after),
-        ip: staff.ip,
-      }),
-    );
+    const args: StatusArgs = { staff, status, reason };
+    return this.#spot.configure(symbol, 'staff.status', args);
   }
 
   async #market(symbol: string): Promise<AdminSpotMarket> {

@@ -63,6 +63,8 @@ export type SequencerResult =
 /** What `spot.batch.<symbol>` carries after each committed batch. */
 export interface SpotBatchEvent {
   symbol: string;
+  /** The owner's epoch: a new one means a new owner, whose book other nodes load again. */
+  epoch: string;
   /** The market's sequence before and after the batch. */
   prevSeq: string;
   seq: string;
@@ -81,6 +83,8 @@ export const BATCH_SUBJECT_PREFIX = 'spot.batch.';
 /** A book's levels in atoms (price, total quantity), best first, at a committed sequence. */
 export interface BookDepth {
   seq: bigint;
+  /** The epoch of the owner that answered. */
+  epoch: bigint;
   bids: [bigint, bigint][];
   asks: [bigint, bigint][];
 }

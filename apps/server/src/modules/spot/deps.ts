@@ -19,4 +19,11 @@ export interface SpotDeps {
   identityGate: { requireForTrading(userId: bigint): Promise<void> };
   /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
   termsGate: { requireAccepted(userId: bigint): Promise<void> };
+  /** This node: its name, the market lease, and whether several nodes share the store. */
+  node: {
+    id: string;
+    leaseMs: number;
+    cluster: boolean;
+    log?: (level: 'info' | 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
+  };
 }

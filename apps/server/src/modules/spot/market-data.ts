@@ -31,6 +31,8 @@ const TICKER_EVERY_MS = 1000;
 
 interface Book {
   seq: bigint;
+  /** The owner's epoch the book follows; -1 while it could not be loaded yet. */
+  epoch: bigint;
   bids: Map<bigint, bigint>;
   asks: Map<bigint, bigint>;
 }
@@ -77,6 +79,7 @@ export async function startSpotMarketData(deps: {
   // why: private pushes read the store; one chain keeps them in batch order.
   let pushes: Promise<void> = Promise.resolve();
 
+  const states: { symbol: string; state: MarketState }[] = [];
   for (const market of await service.markets()) {
     const { symbol } = market;
     const candles = new Map<TradeKlineInterval, Candle | undefined>();
@@ -86,7 +89,7 @@ export async function startSpotMarketData(deps: {
     }
     const state: MarketState = {
       coins: [market.base, market.quote],
-      book: await loadBook(service, symbol),
+      book: UNKNOWN_BOOK(),
       trades: await service.recentTrades(symbol, RECENT_TRADES),
       candles,
     };
@@ -105,6 +108,26 @@ export async function startSpotMarketData(deps: {
         await onBatch(state, event.data);
       }),
     );
+    states.push({ symbol, state });
+  }
+  // why: the books come from their owners, which on several nodes may still be starting; a book
+  // that could not be loaded now is loaded at its market's next batch, or by the timer below.
+  await Promise.all(states.map(({ symbol, state }) => reload(symbol, state, FIRST_LOAD_MS)));
+  const reloadTimer = setInterval(() => {
+    for (const { symbol, state } of states) {
+      if (state.book.epoch < 0n) void reload(symbol, state, FIRST_LOAD_MS);
+    }
+  }, RELOAD_EVERY_MS);
+  reloadTimer.unref();
+
+  /** Loads the book from its owner; keeps an unknown one when the owner does not answer in time. */
+  async function reload(symbol: string, state: MarketState, deadlineMs?: number): Promise<void> {
+    try {
+      state.book = await loadBook(service, symbol, deadlineMs);
+    } catch (error) {
+      state.book = UNKNOWN_BOOK();
+      if (deadlineMs === undefined) onError(error, `load ${symbol} book`);
+    }
   }
   /** `ticker` with the index this node sees now (the same object when it has not moved). */
   const withCurrentIndex = (ticker: SpotTicker): SpotTicker => {
@@ -153,11 +176,13 @@ export async function startSpotMarketData(deps: {
     const prevSeq = BigInt(batch.prevSeq);
     const seq = BigInt(batch.seq);
     const { book } = state;
-    if (seq <= book.seq) return;
-    if (prevSeq !== book.seq) {
-      // why: an event went missing (a bus outage); start over from the book. Clients see the
-      // next delta's prev_seq skip theirs and resubscribe.
-      state.book = await loadBook(service, symbol);
+    const sameOwner = BigInt(batch.epoch) === book.epoch;
+    if (sameOwner && seq <= book.seq) return;
+    if (!sameOwner || prevSeq !== book.seq) {
+      // why: an event went missing (a bus outage), or a new owner took the market: start over
+      // from the owner's book, never from a stale one. Clients see the next delta's prev_seq
+      // skip theirs and resubscribe.
+      await reload(symbol, state);
     } else {
       gateway.broadcast(depthChannel(symbol), applyDelta(book, batch));
     }
@@ -219,15 +244,23 @@ export async function startSpotMarketData(deps: {
   return {
     async stop() {
       clearInterval(tickerTimer);
+      clearInterval(reloadTimer);
       for (const subscription of subscriptions.splice(0)) await subscription.unsubscribe();
       await pushes;
     },
   };
 }
 
-async function loadBook(service: SpotService, symbol: string): Promise<Book> {
-  const levels = await service.bookLevels(symbol);
-  return { seq: levels.seq, bids: new Map(levels.bids), asks: new Map(levels.asks) };
+/** How long the first load of a book waits for its owner, and a retry of one that failed. */
+const FIRST_LOAD_MS = 1500;
+/** How often books that could not be loaded are tried again. */
+const RELOAD_EVERY_MS = 2000;
+
+const UNKNOWN_BOOK = (): Book => ({ seq: 0n, epoch: -1n, bids: new Map(), asks: new Map() });
+
+async function loadBook(service: SpotService, symbol: string, deadlineMs?: number): Promise<Book> {
+  const levels = await service.bookLevels(symbol, deadlineMs);
+  return { seq: levels.seq, epoch: levels.epoch, bids: new Map(levels.bids), asks: new Map(levels.asks) };
 }
 
 /** Applies a batch's level changes to the book and answers them as one delta (last total per price). */

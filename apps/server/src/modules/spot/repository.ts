@@ -14,7 +14,7 @@ import type {
  * in the transaction of the batch that explains them.
  */
 
-export type SpotMarketRow = Omit<SpotMarketsTable, 'seq'> & { seq: bigint };
+export type SpotMarketRow = Omit<SpotMarketsTable, 'seq' | 'epoch'> & { seq: bigint; epoch: bigint };
 export type OrderRow = Omit<SpotOrdersTable, 'id'> & { id: bigint };
 export type TradeRow = Omit<SpotTradesTable, 'id'> & { id: bigint };
 export type NewTrade = Omit<SpotTradesTable, 'id'>;
@@ -36,7 +36,10 @@ export function findMarket(db: Db, symbol: string): Promise<SpotMarketRow | unde
   return db.selectFrom('spot_markets').selectAll().where('symbol', '=', symbol).executeTakeFirst();
 }
 
-export async function insertMissingMarket(db: Db, market: Omit<SpotMarketRow, 'seq'>): Promise<boolean> {
+export async function insertMissingMarket(
+  db: Db,
+  market: Omit<SpotMarketRow, 'seq' | 'epoch'>,
+): Promise<boolean> {
   const rows = await db
     .insertInto('spot_markets')
     .values(market)
@@ -53,6 +56,36 @@ export async function setMarketSeq(db: Db, symbol: string, seq: bigint, now: Mil
     now,
     symbol,
   ]);
+}
+
+/**
+ * The batch's fence, its first write: the market row is locked for the batch (a takeover waits
+ * for it) and answers whether this node's epoch still owns the market at the sequence it last
+ * committed. False: a newer owner (or a newer batch) wrote the market; the batch must roll back.
+ */
+export async function fenceMarket(db: Db, symbol: string, seq: bigint, epoch: bigint): Promise<boolean> {
+  // why: hand-written SQL (`executeSql`): every spot batch runs it.
+  const result = await executeSql(
+    db,
+    'update spot_markets set epoch = epoch where symbol = ? and seq = ? and epoch = ?',
+    [symbol, seq, epoch],
+  );
+  return Number(result.numAffectedRows ?? 0n) === 1;
+}
+
+/**
+ * Moves the market to a new owner's `epoch`; false when a newer epoch already holds it. Waits
+ * for a batch of the old owner that is still running (it holds the row), so the new owner's
+ * rebuild reads what that batch committed, and its next batch fails its fence.
+ */
+export async function takeMarketEpoch(db: Db, symbol: string, epoch: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable('spot_markets')
+    .set({ epoch })
+    .where('symbol', '=', symbol)
+    .where('epoch', '<', epoch)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function setMarketStatus(
@@ -184,20 +217,24 @@ type OrderChange = Pick<
 /**
  * Writes what a batch changed on its orders (a fired trigger takes a new sequence, the one it
  * entered the book at): one statement per chunk (`UPDATE … FROM (VALUES …)`,
- * which both dialects run; the casts give PostgreSQL the values' types).
+ * which both dialects run; the casts give PostgreSQL the values' types). Conditional: a row
+ * changes only while it is open and its fills and sequence have not gone past the batch's, so a
+ * node's memory never writes over an order that ended elsewhere; answers false when a row did
+ * not match (the batch must roll back).
  */
-export async function updateOrders(db: Db, changes: readonly OrderChange[]): Promise<void> {
+export async function updateOrders(db: Db, changes: readonly OrderChange[]): Promise<boolean> {
   const row =
     '(cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as text), cast(? as text), cast(? as bigint), cast(? as bigint), cast(? as bigint))';
   // why: hand-written SQL (`executeSql`): it runs in every batch.
   for (let i = 0; i < changes.length; i += 100) {
     const chunk = changes.slice(i, i + 100);
-    await executeSql(
+    const result = await executeSql(
       db,
       `update spot_orders set filled_qty = v.column2, filled_quote = v.column3, fee = v.column4,
         fee_bps = v.column5, held = v.column6, status = v.column7, revoke_reason = v.column8, updated_at = v.column9,
         seq = v.column10, triggered_at = v.column11
-        from (values ${repeated(row, chunk.length)}) as v where spot_orders.id = v.column1`,
+        from (values ${repeated(row, chunk.length)}) as v where spot_orders.id = v.column1
+        and spot_orders.status = 'entrusted' and spot_orders.filled_qty <= v.column2 and spot_orders.seq <= v.column10`,
       chunk.flatMap((c) => [
         c.id,
         c.filled_qty,
@@ -212,7 +249,9 @@ export async function updateOrders(db: Db, changes: readonly OrderChange[]): Pro
         c.triggered_at,
       ]),
     );
+    if (Number(result.numAffectedRows ?? 0n) !== chunk.length) return false;
   }
+  return true;
 }
 
 export function findOrder(db: Db, id: bigint): Promise<OrderRow | undefined> {

@@ -61,6 +61,17 @@ export interface SequencerDeps {
   onError?: (error: unknown, what: string) => void;
 }
 
+/** A command reached a sequencer that no longer owns its market: it is routed again. */
+export class NotOwnerError extends Error {
+  constructor(symbol: string) {
+    super(`this node does not own ${symbol}`);
+    this.name = 'NotOwnerError';
+  }
+}
+
+/** The batch's fence failed: another epoch wrote the market since this node's last commit. */
+class FencedError extends Error {}
+
 const SILENT: EventSink = {
   onAccepted() {},
   onTrade() {},
@@ -84,7 +95,12 @@ const SILENT: EventSink = {
  */
 export class MarketSequencer {
   readonly symbol: string;
+  /** The epoch this node owns the market at: every batch is fenced on it. */
+  readonly epoch: bigint;
   readonly #deps: SequencerDeps;
+  /** Told once when a batch finds the market written by a newer epoch. */
+  readonly #onFenced: () => void;
+  #fenced = false;
   #market!: repo.SpotMarketRow;
   #book!: OrderBook;
   /** Open orders by engine id (their sequence), as stored. */
@@ -104,9 +120,20 @@ export class MarketSequencer {
   /** Depth reads waiting for that batch's end, answered before the next batch starts. */
   #readers: (() => void)[] = [];
 
-  constructor(symbol: string, deps: SequencerDeps) {
+  constructor(symbol: string, epoch: bigint, deps: SequencerDeps, onFenced: () => void = () => {}) {
     this.symbol = symbol;
+    this.epoch = epoch;
     this.#deps = deps;
+    this.#onFenced = onFenced;
+  }
+
+  /**
+   * Stops sequencing at once: queued commands are refused with {@link NotOwnerError} (nothing of
+   * theirs was written), later ones too. A batch already running ends at its fence.
+   */
+  fence(): void {
+    this.#fenced = true;
+    for (const pending of this.#queue.splice(0)) pending.reject(new NotOwnerError(this.symbol));
   }
 
   get market(): repo.SpotMarketRow {
@@ -131,6 +158,8 @@ export class MarketSequencer {
     const book = createOrderBook(engineSpec(market));
     const live = new Map<number, repo.OrderRow>();
     const triggers = new TriggerBook();
+    let crossed: bigint | undefined;
+    const watch: EventSink = { ...SILENT, onTrade: (_seq, maker) => void (crossed ??= BigInt(maker)) };
     for (const row of orders) {
       live.set(Number(row.seq), row);
       if (isWaiting(row)) {
@@ -138,7 +167,9 @@ export class MarketSequencer {
         continue;
       }
       if (row.price === null || row.qty === null) throw new Error(`open order ${row.id} has no price`);
-      // why: resting orders never crossed each other, so re-placing them only rests them again.
+      // why: resting orders never crossed each other, so re-placing them only rests them again;
+      // if two do cross, something wrote the store past the sequencer, and matching them now
+      // would trade without a record: the market is refused instead.
       const code = book.apply(
         {
           type: 'place',
@@ -151,8 +182,14 @@ export class MarketSequencer {
           price: Number(row.price / market.tick_size),
           qty: Number((row.qty - row.filled_qty) / market.lot_size),
         },
-        SILENT,
+        watch,
       );
+      if (crossed !== undefined) {
+        const other = orders.find((o) => o.seq === crossed);
+        throw new Error(
+          `${this.symbol}: open orders ${other?.id ?? `#${crossed}`} and ${row.id} cross; the market is refused until staff resolve them`,
+        );
+      }
       if (code !== ResultCode.ACCEPTED) throw new Error(`open order ${row.id} does not rebuild (${code})`);
     }
     this.#market = market;
@@ -189,11 +226,17 @@ export class MarketSequencer {
       BigInt(price) * tick,
       BigInt(qty) * lot,
     ];
-    return { seq: this.#seq, bids: depth.bids.map(toAtoms), asks: depth.asks.map(toAtoms) };
+    return {
+      seq: this.#seq,
+      epoch: this.epoch,
+      bids: depth.bids.map(toAtoms),
+      asks: depth.asks.map(toAtoms),
+    };
   }
 
   /** Queues a command; resolves once its batch has committed. */
   submit(request: SequencerRequest): Promise<SequencerResult> {
+    if (this.#fenced) return Promise.reject(new NotOwnerError(this.symbol));
     return new Promise((resolve, reject) => {
       this.#queue.push({ request, resolve, reject });
       if (!this.#running) {
@@ -213,7 +256,7 @@ export class MarketSequencer {
   async #drain(): Promise<void> {
     this.#running = true;
     try {
-      while (this.#queue.length > 0) {
+      while (this.#queue.length > 0 && !this.#fenced) {
         const configure = this.#queue.findIndex((p) => p.request.kind === 'configure');
         const size = configure === -1 ? BATCH_SIZE : Math.min(configure + 1, BATCH_SIZE);
         const batch = this.#queue.splice(0, size);
@@ -246,6 +289,14 @@ export class MarketSequencer {
         // the book must be rebuilt before the batch runs again.
         work = await transactionOnce(db).execute((trx) => this.#write(trx, batch, now));
       } catch (error) {
+        if (error instanceof FencedError || this.#fenced) {
+          // why: a newer owner has the market; this node's book is stale, and nothing of this
+          // batch was written. Its commands go to the new owner.
+          this.fence();
+          for (const pending of batch) pending.reject(new NotOwnerError(this.symbol));
+          this.#onFenced();
+          return;
+        }
         // why: the engine already applied the batch; the store did not. Rebuild from the store.
         try {
           await this.load();
@@ -282,6 +333,7 @@ export class MarketSequencer {
    */
   async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
     const { ledger } = this.#deps;
+    if (!(await repo.fenceMarket(trx, this.symbol, this.#seq, this.epoch))) throw new FencedError();
     // why: the market's status changes only through this sequencer (a configure command, below),
     // so the row it installed after its last commit is the stored one.
     let open = this.#market.status === 'open';
@@ -468,7 +520,7 @@ export class MarketSequencer {
 
     const tradeIds = await repo.insertTrades(trx, sink.trades);
     for (const row of sink.changed) row.updated_at = now;
-    await repo.updateOrders(trx, [...sink.changed]);
+    if (!(await repo.updateOrders(trx, [...sink.changed]))) throw new FencedError();
     const postings = sink.postings();
     if (postings.length > 0) {
       await ledger.post(trx, {
@@ -583,6 +635,7 @@ export class MarketSequencer {
     ];
     const event: SpotBatchEvent = {
       symbol: this.symbol,
+      epoch: String(this.epoch),
       prevSeq: String(prevSeq),
       seq: String(work.seq),
       at: this.#deps.clock.now(),

@@ -12,24 +12,22 @@ import type {
 } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Db } from '../../platform/db.ts';
+import { MarketOwnership } from '../../platform/market-ownership.ts';
 import type { SpotOrderStatusValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { SpotDeps } from './deps.ts';
 import { hasExactUnits, percentOf, toSpotMarket, toSpotOrder } from './market.ts';
 import { type PlaceInput, prepareOrder } from './order-entry.ts';
+import { type OwnerOp, SpotMarkets } from './owned-markets.ts';
 import * as repo from './repository.ts';
-import {
-  type BookDepth,
-  type ConfigureRequest,
-  type EngineOrder,
-  MarketSequencer,
-  type NewOrder,
-} from './sequencer.ts';
+import type { BookDepth, ConfigureRequest, EngineOrder, MarketSequencer, NewOrder } from './sequencer.ts';
 
 /** Name of the module's source of open reservations in the ledger's invariant check. */
 export const RESERVATIONS = 'spot.orders';
 
 const PAGE_SIZE = 20;
+/** How long a market row read for another node's market is used before it is read again. */
+const MARKET_ROW_TTL_MS = 1000;
 const PRUNE_CHUNK = 5_000;
 const OPEN_ORDERS_LIMIT = 500;
 const DAY_MS = 24 * 60 * 60_000;
@@ -81,6 +79,7 @@ export const PLACE_ERRORS = [
   'TRIGGER_PRICE_INVALID',
   'TRIGGER_WOULD_FIRE',
   'ILLEGAL_OPERATION',
+  'MARKET_UNAVAILABLE',
 ] as const satisfies readonly ResultKey[];
 
 /** What `cancel` can answer besides the codes every route can. */
@@ -91,6 +90,7 @@ export const CANCEL_ERRORS = [
   'ILLEGAL_OPERATION',
   'BALANCE_INSUFFICIENT',
   'MARKET_NOT_OPEN',
+  'MARKET_UNAVAILABLE',
 ] as const satisfies readonly ResultKey[];
 
 /** What `cancelAll` can answer besides the codes every route can. */
@@ -98,6 +98,7 @@ export const CANCEL_ALL_ERRORS = [
   'MARKET_NOT_OPEN',
   'ILLEGAL_OPERATION',
   'BALANCE_INSUFFICIENT',
+  'MARKET_UNAVAILABLE',
 ] as const satisfies readonly ResultKey[];
 
 /** What `openOrders` can answer besides the codes every route can. */
@@ -119,7 +120,7 @@ export const MY_TRADES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly 
 export const TICKERS_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
 
 /** What `depth` can answer besides the codes every route can. */
-export const DEPTH_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+export const DEPTH_ERRORS = ['MARKET_NOT_OPEN', 'MARKET_UNAVAILABLE'] as const satisfies readonly ResultKey[];
 
 /** What `recentTrades` can answer besides the codes every route can. */
 export const RECENT_TRADES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
@@ -135,7 +136,14 @@ export const CANDLES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly Re
  */
 export class SpotService {
   readonly #deps: SpotDeps;
-  readonly #sequencers = new Map<string, Promise<MarketSequencer>>();
+  readonly #markets: SpotMarkets;
+  readonly #ownership: MarketOwnership;
+  /** Market rows of the markets another node owns, read at most once a second. */
+  readonly #rows = new Map<string, { row: repo.SpotMarketRow; at: number }>();
+  readonly #configurations = new Map<
+    string,
+    (symbol: string, args: never) => Omit<ConfigureRequest, 'kind'>
+  >();
 
   constructor(deps: SpotDeps) {
     this.#deps = deps;
@@ -146,17 +154,58 @@ export class SpotService {
         amount: BigInt(row.total),
       })),
     );
+    const { node } = deps;
+    const report = deps.onError ?? (() => {});
+    this.#markets = new SpotMarkets({
+      db: deps.db,
+      sequencer: deps,
+      bus: deps.bus,
+      cluster: node.cluster,
+      routeDeadlineMs: node.leaseMs + 2000,
+      runHere: (sequencer, op) => this.#runHere(sequencer, op),
+      onError: report,
+    });
+    this.#ownership = new MarketOwnership({
+      db: deps.db,
+      clock: deps.clock,
+      nodeId: node.id,
+      leaseMs: node.leaseMs,
+      cluster: node.cluster,
+      product: this.#markets,
+      log: node.log ?? ((level, message, detail) => level === 'error' && report(detail?.err, message)),
+    });
+    this.#markets.attach(this.#ownership);
+    this.defineConfiguration('status', (symbol, args: { status: 'open' | 'halted' }) => ({
+      revokeAll: args.status === 'halted',
+      write: async (trx) => {
+        if (!(await repo.findMarket(trx, symbol))) throw new AppError('MARKET_NOT_OPEN');
+        await repo.setMarketStatus(trx, symbol, args.status, toMillis(this.#deps.clock.now()));
+        const after = await repo.findMarket(trx, symbol);
+        if (!after) throw new Error(`spot market ${symbol} vanished`);
+        return after;
+      },
+    }));
   }
 
-  /** Rebuilds every market's book from its open orders (on start, before requests). */
+  /**
+   * Takes this node's markets (every market on one node; its share on several) and rebuilds their
+   * books from the open orders (on start, before requests).
+   */
   async start(): Promise<void> {
-    for (const market of await repo.listMarkets(this.#deps.db)) await this.#sequencer(market.symbol);
+    await this.#ownership.start();
   }
 
-  /** Waits until every market's running batch has committed and its queue is empty. */
+  /**
+   * Lets every market's queued commands commit, then hands the markets back, so another node
+   * takes them at once instead of after the lease.
+   */
   async stop(): Promise<void> {
-    const sequencers = await Promise.allSettled(this.#sequencers.values());
-    for (const result of sequencers) if (result.status === 'fulfilled') await result.value.idle();
+    await this.#ownership.stop();
+  }
+
+  /** Who owns each market, by lease (the back office shows it). */
+  owners(): ReturnType<MarketOwnership['leases']> {
+    return this.#ownership.leases();
   }
 
   // --- orders -----------------------------------------------------------------------------------
@@ -176,7 +225,54 @@ export class SpotService {
     // why: the market maker's and demo traders' orders (no session) are the operator's own
     // accounts, under no customer's terms.
     if (auth.sessionId !== 0n) await this.#deps.termsGate.requireAccepted(userId);
-    const sequencer = await this.#sequencer(input.symbol);
+    await this.#marketRow(input.symbol);
+    return this.#markets.send<SpotOrder>(input.symbol, { op: 'place', userId, input });
+  }
+
+  /** Cancels one of the caller's open orders; someone else's answers ORDER_NOT_FOUND. */
+  async cancel(userId: bigint, id: bigint): Promise<SpotOrder> {
+    // why: an order open on a market this node owns is in its book: no read needed.
+    for (const sequencer of this.#markets.sequencers()) {
+      const live = sequencer.liveOrder(id);
+      if (!live) continue;
+      if (live.user_id !== userId) break;
+      return this.#markets.send<SpotOrder>(sequencer.symbol, { op: 'cancel', userId, orderId: id });
+    }
+    const row = await this.#ownOrder(userId, id);
+    if (row.status === 'revoked') throw new AppError('ORDER_ALREADY_REVOKED');
+    if (row.status === 'completed') throw new AppError('CANCEL_FAILED');
+    return this.#markets.send<SpotOrder>(row.symbol, { op: 'cancel', userId, orderId: id });
+  }
+
+  /** Runs a request on the sequencer of a market this node owns (asked here or by another node). */
+  async #runHere(sequencer: MarketSequencer, op: OwnerOp): Promise<unknown> {
+    switch (op.op) {
+      case 'place':
+        return this.#placeHere(sequencer, op.userId, op.input);
+      case 'cancel':
+        return this.#cancelHere(sequencer, op.userId, op.orderId);
+      case 'cancelMany': {
+        const outcomes = await Promise.all(
+          op.orderIds.map((orderId) => sequencer.submit({ kind: 'cancel', orderId, userId: op.userId })),
+        );
+        return outcomes.filter((result) => 'order' in result).length;
+      }
+      case 'depth':
+        return sequencer.depth(op.levels);
+      case 'configure': {
+        const build = this.#configurations.get(op.name);
+        if (!build) throw new Error(`no spot configuration ${op.name}`);
+        const result = await sequencer.submit({
+          kind: 'configure',
+          ...build(sequencer.symbol, op.args as never),
+        });
+        if (!('market' in result)) throw new Error('a configuration without its market');
+        return result;
+      }
+    }
+  }
+
+  async #placeHere(sequencer: MarketSequencer, userId: bigint, input: PlaceInput): Promise<SpotOrder> {
     const market = sequencer.market;
     let prepared: { order: NewOrder; engine: EngineOrder };
     try {
@@ -197,29 +293,17 @@ export class SpotService {
     return this.#sameOrder(first, input);
   }
 
-  /** Cancels one of the caller's open orders; someone else's answers ORDER_NOT_FOUND. */
-  async cancel(userId: bigint, id: bigint): Promise<SpotOrder> {
-    // why: an open order is in its market's book; only an order that is not open costs a read.
-    for (const found of this.#sequencers.values()) {
-      const sequencer = await found.catch(() => undefined);
-      const live = sequencer?.liveOrder(id);
-      if (!sequencer || !live) continue;
-      if (live.user_id !== userId) break;
-      const result = await sequencer.submit({ kind: 'cancel', orderId: id, userId });
-      if ('order' in result) return toSpotOrder(result.order, sequencer.market);
-      break;
-    }
-    // why: not open, someone else's, or it ended before the cancel reached the book (filled, or
-    // cancelled by another request).
-    const row = await this.#ownOrder(userId, id);
-    if (row.status === 'revoked') throw new AppError('ORDER_ALREADY_REVOKED');
-    if (row.status === 'completed') throw new AppError('CANCEL_FAILED');
-    // why: open in the store yet in no book: its market's sequencer is not loaded on this node.
-    const sequencer = await this.#sequencer(row.symbol);
-    const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId });
+  async #cancelHere(sequencer: MarketSequencer, userId: bigint, id: bigint): Promise<SpotOrder> {
+    const result = await sequencer.submit({ kind: 'cancel', orderId: id, userId });
     if ('order' in result) return toSpotOrder(result.order, sequencer.market);
+    // why: not open: someone else's, or it ended before the cancel reached the book (filled, or
+    // cancelled by another request).
     const now = await this.#ownOrder(userId, id);
-    throw new AppError(now.status === 'revoked' ? 'ORDER_ALREADY_REVOKED' : 'CANCEL_FAILED');
+    if (now.status === 'completed') throw new AppError('CANCEL_FAILED');
+    if (now.status === 'revoked') throw new AppError('ORDER_ALREADY_REVOKED');
+    // why: open in the store yet not in the owner's book: it ended nowhere, so say it was not
+    // cancelled rather than claim it was.
+    throw new AppError('CANCEL_FAILED');
   }
 
   /**
@@ -247,14 +331,15 @@ export class SpotService {
       limit: 10_000,
       offset: 0,
     });
-    const outcomes = await Promise.all(
-      rows.map(async (row) => {
-        const sequencer = await this.#sequencer(row.symbol);
-        const result = await sequencer.submit({ kind: 'cancel', orderId: row.id, userId });
-        return 'order' in result ? 1 : 0;
-      }),
+    const bySymbol = new Map<string, bigint[]>();
+    for (const row of rows) bySymbol.set(row.symbol, [...(bySymbol.get(row.symbol) ?? []), row.id]);
+    // why: each market's orders go to that market's owner, whichever node it is.
+    const counts = await Promise.all(
+      [...bySymbol].map(([market, orderIds]) =>
+        this.#markets.send<number>(market, { op: 'cancelMany', userId, orderIds }),
+      ),
     );
-    return { cancelled: outcomes.reduce<number>((a, b) => a + b, 0) };
+    return { cancelled: counts.reduce((a, b) => a + b, 0) };
   }
 
   async openOrders(userId: bigint, symbol?: string): Promise<SpotOrder[]> {
@@ -392,7 +477,8 @@ export class SpotService {
   }
 
   async depth(symbol: string, levels: number): Promise<DepthSnapshot> {
-    const depth = await (await this.#sequencer(symbol)).depth(levels);
+    await this.#marketRow(symbol);
+    const depth = await this.#markets.send<BookDepth>(symbol, { op: 'depth', levels });
     const level = ([price, qty]: [bigint, bigint]): [string, string] => [fromAtoms(price), fromAtoms(qty)];
     return {
       symbol,
@@ -402,9 +488,17 @@ export class SpotService {
     };
   }
 
-  /** Every level of the book in atoms, best first, with the sequence it was taken at (`/ws` depth). */
-  async bookLevels(symbol: string): Promise<BookDepth> {
-    return (await this.#sequencer(symbol)).depth(Number.MAX_SAFE_INTEGER);
+  /**
+   * Every level of the book in atoms, best first, with the sequence and the owner's epoch it was
+   * taken at (`/ws` depth), from the market's owner.
+   */
+  async bookLevels(symbol: string, deadlineMs?: number): Promise<BookDepth> {
+    await this.#marketRow(symbol);
+    return this.#markets.send<BookDepth>(
+      symbol,
+      { op: 'depth', levels: Number.MAX_SAFE_INTEGER },
+      deadlineMs,
+    );
   }
 
   /** The user's coins (`coins`, or every coin held), available and frozen (`/ws` balances). */
@@ -502,62 +596,63 @@ export class SpotService {
 
   /**
    * Opens or halts a market: a halted market refuses new orders, and halting revokes every open
-   * order (reason `halt`), returning what they held. `audit` records the change in the same
-   * transaction. Answers the market as it now is and how many orders were revoked.
+   * order (reason `halt`), returning what they held. Answers the market as it now is and how
+   * many orders were revoked. (Staff go through their own audited configuration.)
    */
-  async setMarketStatus(
+  setMarketStatus(
     symbol: string,
     status: 'open' | 'halted',
-    audit?: (trx: Db, before: repo.SpotMarketRow, after: repo.SpotMarketRow) => Promise<void>,
   ): Promise<{ market: repo.SpotMarketRow; revoked: number }> {
-    return this.configure(symbol, {
-      revokeAll: status === 'halted',
-      write: async (trx) => {
-        const before = await repo.findMarket(trx, symbol);
-        if (!before) throw new AppError('MARKET_NOT_OPEN');
-        await repo.setMarketStatus(trx, symbol, status, toMillis(this.#deps.clock.now()));
-        const after = await repo.findMarket(trx, symbol);
-        if (!after) throw new Error(`spot market ${symbol} vanished`);
-        await audit?.(trx, before, after);
-        return after;
-      },
-    });
+    return this.configure(symbol, 'status', { status });
   }
 
   /**
-   * Changes a market's settings through its sequencer, after the commands queued before it:
-   * `write` stores them (with their audit record) in the transaction of that batch, so no order
-   * is matched half under the old settings and half under the new.
+   * Names a change of a market's settings that its owner can make from plain arguments: `build`
+   * answers what to write (and whether to revoke every open order). Every node defines the same
+   * names, so whichever node owns the market can run a change asked on any node.
    */
-  async configure(
+  defineConfiguration<A>(
+    name: string,
+    build: (symbol: string, args: A) => Omit<ConfigureRequest, 'kind'>,
+  ): void {
+    this.#configurations.set(name, build as (symbol: string, args: never) => Omit<ConfigureRequest, 'kind'>);
+  }
+
+  /**
+   * Changes a market's settings through its sequencer, on its owner, after the commands queued
+   * before it: the configuration's `write` stores them (with their audit record) in the
+   * transaction of that batch, so no order is matched half under the old settings and half under
+   * the new.
+   */
+  async configure<A>(
     symbol: string,
-    request: Omit<ConfigureRequest, 'kind'>,
+    name: string,
+    args: A,
   ): Promise<{ market: repo.SpotMarketRow; revoked: number }> {
-    const sequencer = await this.#sequencer(symbol);
-    const result = await sequencer.submit({ kind: 'configure', ...request });
-    if (!('market' in result)) throw new Error('a configuration without its market');
+    if (!this.#configurations.has(name)) throw new Error(`no spot configuration ${name}`);
+    await this.#marketRow(symbol);
+    const result = await this.#markets.send<{ market: repo.SpotMarketRow; revoked: number }>(symbol, {
+      op: 'configure',
+      name,
+      args,
+    });
+    this.#rows.delete(symbol);
     return result;
   }
 
   // --- helpers ----------------------------------------------------------------------------------
 
-  #sequencer(symbol: string): Promise<MarketSequencer> {
-    let found = this.#sequencers.get(symbol);
-    if (!found) {
-      found = (async () => {
-        if (!(await repo.findMarket(this.#deps.db, symbol))) throw new AppError('MARKET_NOT_OPEN');
-        const sequencer = new MarketSequencer(symbol, this.#deps);
-        await sequencer.load();
-        return sequencer;
-      })();
-      this.#sequencers.set(symbol, found);
-      found.catch(() => this.#sequencers.delete(symbol));
-    }
-    return found;
-  }
-
+  /** A market's settings: the owner's own row, or the stored one (read at most once a second). */
   async #marketRow(symbol: string): Promise<repo.SpotMarketRow> {
-    return (await this.#sequencer(symbol)).market;
+    const owned = this.#markets.local(symbol);
+    if (owned) return owned.market;
+    const now = Date.now();
+    const cached = this.#rows.get(symbol);
+    if (cached && now - cached.at < MARKET_ROW_TTL_MS) return cached.row;
+    const row = await repo.findMarket(this.#deps.db, symbol);
+    if (!row) throw new AppError('MARKET_NOT_OPEN');
+    this.#rows.set(symbol, { row, at: now });
+    return row;
   }
 
   async #ownOrder(userId: bigint, id: bigint): Promise<repo.OrderRow> {

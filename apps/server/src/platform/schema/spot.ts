@@ -19,6 +19,8 @@ export interface SpotMarketsTable {
   status: 'open' | 'halted';
   /** The last sequence number the market's sequencer applied. */
   seq: Generated<bigint>;
+  /** The epoch of the node allowed to write the market (its lease's, `market_leases`). */
+  epoch: Generated<bigint>;
   updated_at: Millis;
 }
 
