@@ -159,7 +159,12 @@ export class MarketSequencer {
     const live = new Map<number, repo.OrderRow>();
     const triggers = new TriggerBook();
     let crossed: bigint | undefined;
-    const watch: EventSink = { ...SILENT, onTrade: (_seq, maker) => void (crossed ??= BigInt(maker)) };
+    const watch: EventSink = {
+      ...SILENT,
+      onTrade: (_seq, maker) => {
+        crossed ??= BigInt(maker);
+      },
+    };
     for (const row of orders) {
       live.set(Number(row.seq), row);
       if (isWaiting(row)) {
