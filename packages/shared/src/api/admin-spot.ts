@@ -133,6 +133,10 @@ export const AdminSpotMarket = z.object({
   /** Orders resting in the book now. */
   openOrders: z.number().int(),
   updatedAt: z.number().int(),
+  /** The node that sequences the market now (its lease); null while none does (a failover). */
+  owner: z.string().nullable(),
+  /** The owner's epoch: it grows by one at every change of owner. */
+  epoch: z.string(),
 });
 export type AdminSpotMarket = z.infer<typeof AdminSpotMarket>;
 export const AdminSpotMarketList = z.array(AdminSpotMarket);

@@ -101,12 +101,22 @@ export class SpotBackOffice {
 
   async listMarkets(): Promise<AdminSpotMarket[]> {
     const { db } = this.#deps;
-    const [rows, open] = await Promise.all([repo.listMarkets(db), repo.countOpenOrders(db)]);
-    return rows.map((row) => ({
-      ...settingsOf(row),
-      openOrders: open.get(row.symbol) ?? 0,
-      updatedAt: fromMillis(row.updated_at),
-    }));
+    const [rows, open, leases] = await Promise.all([
+      repo.listMarkets(db),
+      repo.countOpenOrders(db),
+      this.#spot.owners(),
+    ]);
+    const owners = new Map(leases.map((lease) => [lease.symbol, lease]));
+    return rows.map((row) => {
+      const lease = owners.get(row.symbol);
+      return {
+        ...settingsOf(row),
+        openOrders: open.get(row.symbol) ?? 0,
+        updatedAt: fromMillis(row.updated_at),
+        owner: lease?.live ? lease.holder : null,
+        epoch: String(row.epoch),
+      };
+    });
   }
 
   /** Adds a spot market for a listed market; refused when it exists or its steps are not exact. */

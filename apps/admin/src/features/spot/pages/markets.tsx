@@ -83,6 +83,15 @@ export function MarketsTab({ canManage }: { canManage: boolean }) {
           { title: t('spot.takerFee'), render: (_, row) => percent(row.takerFee) },
           { title: t('spot.band'), render: (_, row) => `±${percent(row.band)}` },
           { title: t('spot.openOrders'), dataIndex: 'openOrders' },
+          {
+            title: t('spot.owner'),
+            render: (_, row) =>
+              row.owner === null ? (
+                <Tag color="orange">{t('spot.noOwner')}</Tag>
+              ) : (
+                `${row.owner} · #${row.epoch}`
+              ),
+          },
           { title: t('spot.updatedAt'), render: (_, row) => formatTime(row.updatedAt) },
           {
             title: '',
