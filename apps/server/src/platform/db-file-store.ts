@@ -102,7 +102,15 @@ async function importFolder(
     throw error;
   }
   for (const name of names) {
-    const bytes = await fs.readFile(path.join(dir, name));
+    const file = path.join(dir, name);
+    let bytes: Buffer;
+    try {
+      bytes = await fs.readFile(file);
+    } catch (error) {
+      // why: another node starting on the same folder may have imported and removed it meanwhile.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
     await handle.db
       .insertInto('stored_files')
       .values({
@@ -115,6 +123,6 @@ async function importFolder(
       })
       .onConflict((c) => c.columns(['store', 'name']).doNothing())
       .execute();
-    await fs.rm(path.join(dir, name));
+    await fs.rm(file, { force: true });
   }
 }
