@@ -54,6 +54,7 @@ import { registerWalletModule } from './modules/wallet/module.ts';
 import { type Bus, MemoryBus } from './platform/bus.ts';
 import { systemClock } from './platform/clock.ts';
 import { openDb } from './platform/db.ts';
+import { openFileStores } from './platform/db-file-store.ts';
 import { registerHttpPlatform, registerScope, toTrustProxyOption } from './platform/http.ts';
 import { DbLeaseStore } from './platform/job-leases.ts';
 import { KeyedHash } from './platform/keyed-hash.ts';
@@ -70,7 +71,6 @@ import { registerAdminApp, registerWebApp } from './platform/static-apps.ts';
 import {
   DEFAULT_UPLOAD_MAX_BYTES,
   ImageUploads,
-  LocalFileStore,
   registerUploadParsing,
   registerUploadServing,
 } from './platform/uploads.ts';
@@ -171,7 +171,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // why: on the root, before the API, so a multipart form's token is in the body for the auth hook.
   await registerUploadParsing(app, { maxBytes: DEFAULT_UPLOAD_MAX_BYTES });
-  const files = new LocalFileStore({ dir: path.join(config.dataDir, 'uploads') });
+  // why: one switch for every file store: in the database on PostgreSQL (nodes share it), folders on SQLite.
+  const fileStore = await openFileStores({ handle: store, dataDir: config.dataDir, clock });
+  const files = fileStore('uploads');
   registerUploadServing(app, { store: files });
   await gateway.register(app);
   await registerApiDocument(app, { version: '0.1.0' });
@@ -193,8 +195,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const porSigning = await publicationKey(
     secretKey(config.porSigningKey, 'POR_SIGNING_KEY', 'por-signing.key'),
   );
-  // why: chat pictures are private to their conversation; nothing serves this folder.
-  const chatFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'chat') });
+  // why: chat pictures are private to their conversation; nothing serves this store.
+  const chatFiles = fileStore('chat');
   const mail = new MailService({
     db,
     clock,
@@ -210,8 +212,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   const userSecretKey = secretKey(config.userSecretKey, 'USER_SECRET_KEY', 'user-secret.key');
   const userSecrets = new SecretBox(userSecretKey);
-  // why: identity images are kept apart from public uploads; nothing serves this folder.
-  const identityFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'identity') });
+  // why: identity images are kept apart from public uploads; nothing serves this store.
+  const identityFiles = fileStore('identity');
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories).
   const {

@@ -56,7 +56,10 @@ export async function backupCommand(args: readonly string[], out = process.stdou
         `  store: ${manifest.store.dialect} (${manifest.store.file}), schema ${manifest.schemaVersion}\n` +
         `  last journal entry: ${manifest.lastEntryId}\n` +
         `  proof-of-reserves root: ${manifest.reserves?.root ?? 'none yet'}\n` +
-        `  files: ${manifest.files.length} (${manifest.keys.included.length} keys)\n`,
+        `  files: ${manifest.files.length} (${manifest.keys.included.length} keys)\n` +
+        (manifest.storedFiles
+          ? `  uploaded files in the database (inside the dump): ${manifest.storedFiles.length}\n`
+          : ''),
     );
     for (const line of created.warnings) out.write(`WARNING: ${line}\n`);
     return 0;
@@ -96,6 +99,9 @@ function describeRestore(report: RestoreReport, target: { dataDir: string; datab
     `Restored ${manifest.name} (made ${manifest.createdAt}) into ${target.dataDir}` +
       (target.databaseUrl ? ' and the DATABASE_URL database' : ''),
     `  every checksum matched (${manifest.files.length} files)`,
+    ...(manifest.storedFiles
+      ? [`  uploaded files in the database: ${manifest.storedFiles.length}, each equal to the manifest's`]
+      : []),
     `  store: ${manifest.store.dialect}, schema ${facts.schemaVersion}, last journal entry ${facts.lastEntryId}`,
     `  ledger totals equal the manifest's (${facts.totals.length} asset and kind lines); every invariant holds`,
     `  proof-of-reserves root: ${facts.reserves?.root ?? 'none'} (equal to the manifest's)`,

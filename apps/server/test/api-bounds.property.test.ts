@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { MAX_AMOUNT_ATOMS, RESULT_CODES } from '@bourse/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOwner } from './delivery-harness.ts';
 import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
+import { storedNames } from './stored-files.ts';
 import { newUser, pngImage, postDeposit, startWalletServer, walletOf } from './wallet-harness.ts';
 
 /**
@@ -170,8 +169,7 @@ describe.each(DIALECTS)('64-bit edges of ids and amounts on $name', ({ name, ski
     let userId: number;
     let staffToken: string;
     let voucher: Buffer;
-    const uploadsDir = () => path.join(server.store.dataDir, 'uploads');
-    const countUploads = () => (fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()).length : 0);
+    const countUploads = async () => (await storedNames(server)).length;
 
     beforeAll(async () => {
       // why: the demo coins and networks, so that the other fields of a request are valid.
@@ -226,7 +224,7 @@ describe.each(DIALECTS)('64-bit edges of ids and amounts on $name', ({ name, ski
 
     it('answers any string in every id and amount field with a refusal, never a 500', async () => {
       const started = Date.now();
-      const uploadsBefore = countUploads();
+      const uploadsBefore = await countUploads();
       const targets = operations.flatMap((op) =>
         op.fields.filter((f) => f.kind !== 'other').map((field) => ({ op, field })),
       );
@@ -257,7 +255,7 @@ describe.each(DIALECTS)('64-bit edges of ids and amounts on $name', ({ name, ski
       }
       expect(failures).toEqual([]);
       // why: a deposit refused for its amount must not leave its voucher image behind.
-      expect(countUploads()).toBe(uploadsBefore + depositsAccepted);
+      expect(await countUploads()).toBe(uploadsBefore + depositsAccepted);
       expect(Date.now() - started).toBeLessThan(60_000);
     }, 90_000);
   });
@@ -270,11 +268,10 @@ describe.each(DIALECTS)('64-bit edges of ids and amounts on $name', ({ name, ski
     afterAll(() => server?.close());
 
     it('refuse the amount with the translated error and keep no voucher image', async () => {
-      const uploads = path.join(server.store.dataDir, 'uploads');
-      const count = () => (fs.existsSync(uploads) ? fs.readdirSync(uploads).length : 0);
+      const count = async () => (await storedNames(server)).length;
       const user = await newUser(server);
       const voucher = { data: await pngImage(), filename: 'voucher.png' };
-      const before = count();
+      const before = await count();
       for (const amount of ['10000000000', '92233720368.54775807', '92233720368.54775808']) {
         const answer = await postDeposit(
           server,
@@ -296,7 +293,7 @@ describe.each(DIALECTS)('64-bit edges of ids and amounts on $name', ({ name, ski
           voucher: { ...voucher, mimetype: 'image/png' },
         }),
       ).rejects.toMatchObject({ key: 'AMOUNT_INVALID' });
-      expect(count()).toBe(before);
+      expect(await count()).toBe(before);
       const accepted = await postDeposit(
         server,
         user.token,
@@ -304,7 +301,7 @@ describe.each(DIALECTS)('64-bit edges of ids and amounts on $name', ({ name, ski
         voucher,
       );
       expect(accepted.code).toBe(1000);
-      expect(count()).toBe(before + 1);
+      expect(await count()).toBe(before + 1);
     });
   });
 });

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecodeQueue, MAX_IMAGE_PIXELS, PROCESS_DECODE_QUEUE } from '../src/platform/uploads.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { storedNames } from './stored-files.ts';
 import { newUser, postDeposit } from './wallet-harness.ts';
 
 const FIELDS = { coin: 'USDT', network: 'TRC20', amount: '50' };
@@ -100,8 +99,7 @@ describe.each(DIALECTS)('image upload limits on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     let token: string;
-    const uploadsDir = () => path.join(server.config.dataDir, 'uploads');
-    const storedFiles = () => (fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()) : []);
+    const storedFiles = () => storedNames(server);
     const bomb = pngBomb();
 
     beforeAll(async () => {
@@ -138,11 +136,11 @@ describe.each(DIALECTS)('image upload limits on $name', ({ name, skip }) => {
         .toBuffer();
       const stripAnswer = await postDeposit(server, token, FIELDS, { data: strip, filename: 'voucher.png' });
       expect(stripAnswer.code).toBe(5004);
-      expect(storedFiles()).toEqual([]);
+      expect(await storedFiles()).toEqual([]);
     });
 
     it('refuses 16 bombs sent at once while /healthz still answers', async () => {
-      const before = storedFiles();
+      const before = await storedFiles();
       const uploads = Array.from({ length: 16 }, () =>
         postDeposit(server, token, FIELDS, { data: bomb, filename: 'voucher.png' }),
       );
@@ -151,7 +149,7 @@ describe.each(DIALECTS)('image upload limits on $name', ({ name, skip }) => {
       expect(await health.json()).toMatchObject({ status: 'ok' });
       const answers = await Promise.all(uploads);
       for (const answer of answers) expect(answer).toMatchObject(TOO_LARGE);
-      expect(storedFiles()).toEqual(before);
+      expect(await storedFiles()).toEqual(before);
       expect(PROCESS_DECODE_QUEUE.load).toEqual({ running: 0, waiting: 0 });
     });
 
@@ -166,7 +164,7 @@ describe.each(DIALECTS)('image upload limits on $name', ({ name, skip }) => {
     });
 
     it('answers "busy, try again" when the decode queue is full, and takes the image once it drains', async () => {
-      const before = storedFiles();
+      const before = await storedFiles();
       let release = () => {};
       const gate = new Promise<void>((resolve) => {
         release = resolve;
@@ -184,7 +182,7 @@ describe.each(DIALECTS)('image upload limits on $name', ({ name, skip }) => {
           .toBuffer();
         const busy = await postDeposit(server, token, FIELDS, { data: small, filename: 'voucher.png' });
         expect(busy).toMatchObject({ ...BUSY, status: 503 });
-        expect(storedFiles()).toEqual(before);
+        expect(await storedFiles()).toEqual(before);
 
         release();
         await Promise.all(holders);

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { storedNames } from './stored-files.ts';
 import { newUser, pngImage, postDeposit } from './wallet-harness.ts';
 
 const FIELDS = { coin: 'USDT', network: 'TRC20', amount: '50' };
@@ -21,8 +20,7 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     let token: string;
-    const uploadsDir = () => path.join(server.config.dataDir, 'uploads');
-    const storedFiles = () => (fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()) : []);
+    const storedFiles = () => storedNames(server);
 
     beforeAll(async () => {
       server = await startServer(name, { env: { DEMO: 'on' } });
@@ -45,7 +43,7 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
         type: 'application/pdf',
       });
       expect(pdf.code).toBe(5002);
-      expect(storedFiles()).toEqual([]);
+      expect(await storedFiles()).toEqual([]);
     });
 
     it('refuses an image whose extension names another format', async () => {
@@ -59,14 +57,14 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
         filename: 'voucher.html',
       });
       expect(html.code).toBe(5002);
-      expect(storedFiles()).toEqual([]);
+      expect(await storedFiles()).toEqual([]);
     });
 
     it('refuses a file over 5 MiB', async () => {
       const big = Buffer.concat([await pngImage(), Buffer.alloc(5 * 1024 * 1024)]);
       const answer = await postDeposit(server, token, FIELDS, { data: big, filename: 'voucher.png' });
       expect(answer).toMatchObject({ code: 5003, msg: 'The file is too large (at most 5 MB).' });
-      expect(storedFiles()).toEqual([]);
+      expect(await storedFiles()).toEqual([]);
     });
 
     it('refuses polyglots: an image with a page or an archive riding along', async () => {
@@ -102,7 +100,7 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
         const answer = await postDeposit(server, token, FIELDS, file);
         expect(answer.code, file.filename).toBe(5002);
       }
-      expect(storedFiles()).toEqual([]);
+      expect(await storedFiles()).toEqual([]);
     });
 
     it('refuses a file part on a route that takes none', async () => {
@@ -112,7 +110,7 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
       form.append('voucher', new Blob([new Uint8Array(await pngImage())], { type: 'image/png' }), 'v.png');
       const response = await fetch(`${server.url}/apiv/Finance/getcoinnum`, { method: 'POST', body: form });
       expect(((await response.json()) as { code: number }).code).toBe(1001);
-      expect(storedFiles()).toEqual([]);
+      expect(await storedFiles()).toEqual([]);
     });
 
     it('stores a good image re-encoded, metadata stripped, under a random name, served inert', async () => {
@@ -129,7 +127,7 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
       );
       for (const stored of names) expect(stored).toMatch(/^[0-9a-f]{32}\.webp$/);
       expect(names[0]).not.toBe(names[1]);
-      expect(storedFiles().sort()).toEqual([...names].sort());
+      expect(await storedFiles()).toEqual([...names].sort());
 
       const response = await fetch(`${server.url}${first.data.voucher}`);
       expect(response.status).toBe(200);
@@ -169,14 +167,14 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
           db,
         );
       }
-      const before = storedFiles();
+      const before = await storedFiles();
       try {
         const answer = await postDeposit(server, token, FIELDS, {
           data: await pngImage(),
           filename: 'voucher.png',
         });
         expect(answer.code).toBe(1006);
-        expect(storedFiles()).toEqual(before);
+        expect(await storedFiles()).toEqual(before);
       } finally {
         await sql`drop trigger refuse_deposit${sql.raw(name === 'postgres' ? ' on deposits' : '')}`.execute(
           db,
@@ -189,7 +187,7 @@ describe.each(DIALECTS)('voucher uploads on $name', ({ name, skip }) => {
         filename: 'voucher.png',
       });
       expect(accepted.code).toBe(1000);
-      expect(storedFiles()).toHaveLength(before.length + 1);
+      expect(await storedFiles()).toHaveLength(before.length + 1);
     });
   });
 });

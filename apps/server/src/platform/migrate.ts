@@ -25,6 +25,7 @@ import * as adjustmentRequests from './migrations/2026_11_27_0027_adjustment_req
 import * as spotTriggers from './migrations/2026_11_27_0028_spot_triggers.ts';
 import * as terms from './migrations/2026_11_27_0029_terms.ts';
 import * as marketOwnership from './migrations/2026_11_27_0030_market_ownership.ts';
+import * as storedFiles from './migrations/2026_11_27_0031_stored_files.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0028_spot_triggers': spotTriggers,
   '2026_11_27_0029_terms': terms,
   '2026_11_27_0030_market_ownership': marketOwnership,
+  '2026_11_27_0031_stored_files': storedFiles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

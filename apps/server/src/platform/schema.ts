@@ -26,6 +26,7 @@ import type {
   TrialGrantPlansTable,
   TrialGrantsTable,
 } from './schema/delivery.ts';
+import type { StoredFilesTable } from './schema/files.ts';
 import type { AgentsTable, LpProjectsTable, LpRecordsTable, LpRewardsTable } from './schema/launchpad.ts';
 import type {
   AdjustmentRequestsTable,
@@ -77,6 +78,7 @@ export type * from './schema/accounts.ts';
 export type { Millis } from './schema/columns.ts';
 export type * from './schema/content.ts';
 export type * from './schema/delivery.ts';
+export type * from './schema/files.ts';
 export type * from './schema/launchpad.ts';
 export type * from './schema/ledger.ts';
 export type * from './schema/markets.ts';
@@ -157,4 +159,5 @@ export interface Database {
   mining_orders: MiningOrdersTable;
   mining_revenues: MiningRevenuesTable;
   mining_days: MiningDaysTable;
+  stored_files: StoredFilesTable;
 }

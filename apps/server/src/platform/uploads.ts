@@ -15,17 +15,25 @@ declare module 'fastify' {
   }
 }
 
-/** Where uploaded files are kept: a port, so a node farm can swap the local folder for an object store. */
+/** Where uploaded files are kept: a port, so a node farm can swap the local folder for the shared store. */
 export interface FileStore {
-  /** Writes a file under `name` (a generated name; never a user's). */
-  save(name: string, bytes: Buffer): Promise<void>;
+  /** Writes a file under `name` (a generated name; never a user's), of that content type. */
+  save(name: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The file's bytes, or undefined when there is none by that name. */
   read(name: string): Promise<Buffer | undefined>;
   /** Deletes the file by that name; nothing when there is none. */
   remove(name: string): Promise<void>;
 }
 
-/** A {@link FileStore} in a local folder (`${DATA_DIR}/uploads`). */
+/**
+ * The file stores the platform keeps, each a folder of `DATA_DIR` on SQLite and a store of the
+ * `stored_files` table on PostgreSQL: public uploads (deposit vouchers, served at
+ * {@link UPLOAD_PUBLIC_PREFIX}), identity documents and support-chat pictures (both private).
+ */
+export const FILE_STORES = ['uploads', 'identity', 'chat'] as const;
+export type FileStoreName = (typeof FILE_STORES)[number];
+
+/** A {@link FileStore} in a local folder (`${DATA_DIR}/uploads`); the name's extension says its type. */
 export class LocalFileStore implements FileStore {
   readonly #dir: string;
 
@@ -43,7 +51,7 @@ export class LocalFileStore implements FileStore {
   }
 
   async read(name: string): Promise<Buffer | undefined> {
-    if (!STORED_NAME_RE.test(name)) return undefined;
+    if (!isStoredName(name)) return undefined;
     try {
       return await fs.readFile(path.join(this.#dir, name));
     } catch (error) {
@@ -106,9 +114,21 @@ const ACCEPTED: Record<string, readonly string[]> = {
 // Only patterns long enough never to occur by chance in compressed image data are searched.
 const MARKUP_RE = /<(?:script|html|body|head|iframe|object|embed|\?php|!doctype)|javascript:/i;
 
-function assertStoredName(name: string): void {
-  if (!STORED_NAME_RE.test(name)) throw new Error(`not a generated upload name: ${name}`);
+/**
+ * Whether `name` is one the platform generates. why: stores take and answer nothing else, so no
+ * name a request carries can reach outside its store (`../`, a path, another folder's file).
+ */
+export function isStoredName(name: string): boolean {
+  return STORED_NAME_RE.test(name);
 }
+
+/** Throws for a name the platform did not generate (a program error, never a user's input). */
+export function assertStoredName(name: string): void {
+  if (!isStoredName(name)) throw new Error(`not a generated upload name: ${name}`);
+}
+
+/** The content type of what {@link ImageUploads} stores: every image is re-encoded to WebP. */
+export const STORED_IMAGE_TYPE = 'image/webp';
 
 /**
  * Whether the bytes end where the image format says the image ends. Data appended after the end
@@ -267,7 +287,7 @@ export class ImageUploads {
     });
     const name = `${randomBytes(16).toString('hex')}.webp`;
     try {
-      await this.#store.save(name, encoded);
+      await this.#store.save(name, encoded, STORED_IMAGE_TYPE);
     } catch {
       throw new AppError('UPLOAD_FAILED');
     }
@@ -339,7 +359,7 @@ export function registerUploadServing(app: FastifyInstance, options: { store: Fi
       const bytes = await options.store.read(request.params.name);
       if (!bytes) throw new AppError('NOT_FOUND');
       return reply
-        .header('content-type', 'image/webp')
+        .header('content-type', STORED_IMAGE_TYPE)
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('content-disposition', 'inline')

@@ -9,9 +9,11 @@ import { systemClock } from '../../platform/clock.ts';
 import { runningServerPid } from '../../platform/data-dir-lock.ts';
 import { type Db, openDb } from '../../platform/db.ts';
 import type { Database } from '../../platform/schema.ts';
+import { FILE_STORES } from '../../platform/uploads.ts';
 import { LedgerService } from '../ledger/service.ts';
 import { latestRoot } from '../reserves/service.ts';
 import { copyHashing, type FileRecord, hashFile, listFiles, syncDir } from './files.ts';
+import { compareStoredFiles, listStoredFiles, type StoredFileRecord } from './stored-files.ts';
 
 /** The manifest's name inside a backup folder. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -19,8 +21,12 @@ export const MANIFEST_FILE = 'manifest.json';
 export const SQLITE_FILE = 'bourse.sqlite';
 /** A PostgreSQL store's dump (`pg_dump -Fc`) in a backup. */
 export const PG_DUMP_FILE = 'bourse.pgdump';
-/** Folders of `DATA_DIR` holding images: public uploads, identity documents, support-chat pictures. */
-export const IMAGE_DIRS = ['uploads', 'identity', 'chat'] as const;
+/**
+ * Folders of `DATA_DIR` holding images on a SQLite store: public uploads, identity documents,
+ * support-chat pictures. On PostgreSQL these are in the database (`storedFiles` of the manifest);
+ * the folders are still copied there, should one hold files written before that.
+ */
+export const IMAGE_DIRS = FILE_STORES;
 /** Key files of `DATA_DIR` (created at the first start when their setting is unset), with what each protects. */
 export const KEY_FILES = {
   'staff-secret.key': 'STAFF_SECRET_KEY: without it staff must enrol their two-factor codes again',
@@ -59,6 +65,11 @@ export interface BackupManifest extends StoreFacts {
   /** Key files in the backup; `leftOut` ones were in `DATA_DIR` but not copied (`--without-keys`). */
   keys: { included: KeyFile[]; leftOut: KeyFile[] };
   files: FileRecord[];
+  /**
+   * PostgreSQL: the uploaded files kept in the database (in the dump, not beside it), each with
+   * its SHA-256, checked in the restored database. Absent in a SQLite backup.
+   */
+  storedFiles?: StoredFileRecord[];
 }
 
 export interface BackupSource {
@@ -99,7 +110,9 @@ export function timeStamp(at: number): string {
  * on a thread of its own; `pg_dump` in the snapshot the facts were read in), then the images and
  * the key files, into `backupDir/bourse-backup-<time>` with a manifest of every file's SHA-256 and
  * the store's facts. The store comes first: an image is written before the row that names it, so
- * every image the snapshot refers to is copied. The folder is written as `<name>.partial` and
+ * every image the snapshot refers to is copied. On PostgreSQL the images are rows of the store, in
+ * the dump; the manifest lists each with its SHA-256, read in the same snapshot, and a restore
+ * checks them in the restored database. The folder is written as `<name>.partial` and
  * renamed once complete, so a backup cut short never looks like one.
  */
 export async function createBackup(options: CreateBackupOptions): Promise<CreatedBackup> {
@@ -347,7 +360,11 @@ async function snapshotSqlite(source: string, target: string): Promise<StoreFact
  * repeatable-read transaction exports its snapshot, reads the facts, and stays open while
  * `pg_dump --snapshot` dumps exactly what it saw.
  */
-async function dumpPostgres(url: string, file: string, pgDump = 'pg_dump'): Promise<StoreFacts> {
+async function dumpPostgres(
+  url: string,
+  file: string,
+  pgDump = 'pg_dump',
+): Promise<StoreFacts & { storedFiles: StoredFileRecord[] }> {
   const handle = openDb({ databaseUrl: url, dataDir: '', poolSize: 1 });
   try {
     return await handle.db
@@ -356,6 +373,7 @@ async function dumpPostgres(url: string, file: string, pgDump = 'pg_dump'): Prom
       .execute(async (trx) => {
         const exported = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx);
         const facts = await readStoreFacts(trx);
+        const storedFiles = await listStoredFiles(trx);
         await runTool(pgDump, [
           '--format=custom',
           `--snapshot=${exported.rows[0]?.id}`,
@@ -364,7 +382,7 @@ async function dumpPostgres(url: string, file: string, pgDump = 'pg_dump'): Prom
           '--dbname',
           url,
         ]);
-        return facts;
+        return { ...facts, storedFiles };
       });
   } finally {
     await handle.close();
@@ -521,8 +539,16 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
         url,
         path.join(options.backup, PG_DUMP_FILE),
       ]);
-      facts = await readPostgresFacts(url);
+      const read = await readPostgresFacts(url);
+      ({ facts } = read);
       location = { dataDir: staging, databaseUrl: url };
+      // why: the files in the database are inside the dump, so they are checked once restored.
+      const fileProblems = compareStoredFiles(manifest.storedFiles ?? [], read.storedFiles);
+      if (fileProblems.length > 0) {
+        throw new BackupError(
+          `the restored database's files differ from the manifest:\n${fileProblems.map((p) => `  - ${p}`).join('\n')}`,
+        );
+      }
     } else {
       facts = await readSqliteFacts(path.join(staging, SQLITE_FILE));
       location = { dataDir: staging };
@@ -610,13 +636,18 @@ async function setSchemaAside(url: string, schema: string): Promise<void> {
   }
 }
 
-async function readPostgresFacts(url: string): Promise<StoreFacts> {
+async function readPostgresFacts(
+  url: string,
+): Promise<{ facts: StoreFacts; storedFiles: StoredFileRecord[] }> {
   const handle = openDb({ databaseUrl: url, dataDir: '', poolSize: 1 });
   try {
     return await handle.db
       .transaction()
       .setIsolationLevel('repeatable read')
-      .execute((trx) => readStoreFacts(trx));
+      .execute(async (trx) => ({
+        facts: await readStoreFacts(trx),
+        storedFiles: await listStoredFiles(trx),
+      }));
   } finally {
     await handle.close();
   }
