@@ -157,7 +157,7 @@ export class SpotBackOffice {
    * the current steps (halting revokes them).
    */
   async editMarket(staff: StaffActor, symbol: string, input: SpotMarketInput): Promise<AdminSpotMarket> {
-    const { clock, audit } = this.#deps;
+    const { clock } = this.#deps;
     const values = { ...valuesOf(input), updated_at: toMillis(clock.now()) };
     if (!hasExactUnits(values)) throw new AppError('PARAM_ERROR');
     await this.#spot.configure(symbol, 'staff.edit', { staff, values });
