@@ -12,6 +12,8 @@ export interface OwnedProduct {
   /** Every market the product runs now. */
   markets(): Promise<string[]>;
   gain(symbol: string, epoch: bigint): Promise<void>;
+  /** Several nodes: after a gain, starts answering the other nodes' requests for the market. */
+  listen(symbol: string): Promise<void>;
   /** Stops at once: commands waiting are refused as "not the owner" (they are routed again). */
   lose(symbol: string): Promise<void>;
   /** Lets the commands already queued finish, then stops, before the lease is handed back. */
@@ -180,7 +182,7 @@ export class MarketOwnership {
       const abandoned = expiredAt <= now - leaseMs;
       if (this.#owned.size >= share && !abandoned) continue;
       const epoch = await this.#acquire(symbol, now);
-      if (epoch !== null) await this.#gain(symbol, epoch);
+      if (epoch !== null && (await this.#gain(symbol, epoch))) await product.listen(symbol);
     }
     if (this.#owned.size > share && Number(live.n) > 1) {
       const [symbol, epoch] = [...this.#owned].at(-1)!;

@@ -49,6 +49,7 @@ export const EDIT_MARKET_ERRORS = [
   'MARKET_HAS_OPEN_ORDERS',
   'ILLEGAL_OPERATION',
   'BALANCE_INSUFFICIENT',
+  'MARKET_UNAVAILABLE',
 ] as const satisfies readonly ResultKey[];
 
 /** What `halt` can answer besides the codes every route can. */
@@ -56,6 +57,7 @@ export const HALT_ERRORS = [
   'MARKET_NOT_OPEN',
   'ILLEGAL_OPERATION',
   'BALANCE_INSUFFICIENT',
+  'MARKET_UNAVAILABLE',
 ] as const satisfies readonly ResultKey[];
 
 /** What `resume` can answer besides the codes every route can. */
@@ -63,10 +65,11 @@ export const RESUME_ERRORS = [
   'MARKET_NOT_OPEN',
   'ILLEGAL_OPERATION',
   'BALANCE_INSUFFICIENT',
+  'MARKET_UNAVAILABLE',
 ] as const satisfies readonly ResultKey[];
 
 /** What `book` can answer besides the codes every route can. */
-export const BOOK_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];
+export const BOOK_ERRORS = ['MARKET_NOT_OPEN', 'MARKET_UNAVAILABLE'] as const satisfies readonly ResultKey[];
 
 /** What `trades` can answer besides the codes every route can. */
 export const TRADES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly ResultKey[];

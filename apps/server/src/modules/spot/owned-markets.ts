@@ -68,7 +68,7 @@ export class SpotMarkets implements OwnedProduct {
   }
 
   async gain(symbol: string, epoch: bigint): Promise<void> {
-    const { db, bus, cluster } = this.#deps;
+    const { db } = this.#deps;
     if (!(await repo.takeMarketEpoch(db, symbol, epoch))) {
       throw new Error(`${symbol}: the market is already at an epoch newer than ${epoch}`);
     }
@@ -77,12 +77,16 @@ export class SpotMarkets implements OwnedProduct {
       this.#ownership?.fenced(symbol, epoch);
     });
     await sequencer.load();
-    const entry: { sequencer: MarketSequencer; serving?: Subscription } = { sequencer };
-    this.#local.set(symbol, entry);
-    if (cluster && bus)
-      entry.serving = await bus.serve<OwnerOp, OwnerReply>(ownerSubject(symbol), (op) =>
-        this.#answer(symbol, op),
-      );
+    this.#local.set(symbol, { sequencer });
+  }
+
+  async listen(symbol: string): Promise<void> {
+    const { bus, cluster } = this.#deps;
+    const entry = this.#local.get(symbol);
+    if (!entry || !cluster || !bus || entry.serving) return;
+    entry.serving = await bus.serve<OwnerOp, OwnerReply>(ownerSubject(symbol), (op) =>
+      this.#answer(symbol, op),
+    );
   }
 
   async lose(symbol: string): Promise<void> {

@@ -246,30 +246,26 @@ export class SpotService {
 
   /** Runs a request on the sequencer of a market this node owns (asked here or by another node). */
   async #runHere(sequencer: MarketSequencer, op: OwnerOp): Promise<unknown> {
-    switch (op.op) {
-      case 'place':
-        return this.#placeHere(sequencer, op.userId, op.input);
-      case 'cancel':
-        return this.#cancelHere(sequencer, op.userId, op.orderId);
-      case 'cancelMany': {
-        const outcomes = await Promise.all(
-          op.orderIds.map((orderId) => sequencer.submit({ kind: 'cancel', orderId, userId: op.userId })),
-        );
-        return outcomes.filter((result) => 'order' in result).length;
-      }
-      case 'depth':
-        return sequencer.depth(op.levels);
-      case 'configure': {
-        const build = this.#configurations.get(op.name);
-        if (!build) throw new Error(`no spot configuration ${op.name}`);
-        const result = await sequencer.submit({
-          kind: 'configure',
-          ...build(sequencer.symbol, op.args as never),
-        });
-        if (!('market' in result)) throw new Error('a configuration without its market');
-        return result;
-      }
+    if (op.op === 'place') return this.#placeHere(sequencer, op.userId, op.input);
+    if (op.op === 'cancel') return this.#cancelHere(sequencer, op.userId, op.orderId);
+    if (op.op === 'cancelMany') {
+      const outcomes = await Promise.all(
+        op.orderIds.map((orderId) => sequencer.submit({ kind: 'cancel', orderId, userId: op.userId })),
+      );
+      return outcomes.filter((result) => 'order' in result).length;
     }
+    if (op.op === 'depth') return sequencer.depth(op.levels);
+    if (op.op === 'configure') {
+      const build = this.#configurations.get(op.name);
+      if (!build) throw new Error(`no spot configuration ${op.name}`);
+      const result = await sequencer.submit({
+        kind: 'configure',
+        ...build(sequencer.symbol, op.args as never),
+      });
+      if (!('market' in result)) throw new Error('a configuration without its market');
+      return result;
+    }
+    throw new Error('unknown spot request');
   }
 
   async #placeHere(sequencer: MarketSequencer, userId: bigint, input: PlaceInput): Promise<SpotOrder> {
