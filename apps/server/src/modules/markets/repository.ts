@@ -51,7 +51,11 @@ export function listIndexPrices(db: Db) {
   return db.selectFrom('index_prices').selectAll().execute();
 }
 
-/** Records the latest index price of several symbols in one statement. */
+/**
+ * Records the latest index price of several symbols in one statement. Only a newer price
+ * replaces the stored one: a feed node that stalled past its lease and wakes up beside the new
+ * holder cannot move the index back to its older tick.
+ */
 export async function upsertIndexPrices(
   db: Db,
   rows: { symbol: string; price: bigint; source: string; updated_at: Millis; constituents: string | null }[],
@@ -61,12 +65,15 @@ export async function upsertIndexPrices(
     .insertInto('index_prices')
     .values(rows)
     .onConflict((oc) =>
-      oc.column('symbol').doUpdateSet({
-        price: (eb) => eb.ref('excluded.price'),
-        source: (eb) => eb.ref('excluded.source'),
-        updated_at: (eb) => eb.ref('excluded.updated_at'),
-        constituents: (eb) => eb.ref('excluded.constituents'),
-      }),
+      oc
+        .column('symbol')
+        .doUpdateSet({
+          price: (eb) => eb.ref('excluded.price'),
+          source: (eb) => eb.ref('excluded.source'),
+          updated_at: (eb) => eb.ref('excluded.updated_at'),
+          constituents: (eb) => eb.ref('excluded.constituents'),
+        })
+        .where('index_prices.updated_at', '<', (eb) => eb.ref('excluded.updated_at')),
     )
     .execute();
 }
