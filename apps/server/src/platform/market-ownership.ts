@@ -93,11 +93,20 @@ export class MarketOwnership {
     return this.#gain(symbol, epoch);
   }
 
-  /** The product found itself fenced on `symbol` (a newer epoch wrote it): forget it. */
-  fenced(symbol: string, epoch: bigint): void {
+  /**
+   * The product stopped `symbol` for good: a newer epoch wrote it (`fenced`: forget it), or its
+   * state could not be rebuilt (`broken`: hand the lease back, so a node, this one included,
+   * takes it up again with a new epoch and a fresh rebuild).
+   */
+  fenced(symbol: string, epoch: bigint, reason: 'fenced' | 'broken'): void {
     if (this.#owned.get(symbol) !== epoch) return;
     this.#owned.delete(symbol);
-    this.#o.log('warn', 'market fenced: another node owns it now', { symbol, epoch: String(epoch) });
+    if (reason === 'fenced') {
+      this.#o.log('warn', 'market fenced: another node owns it now', { symbol, epoch: String(epoch) });
+      return;
+    }
+    this.#o.log('error', 'market stopped: its state could not be rebuilt', { symbol, epoch: String(epoch) });
+    void this.#release(symbol, epoch);
   }
 
   /** Hands every market back (their queues finish first) and leaves the cluster's count. */

@@ -72,9 +72,9 @@ export class SpotMarkets implements OwnedProduct {
     if (!(await repo.takeMarketEpoch(db, symbol, epoch))) {
       throw new Error(`${symbol}: the market is already at an epoch newer than ${epoch}`);
     }
-    const sequencer: MarketSequencer = new MarketSequencer(symbol, epoch, this.#deps.sequencer, () => {
+    const sequencer: MarketSequencer = new MarketSequencer(symbol, epoch, this.#deps.sequencer, (reason) => {
       if (this.#local.get(symbol)?.sequencer === sequencer) void this.lose(symbol);
-      this.#ownership?.fenced(symbol, epoch);
+      this.#ownership?.fenced(symbol, epoch, reason);
     });
     await sequencer.load();
     this.#local.set(symbol, { sequencer });

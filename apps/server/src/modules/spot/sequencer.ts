@@ -98,8 +98,12 @@ export class MarketSequencer {
   /** The epoch this node owns the market at: every batch is fenced on it. */
   readonly epoch: bigint;
   readonly #deps: SequencerDeps;
-  /** Told once when a batch finds the market written by a newer epoch. */
-  readonly #onFenced: () => void;
+  /**
+   * Told once when this sequencer stops for good: a batch found the market written by a newer
+   * epoch (`fenced`), or its book could not be rebuilt after a failed batch (`broken`: the book
+   * holds what the store does not, so it must not take another command).
+   */
+  readonly #onFenced: (reason: 'fenced' | 'broken') => void;
   #fenced = false;
   #market!: repo.SpotMarketRow;
   #book!: OrderBook;
@@ -120,7 +124,12 @@ export class MarketSequencer {
   /** Depth reads waiting for that batch's end, answered before the next batch starts. */
   #readers: (() => void)[] = [];
 
-  constructor(symbol: string, epoch: bigint, deps: SequencerDeps, onFenced: () => void = () => {}) {
+  constructor(
+    symbol: string,
+    epoch: bigint,
+    deps: SequencerDeps,
+    onFenced: (reason: 'fenced' | 'broken') => void = () => {},
+  ) {
     this.symbol = symbol;
     this.epoch = epoch;
     this.#deps = deps;
@@ -299,7 +308,7 @@ export class MarketSequencer {
           // batch was written. Its commands go to the new owner.
           this.fence();
           for (const pending of batch) pending.reject(new NotOwnerError(this.symbol));
-          this.#onFenced();
+          this.#onFenced('fenced');
           return;
         }
         // why: the engine already applied the batch; the store did not. Rebuild from the store.
@@ -307,7 +316,11 @@ export class MarketSequencer {
           await this.load();
         } catch (reload) {
           this.#report(reload, `rebuild ${this.symbol}`);
-          for (const pending of batch) pending.reject(error);
+          // why: the book still holds the failed batch; the market is taken up again (a new
+          // epoch, a rebuild) once the store answers.
+          this.fence();
+          for (const pending of batch) pending.reject(new AppError('MARKET_UNAVAILABLE'));
+          this.#onFenced('broken');
           return;
         }
         // why: PostgreSQL aborted the batch for a conflict with another transaction (a deadlock,
