@@ -198,6 +198,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const mail = new MailService({
     db,
     clock,
+    audit,
     mailer: config.smtpUrl ? new SmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : undefined,
     // why: without SMTP the outbox is the delivery; the log shows each message so a developer or a
     // demo user can read their code.
@@ -237,6 +238,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       db,
       clock,
       bus,
+      audit,
       gateway,
       onError: (error) => app.log.error({ err: error }, 'notices failed'),
     });
@@ -588,8 +590,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       });
       await admin.register(reservesAdminRoutes, { reserves: reserves.service });
       await admin.register(identityAdminRoutes, { identity });
-      await admin.register(noticesAdminRoutes, { db, audit, notices: notices.service });
-      await admin.register(mailAdminRoutes, { db, audit, mail });
+      await admin.register(noticesAdminRoutes, { notices: notices.service });
+      await admin.register(mailAdminRoutes, { mail });
       await admin.register(supportAdminRoutes, { support: support.service });
       await admin.register(contentAdminRoutes, { content });
       await admin.register(launchpadAdminRoutes, { launchpad: launchpad.service });
