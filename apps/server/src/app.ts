@@ -214,23 +214,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // why: identity images are kept apart from public uploads; nothing serves this folder.
   const identityFiles = new LocalFileStore({ dir: path.join(config.dataDir, 'identity') });
   // why: one line per module; each registers its own routes and returns the service that later
-  // modules call (never their repositories).
-  const {
-    settings,
-    notices,
-    users,
-    auth,
-    identity,
-    markets,
-    wallet,
-    delivery,
-    spot,
-    support,
-    reserves,
-    content,
-    launchpad,
-    mining,
-  } = await registerScope(app, '/apiv', async (api) => {
+  // modules call (never their repositories). The scope answers them as one object, so the list
+  // of modules is written once, in its return.
+  const modules = await registerScope(app, '/apiv', async (api) => {
     const settings = registerSettingsModule({ db });
     const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
     gateway.useAuthenticator(sessions);
@@ -460,22 +446,25 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       mining,
     };
   });
-  ctx.wallet = wallet;
-  ctx.delivery = delivery;
-  ctx.identity = identity;
-  ctx.launchpad = launchpad.service;
-  ctx.mining = mining.service;
-  ctx.markets = markets.service;
-  ctx.spot = spot;
-  const spotBackOffice = new SpotBackOffice({ db, clock, audit, markets: markets.service }, spot);
+  ctx.wallet = modules.wallet;
+  ctx.delivery = modules.delivery;
+  ctx.identity = modules.identity;
+  ctx.launchpad = modules.launchpad.service;
+  ctx.mining = modules.mining.service;
+  ctx.markets = modules.markets.service;
+  ctx.spot = modules.spot;
+  const spotBackOffice = new SpotBackOffice(
+    { db, clock, audit, markets: modules.markets.service },
+    modules.spot,
+  );
   const marketMaker = registerMarketMakerModule({
     db,
     clock,
-    spot,
-    index: markets.service,
+    spot: modules.spot,
+    index: modules.markets.service,
     ledger,
-    users,
-    settings,
+    users: modules.users,
+    settings: modules.settings,
     scheduler,
     quoteIntervalMs: 2 * config.feedIntervalMs,
     tradeIntervalMs: 4 * config.feedIntervalMs,
@@ -486,32 +475,34 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     ? await seedDemoData({
         db,
         clock,
-        users,
-        settings,
-        markets: markets.service,
-        wallet,
-        delivery: delivery.service,
-        identity,
-        spot,
+        users: modules.users,
+        settings: modules.settings,
+        markets: modules.markets.service,
+        wallet: modules.wallet,
+        delivery: modules.delivery.service,
+        identity: modules.identity,
+        spot: modules.spot,
         marketMaker: marketMaker.service,
       })
     : false;
   // why: before the demo's first reserves snapshot, so the snapshot covers the launchpad's money too.
   if (config.demo) {
-    await launchpad.service.seedDemo(await seedDemoCrowd({ db, users, wallet }));
-    await mining.service.seedDemo();
+    await modules.launchpad.service.seedDemo(
+      await seedDemoCrowd({ db, users: modules.users, wallet: modules.wallet }),
+    );
+    await modules.mining.service.seedDemo();
   }
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
-  ctx.reserves = reserves;
+  ctx.reserves = modules.reserves;
   // why: a demo shows a snapshot and a proof at once, after its money is credited.
-  if (config.demo && (await reserves.service.headers(1)).length === 0) {
+  if (config.demo && (await modules.reserves.service.headers(1)).length === 0) {
     const now = clock.now();
-    await reserves.service.takeDemoSnapshot(now - (now % 1000));
+    await modules.reserves.service.takeDemoSnapshot(now - (now % 1000));
   }
   if (config.demo) {
     // why: the demo's own customers have accepted the demo terms, so they trade at once.
-    const demoUsers = await Promise.all(DEMO_USERS.map((u) => users.findLoginCandidate(u.username)));
-    await content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
+    const demoUsers = await Promise.all(DEMO_USERS.map((u) => modules.users.findLoginCandidate(u.username)));
+    await modules.content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
   }
 
   const backups = new BackupsModule({
@@ -539,10 +530,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     backup: () => backups.check(),
     staleSymbols: () => {
       const now = clock.now();
-      return markets
+      return modules.markets
         .activeMarkets()
         .map((m) => m.symbol)
-        .filter((symbol) => markets.service.isIndexStale(symbol, now));
+        .filter((symbol) => modules.markets.service.isIndexStale(symbol, now));
     },
   });
   const staff = await registerStaffModule({
@@ -550,8 +541,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     clock,
     audit,
     ledger,
-    users,
-    auth,
+    users: modules.users,
+    auth: modules.auth,
     policy: config.staffSession,
     limits: {
       loginPerAccountAndIp: limit('staff_login_account_ip', limits.loginPerAccountAndIp),
@@ -560,10 +551,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
     totpIssuer: 'Bourse',
     secrets: new SecretBox(secretKey(config.staffSecretKey, 'STAFF_SECRET_KEY', 'staff-secret.key')),
-    listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
-    usdtValue: (asset, amount) => wallet.usdtValue(asset, amount),
+    listAssets: async () => (await modules.markets.service.listCoins()).map((coin) => coin.symbol),
+    usdtValue: (asset, amount) => modules.wallet.usdtValue(asset, amount),
     adjustmentApprovalThreshold: config.adjustmentApprovalThreshold,
-    reviewFigures: (since) => wallet.reviewFigures(since),
+    reviewFigures: (since) => modules.wallet.reviewFigures(since),
     // why: the dashboard shows what `/readyz` reports.
     health: () => readiness.report(),
     ledgerCheck: {
@@ -582,41 +573,41 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     async (admin) => {
       registerStaffHook(admin, staff.service);
       await admin.register(staffRoutes, { staff: staff.service, backOffice: staff.backOffice });
-      await admin.register(walletAdminRoutes, { wallet });
-      await admin.register(deliveryAdminRoutes, { delivery: delivery.backOffice });
+      await admin.register(walletAdminRoutes, { wallet: modules.wallet });
+      await admin.register(deliveryAdminRoutes, { delivery: modules.delivery.backOffice });
       await admin.register(spotAdminRoutes, { spot: spotBackOffice });
       await admin.register(makerAdminRoutes, {
         maker: new MakerBackOffice({ db, audit, maker: marketMaker.service }),
       });
-      await admin.register(reservesAdminRoutes, { reserves: reserves.service });
-      await admin.register(identityAdminRoutes, { identity });
-      await admin.register(noticesAdminRoutes, { notices: notices.service });
+      await admin.register(reservesAdminRoutes, { reserves: modules.reserves.service });
+      await admin.register(identityAdminRoutes, { identity: modules.identity });
+      await admin.register(noticesAdminRoutes, { notices: modules.notices.service });
       await admin.register(mailAdminRoutes, { mail });
-      await admin.register(supportAdminRoutes, { support: support.service });
-      await admin.register(contentAdminRoutes, { content });
-      await admin.register(launchpadAdminRoutes, { launchpad: launchpad.service });
-      await admin.register(miningAdminRoutes, { mining: mining.service });
-      await admin.register(indexSourcesAdminRoutes, { indexSources: markets.backOffice });
+      await admin.register(supportAdminRoutes, { support: modules.support.service });
+      await admin.register(contentAdminRoutes, { content: modules.content });
+      await admin.register(launchpadAdminRoutes, { launchpad: modules.launchpad.service });
+      await admin.register(miningAdminRoutes, { mining: modules.mining.service });
+      await admin.register(indexSourcesAdminRoutes, { indexSources: modules.markets.backOffice });
     },
     { prefix: '/admin-api' },
   );
 
   // why: the books are rebuilt from the open orders before the first request can reach them.
-  await spot.start();
-  await notices.start();
-  await support.start();
+  await modules.spot.start();
+  await modules.notices.start();
+  await modules.support.start();
   const spotMarketData = await startSpotMarketData({
-    service: spot,
+    service: modules.spot,
     bus,
     gateway,
     onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
   });
-  await markets.start({ runFeed: options.startFeed !== false });
+  await modules.markets.start({ runFeed: options.startFeed !== false });
   if (options.startSettlement ?? options.startFeed !== false) {
-    delivery.start();
-    reserves.start();
-    launchpad.start();
-    mining.start();
+    modules.delivery.start();
+    modules.reserves.start();
+    modules.launchpad.start();
+    modules.mining.start();
   }
   if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
@@ -648,11 +639,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     // why: requests still waiting on a batch were drained with the HTTP server; a batch queued
     // by other work (e.g. a job) still commits before the store closes.
-    await spot.stop();
+    await modules.spot.stop();
     await spotMarketData.stop();
     await scheduler.stop();
     await readiness.stop();
-    await markets.stop();
+    await modules.markets.stop();
     await bus.close();
     await limitStore.close();
     await store.close();
