@@ -66,6 +66,7 @@ import { openLimitStore } from './platform/rate-limit.ts';
 import { Scheduler } from './platform/scheduler.ts';
 import { resolveSecretKey, SecretBox } from './platform/secret-box.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
+import { underStartLock } from './platform/start-lock.ts';
 import { registerAdminApp, registerWebApp } from './platform/static-apps.ts';
 import {
   DEFAULT_UPLOAD_MAX_BYTES,
@@ -76,7 +77,7 @@ import {
 } from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness } from './readiness.ts';
-import { DEMO_USERS, seedDemoCrowd, seedDemoData } from './seed.ts';
+import { seedDemo } from './seed.ts';
 
 export type { BuildOptions };
 
@@ -471,39 +472,30 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     onError: (error, what) => app.log.error({ err: error, what }, 'market maker failed'),
   });
   ctx.marketMaker = marketMaker;
+  // why: nodes starting at once on an empty store would each seed the demo (and trip over the
+  // other's accounts); under the store-wide lock the first seeds and the next find it seeded.
   const seeded = config.demo
-    ? await seedDemoData({
-        db,
-        clock,
-        users: modules.users,
-        settings: modules.settings,
-        markets: modules.markets.service,
-        wallet: modules.wallet,
-        delivery: modules.delivery.service,
-        identity: modules.identity,
-        spot: modules.spot,
-        marketMaker: marketMaker.service,
-      })
+    ? await underStartLock(store, 'demo-seed', () =>
+        seedDemo({
+          db,
+          clock,
+          users: modules.users,
+          settings: modules.settings,
+          markets: modules.markets.service,
+          wallet: modules.wallet,
+          delivery: modules.delivery.service,
+          identity: modules.identity,
+          spot: modules.spot,
+          marketMaker: marketMaker.service,
+          launchpad: modules.launchpad.service,
+          mining: modules.mining.service,
+          reserves: modules.reserves.service,
+          content: modules.content,
+        }),
+      )
     : false;
-  // why: before the demo's first reserves snapshot, so the snapshot covers the launchpad's money too.
-  if (config.demo) {
-    await modules.launchpad.service.seedDemo(
-      await seedDemoCrowd({ db, users: modules.users, wallet: modules.wallet }),
-    );
-    await modules.mining.service.seedDemo();
-  }
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
   ctx.reserves = modules.reserves;
-  // why: a demo shows a snapshot and a proof at once, after its money is credited.
-  if (config.demo && (await modules.reserves.service.headers(1)).length === 0) {
-    const now = clock.now();
-    await modules.reserves.service.takeDemoSnapshot(now - (now % 1000));
-  }
-  if (config.demo) {
-    // why: the demo's own customers have accepted the demo terms, so they trade at once.
-    const demoUsers = await Promise.all(DEMO_USERS.map((u) => modules.users.findLoginCandidate(u.username)));
-    await modules.content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
-  }
 
   const backups = new BackupsModule({
     scheduler,
