@@ -13,6 +13,8 @@ import { registerContentModule } from './modules/content/module.ts';
 import { deliveryAdminRoutes } from './modules/delivery/admin-routes.ts';
 import { registerDeliveryModule } from './modules/delivery/module.ts';
 import { SAME_ADDRESS_WINDOW_MS } from './modules/delivery/service.ts';
+import { haltAdminRoutes } from './modules/halt/admin-routes.ts';
+import { PlatformHaltService } from './modules/halt/service.ts';
 import { identityAdminRoutes } from './modules/identity/admin-routes.ts';
 import { registerIdentityModule } from './modules/identity/module.ts';
 import { launchpadAdminRoutes } from './modules/launchpad/admin-routes.ts';
@@ -210,6 +212,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       ),
     onError: (error) => app.log.error({ err: error }, 'mail failed'),
   });
+  // why: a failed ledger check halts order entry, withdrawals and conversions on every node until
+  // staff clear it; the clear runs the check again through readiness (created below, after the
+  // modules whose figures it reports), so the dashboard shows the check that allowed it.
+  const halt = new PlatformHaltService({
+    db,
+    clock,
+    audit,
+    verifyLedger: async (): Promise<{ ok: boolean; problems: string[] }> => {
+      await readiness.checkLedger();
+      return readiness.lastLedgerCheck();
+    },
+  });
   const userSecretKey = secretKey(config.userSecretKey, 'USER_SECRET_KEY', 'user-secret.key');
   const userSecrets = new SecretBox(userSecretKey);
   // why: identity images are kept apart from public uploads; nothing serves this folder.
@@ -350,6 +364,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       secondFactor,
       identityGate: identity,
       termsGate,
+      platformHalt: halt,
     });
     const delivery = registerDeliveryModule(api, {
       db,
@@ -390,6 +405,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       bus,
       identityGate: identity,
       termsGate,
+      platformHalt: halt,
       onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
     });
     const support = registerSupportModule(api, {
@@ -520,6 +536,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         ? feed.states().map((s) => ({ venue: s.venue, symbol: s.symbol, state: s.state }))
         : [],
     backup: () => backups.check(),
+    halt,
     staleSymbols: () => {
       const now = clock.now();
       return modules.markets
@@ -556,6 +573,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         return readiness.lastLedgerCheck();
       },
     },
+    halt: () => halt.current(),
     firstOwner: config.firstOwner,
     log: app.log,
   });
@@ -575,6 +593,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await admin.register(identityAdminRoutes, { identity: modules.identity });
       await admin.register(noticesAdminRoutes, { notices: modules.notices.service });
       await admin.register(mailAdminRoutes, { mail });
+      await admin.register(haltAdminRoutes, { halt });
       await admin.register(supportAdminRoutes, { support: modules.support.service });
       await admin.register(contentAdminRoutes, { content: modules.content });
       await admin.register(launchpadAdminRoutes, { launchpad: modules.launchpad.service });
@@ -608,8 +627,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await readiness.start();
   ctx.readiness = readiness;
   // why: for load balancers and orchestrators: 503 only when this node cannot serve (database or
-  // bus down); a stale index (down: contracts refused, settlements held), a source down or a
-  // failed ledger check is reported with 200, since the node still serves everything else.
+  // bus down); a stale index (down: contracts refused, settlements held), a source down, a
+  // failed ledger check or the platform halt it records is reported with 200, since the node
+  // still serves everything else (cancels and reads).
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const report = await readiness.report();
     return reply.code(Readiness.isUnavailable(report) ? 503 : 200).send(report);

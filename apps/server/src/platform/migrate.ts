@@ -24,6 +24,7 @@ import * as trialRules from './migrations/2026_11_27_0026_trial_rules.ts';
 import * as adjustmentRequests from './migrations/2026_11_27_0027_adjustment_requests.ts';
 import * as spotTriggers from './migrations/2026_11_27_0028_spot_triggers.ts';
 import * as terms from './migrations/2026_11_27_0029_terms.ts';
+import * as platformHalt from './migrations/2026_11_27_0032_platform_halt.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0027_adjustment_requests': adjustmentRequests,
   '2026_11_27_0028_spot_triggers': spotTriggers,
   '2026_11_27_0029_terms': terms,
+  '2026_11_27_0032_platform_halt': platformHalt,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

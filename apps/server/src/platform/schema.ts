@@ -25,6 +25,7 @@ import type {
   TrialGrantPlansTable,
   TrialGrantsTable,
 } from './schema/delivery.ts';
+import type { PlatformHaltsTable } from './schema/halt.ts';
 import type { AgentsTable, LpProjectsTable, LpRecordsTable, LpRewardsTable } from './schema/launchpad.ts';
 import type {
   AdjustmentRequestsTable,
@@ -154,4 +155,5 @@ export interface Database {
   mining_orders: MiningOrdersTable;
   mining_revenues: MiningRevenuesTable;
   mining_days: MiningDaysTable;
+  platform_halts: PlatformHaltsTable;
 }

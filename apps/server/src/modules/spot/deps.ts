@@ -19,4 +19,6 @@ export interface SpotDeps {
   identityGate: { requireForTrading(userId: bigint): Promise<void> };
   /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
   termsGate: { requireAccepted(userId: bigint): Promise<void> };
+  /** Refuses new orders (PLATFORM_HALTED) while a platform halt holds (the halt module). Required. */
+  platformHalt: { requireRunning(): Promise<void> };
 }
