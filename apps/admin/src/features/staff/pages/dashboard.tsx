@@ -34,8 +34,11 @@ export function DashboardPage() {
   });
   const checkLedger = useMutation({
     mutationFn: runLedgerCheck,
-    onSuccess: (ledger) =>
-      queryClient.setQueryData<Dashboard>(['dashboard'], (old) => (old ? { ...old, ledger } : old)),
+    onSuccess: (ledger) => {
+      queryClient.setQueryData<Dashboard>(['dashboard'], (old) => (old ? { ...old, ledger } : old));
+      // why: a failed check halts the platform; the dashboard shows the halt at once.
+      if (!ledger.ok) void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    },
   });
   const data = query.data;
   const figure = (value: number | null | undefined) =>
@@ -57,7 +60,8 @@ export function DashboardPage() {
           }
           action={
             session.can('platform.resume') && (
-              <Button danger loading={resume.isPending} onClick={() => setResuming(true)}>
+              // why: the dialog's submit button shows the request in flight.
+              <Button danger onClick={() => setResuming(true)}>
                 {t('dashboard.resume')}
               </Button>
             )
