@@ -13,6 +13,8 @@ import { registerContentModule } from './modules/content/module.ts';
 import { deliveryAdminRoutes } from './modules/delivery/admin-routes.ts';
 import { registerDeliveryModule } from './modules/delivery/module.ts';
 import { SAME_ADDRESS_WINDOW_MS } from './modules/delivery/service.ts';
+import { haltAdminRoutes } from './modules/halt/admin-routes.ts';
+import { PlatformHaltService } from './modules/halt/service.ts';
 import { identityAdminRoutes } from './modules/identity/admin-routes.ts';
 import { registerIdentityModule } from './modules/identity/module.ts';
 import { launchpadAdminRoutes } from './modules/launchpad/admin-routes.ts';
@@ -67,6 +69,7 @@ import { openLimitStore } from './platform/rate-limit.ts';
 import { Scheduler } from './platform/scheduler.ts';
 import { resolveSecretKey, SecretBox } from './platform/secret-box.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
+import { underStartLock } from './platform/start-lock.ts';
 import { registerAdminApp, registerWebApp } from './platform/static-apps.ts';
 import {
   DEFAULT_UPLOAD_MAX_BYTES,
@@ -76,7 +79,7 @@ import {
 } from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness } from './readiness.ts';
-import { DEMO_USERS, seedDemoCrowd, seedDemoData } from './seed.ts';
+import { seedDemo } from './seed.ts';
 
 export type { BuildOptions };
 
@@ -200,6 +203,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const mail = new MailService({
     db,
     clock,
+    audit,
     mailer: config.smtpUrl ? new SmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : undefined,
     // why: without SMTP the outbox is the delivery; the log shows each message so a developer or a
     // demo user can read their code.
@@ -210,28 +214,26 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       ),
     onError: (error) => app.log.error({ err: error }, 'mail failed'),
   });
+  // why: a failed ledger check halts order entry, withdrawals and conversions on every node until
+  // staff clear it; the clear runs the check again through readiness (created below, after the
+  // modules whose figures it reports), so the dashboard shows the check that allowed it.
+  const halt = new PlatformHaltService({
+    db,
+    clock,
+    audit,
+    verifyLedger: async (): Promise<{ ok: boolean; problems: string[] }> => {
+      await readiness.checkLedger();
+      return readiness.lastLedgerCheck();
+    },
+  });
   const userSecretKey = secretKey(config.userSecretKey, 'USER_SECRET_KEY', 'user-secret.key');
   const userSecrets = new SecretBox(userSecretKey);
   // why: identity images are kept apart from public uploads; nothing serves this store.
   const identityFiles = fileStore('identity');
   // why: one line per module; each registers its own routes and returns the service that later
-  // modules call (never their repositories).
-  const {
-    settings,
-    notices,
-    users,
-    auth,
-    identity,
-    markets,
-    wallet,
-    delivery,
-    spot,
-    support,
-    reserves,
-    content,
-    launchpad,
-    mining,
-  } = await registerScope(app, '/apiv', async (api) => {
+  // modules call (never their repositories). The scope answers them as one object, so the list
+  // of modules is written once, in its return.
+  const modules = await registerScope(app, '/apiv', async (api) => {
     const settings = registerSettingsModule({ db });
     const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
     gateway.useAuthenticator(sessions);
@@ -239,6 +241,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       db,
       clock,
       bus,
+      audit,
       gateway,
       onError: (error) => app.log.error({ err: error }, 'notices failed'),
     });
@@ -363,6 +366,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       secondFactor,
       identityGate: identity,
       termsGate,
+      platformHalt: halt,
     });
     const delivery = registerDeliveryModule(api, {
       db,
@@ -403,6 +407,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       bus,
       identityGate: identity,
       termsGate,
+      platformHalt: halt,
       onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
       // why: NATS_URL is what lets nodes reach each other's markets; without it this node is alone
       // on its store and owns every market.
@@ -468,59 +473,55 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       mining,
     };
   });
-  ctx.wallet = wallet;
-  ctx.delivery = delivery;
-  ctx.identity = identity;
-  ctx.launchpad = launchpad.service;
-  ctx.mining = mining.service;
-  ctx.markets = markets.service;
-  ctx.spot = spot;
-  const spotBackOffice = new SpotBackOffice({ db, clock, audit, markets: markets.service }, spot);
+  ctx.wallet = modules.wallet;
+  ctx.delivery = modules.delivery;
+  ctx.identity = modules.identity;
+  ctx.launchpad = modules.launchpad.service;
+  ctx.mining = modules.mining.service;
+  ctx.markets = modules.markets.service;
+  ctx.spot = modules.spot;
+  const spotBackOffice = new SpotBackOffice(
+    { db, clock, audit, markets: modules.markets.service },
+    modules.spot,
+  );
   const marketMaker = registerMarketMakerModule({
     db,
     clock,
-    spot,
-    index: markets.service,
+    spot: modules.spot,
+    index: modules.markets.service,
     ledger,
-    users,
-    settings,
+    users: modules.users,
+    settings: modules.settings,
     scheduler,
     quoteIntervalMs: 2 * config.feedIntervalMs,
     tradeIntervalMs: 4 * config.feedIntervalMs,
     onError: (error, what) => app.log.error({ err: error, what }, 'market maker failed'),
   });
   ctx.marketMaker = marketMaker;
+  // why: nodes starting at once on an empty store would each seed the demo (and trip over the
+  // other's accounts); under the store-wide lock the first seeds and the next find it seeded.
   const seeded = config.demo
-    ? await seedDemoData({
-        db,
-        clock,
-        users,
-        settings,
-        markets: markets.service,
-        wallet,
-        delivery: delivery.service,
-        identity,
-        spot,
-        marketMaker: marketMaker.service,
-      })
+    ? await underStartLock(store, 'demo-seed', () =>
+        seedDemo({
+          db,
+          clock,
+          users: modules.users,
+          settings: modules.settings,
+          markets: modules.markets.service,
+          wallet: modules.wallet,
+          delivery: modules.delivery.service,
+          identity: modules.identity,
+          spot: modules.spot,
+          marketMaker: marketMaker.service,
+          launchpad: modules.launchpad.service,
+          mining: modules.mining.service,
+          reserves: modules.reserves.service,
+          content: modules.content,
+        }),
+      )
     : false;
-  // why: before the demo's first reserves snapshot, so the snapshot covers the launchpad's money too.
-  if (config.demo) {
-    await launchpad.service.seedDemo(await seedDemoCrowd({ db, users, wallet }));
-    await mining.service.seedDemo();
-  }
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
-  ctx.reserves = reserves;
-  // why: a demo shows a snapshot and a proof at once, after its money is credited.
-  if (config.demo && (await reserves.service.headers(1)).length === 0) {
-    const now = clock.now();
-    await reserves.service.takeDemoSnapshot(now - (now % 1000));
-  }
-  if (config.demo) {
-    // why: the demo's own customers have accepted the demo terms, so they trade at once.
-    const demoUsers = await Promise.all(DEMO_USERS.map((u) => users.findLoginCandidate(u.username)));
-    await content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
-  }
+  ctx.reserves = modules.reserves;
 
   const backups = new BackupsModule({
     scheduler,
@@ -545,12 +546,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         ? feed.states().map((s) => ({ venue: s.venue, symbol: s.symbol, state: s.state }))
         : [],
     backup: () => backups.check(),
+    halt,
     staleSymbols: () => {
       const now = clock.now();
-      return markets
+      return modules.markets
         .activeMarkets()
         .map((m) => m.symbol)
-        .filter((symbol) => markets.service.isIndexStale(symbol, now));
+        .filter((symbol) => modules.markets.service.isIndexStale(symbol, now));
     },
   });
   const staff = await registerStaffModule({
@@ -558,8 +560,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     clock,
     audit,
     ledger,
-    users,
-    auth,
+    users: modules.users,
+    auth: modules.auth,
     policy: config.staffSession,
     limits: {
       loginPerAccountAndIp: limit('staff_login_account_ip', limits.loginPerAccountAndIp),
@@ -568,10 +570,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
     totpIssuer: 'Bourse',
     secrets: new SecretBox(secretKey(config.staffSecretKey, 'STAFF_SECRET_KEY', 'staff-secret.key')),
-    listAssets: async () => (await markets.service.listCoins()).map((coin) => coin.symbol),
-    usdtValue: (asset, amount) => wallet.usdtValue(asset, amount),
+    listAssets: async () => (await modules.markets.service.listCoins()).map((coin) => coin.symbol),
+    usdtValue: (asset, amount) => modules.wallet.usdtValue(asset, amount),
     adjustmentApprovalThreshold: config.adjustmentApprovalThreshold,
-    reviewFigures: (since) => wallet.reviewFigures(since),
+    reviewFigures: (since) => modules.wallet.reviewFigures(since),
     // why: the dashboard shows what `/readyz` reports.
     health: () => readiness.report(),
     ledgerCheck: {
@@ -581,6 +583,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         return readiness.lastLedgerCheck();
       },
     },
+    halt: () => halt.current(),
     firstOwner: config.firstOwner,
     log: app.log,
   });
@@ -590,41 +593,42 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     async (admin) => {
       registerStaffHook(admin, staff.service);
       await admin.register(staffRoutes, { staff: staff.service, backOffice: staff.backOffice });
-      await admin.register(walletAdminRoutes, { wallet });
-      await admin.register(deliveryAdminRoutes, { delivery: delivery.backOffice });
+      await admin.register(walletAdminRoutes, { wallet: modules.wallet });
+      await admin.register(deliveryAdminRoutes, { delivery: modules.delivery.backOffice });
       await admin.register(spotAdminRoutes, { spot: spotBackOffice });
       await admin.register(makerAdminRoutes, {
         maker: new MakerBackOffice({ db, audit, maker: marketMaker.service }),
       });
-      await admin.register(reservesAdminRoutes, { reserves: reserves.service });
-      await admin.register(identityAdminRoutes, { identity });
-      await admin.register(noticesAdminRoutes, { db, audit, notices: notices.service });
-      await admin.register(mailAdminRoutes, { db, audit, mail });
-      await admin.register(supportAdminRoutes, { support: support.service });
-      await admin.register(contentAdminRoutes, { content });
-      await admin.register(launchpadAdminRoutes, { launchpad: launchpad.service });
-      await admin.register(miningAdminRoutes, { mining: mining.service });
-      await admin.register(indexSourcesAdminRoutes, { indexSources: markets.backOffice });
+      await admin.register(reservesAdminRoutes, { reserves: modules.reserves.service });
+      await admin.register(identityAdminRoutes, { identity: modules.identity });
+      await admin.register(noticesAdminRoutes, { notices: modules.notices.service });
+      await admin.register(mailAdminRoutes, { mail });
+      await admin.register(haltAdminRoutes, { halt });
+      await admin.register(supportAdminRoutes, { support: modules.support.service });
+      await admin.register(contentAdminRoutes, { content: modules.content });
+      await admin.register(launchpadAdminRoutes, { launchpad: modules.launchpad.service });
+      await admin.register(miningAdminRoutes, { mining: modules.mining.service });
+      await admin.register(indexSourcesAdminRoutes, { indexSources: modules.markets.backOffice });
     },
     { prefix: '/admin-api' },
   );
 
   // why: the books are rebuilt from the open orders before the first request can reach them.
-  await spot.start();
-  await notices.start();
-  await support.start();
+  await modules.spot.start();
+  await modules.notices.start();
+  await modules.support.start();
   const spotMarketData = await startSpotMarketData({
-    service: spot,
+    service: modules.spot,
     bus,
     gateway,
     onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
   });
-  await markets.start({ runFeed: options.startFeed !== false });
+  await modules.markets.start({ runFeed: options.startFeed !== false });
   if (options.startSettlement ?? options.startFeed !== false) {
-    delivery.start();
-    reserves.start();
-    launchpad.start();
-    mining.start();
+    modules.delivery.start();
+    modules.reserves.start();
+    modules.launchpad.start();
+    modules.mining.start();
   }
   if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
@@ -633,8 +637,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await readiness.start();
   ctx.readiness = readiness;
   // why: for load balancers and orchestrators: 503 only when this node cannot serve (database or
-  // bus down); a stale index (down: contracts refused, settlements held), a source down or a
-  // failed ledger check is reported with 200, since the node still serves everything else.
+  // bus down); a stale index (down: contracts refused, settlements held), a source down, a
+  // failed ledger check or the platform halt it records is reported with 200, since the node
+  // still serves everything else (cancels and reads).
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const report = await readiness.report();
     return reply.code(Readiness.isUnavailable(report) ? 503 : 200).send(report);
@@ -656,11 +661,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     // why: requests still waiting on a batch were drained with the HTTP server; a batch queued
     // by other work (e.g. a job) still commits before the store closes.
-    await spot.stop();
+    await modules.spot.stop();
     await spotMarketData.stop();
     await scheduler.stop();
     await readiness.stop();
-    await markets.stop();
+    await modules.markets.stop();
     await bus.close();
     await limitStore.close();
     await store.close();

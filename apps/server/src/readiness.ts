@@ -25,7 +25,7 @@ export interface SourceStatus {
 export interface ReadinessReport {
   /** The worst of the checks. */
   status: CheckStatus;
-  checks: { database: Check; bus: Check; feed: Check; ledger: Check; backup: Check };
+  checks: { database: Check; bus: Check; feed: Check; ledger: Check; backup: Check; halt: Check };
   /** Every real index source per market (empty with the simulated feed, or on a node not running it). */
   sources: SourceStatus[];
 }
@@ -58,12 +58,21 @@ export interface ReadinessDeps {
   staleSymbols?: () => string[];
   /** The last scheduled backup's time and result (ok when there is no backup module). */
   backup?: () => Promise<Check>;
+  /**
+   * The platform halt (the halt module): a failed ledger check records one, which stops new
+   * business on every node until staff clear it; the report shows the halt that holds.
+   */
+  halt: {
+    halt(input: { reason: 'ledger'; detail: string }): Promise<boolean>;
+    current(): Promise<{ reason: string; detail: string; haltedAt: number } | undefined>;
+  };
 }
 
 /**
  * What `/readyz` and the back-office dashboard report: the database answers, the bus carries an
- * event round trip, the index feed is fresh, and the ledger's invariants held at the last check
- * (a periodic job on every node; the check reads the whole ledger, so requests never run it).
+ * event round trip, the index feed is fresh, the ledger's invariants held at the last check (a
+ * periodic job on every node; the check reads the whole ledger, so requests never run it), and no
+ * platform halt holds. A failed check, confirmed on one snapshot of the ledger, halts the platform.
  */
 export class Readiness {
   readonly #deps: ReadinessDeps;
@@ -107,33 +116,48 @@ export class Readiness {
     return this.#ledgerResult ?? { ok: false, problems: [this.#ledger.detail], checkedAt: this.#ledger.at };
   }
 
-  /** Runs the ledger check now and keeps its result for the report. */
+  /**
+   * Runs the ledger check now and keeps its result for the report. A failure is checked again on
+   * one snapshot of the ledger (the first pass reads table by table, so a batch committing in
+   * between could look like a broken ledger); confirmed, it records a platform halt.
+   */
   async checkLedger(): Promise<Check> {
     const at = this.#deps.clock.now();
     try {
-      const result = await this.#deps.ledger.checkInvariants();
+      let result = await this.#deps.ledger.checkInvariants();
+      if (!result.ok) result = await this.#checkOnSnapshot();
       this.#ledgerResult = { ok: result.ok, problems: result.problems, checkedAt: at };
-      this.#ledger = result.ok
-        ? { status: 'ok', detail: 'every invariant holds', at }
-        : {
-            status: 'degraded',
-            detail: `${result.problems.length} problem(s): ${result.problems.slice(0, 3).join('; ')}`,
-            at,
-          };
+      if (result.ok) {
+        this.#ledger = { status: 'ok', detail: 'every invariant holds', at };
+      } else {
+        const detail = `${result.problems.length} problem(s): ${result.problems.slice(0, 3).join('; ')}`;
+        this.#ledger = { status: 'degraded', detail, at };
+        await this.#deps.halt.halt({ reason: 'ledger', detail: detail.slice(0, 2000) });
+      }
     } catch (error) {
       this.#ledger = { status: 'degraded', detail: `check failed: ${(error as Error).message}`, at };
     }
     return this.#ledger;
   }
 
+  #checkOnSnapshot(): Promise<{ ok: boolean; problems: string[] }> {
+    // why: repeatable read gives PostgreSQL's one snapshot; SQLite's transaction holds the write
+    // lock, so nothing commits while it reads.
+    return this.#deps.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => this.#deps.ledger.checkInvariants(trx));
+  }
+
   async report(): Promise<ReadinessReport> {
-    const [database, bus, backup] = await Promise.all([
+    const [database, bus, backup, halt] = await Promise.all([
       this.#checkDatabase(),
       this.#checkBus(),
       this.#checkBackup(),
+      this.#checkHalt(),
     ]);
     const sources = this.#deps.sources?.() ?? [];
-    const checks = { database, bus, feed: this.#checkFeed(sources), ledger: this.#ledger, backup };
+    const checks = { database, bus, feed: this.#checkFeed(sources), ledger: this.#ledger, backup, halt };
     const status = Object.values(checks).reduce<CheckStatus>(
       (worst, check) => (RANK[check.status] > RANK[worst] ? check.status : worst),
       'ok',
@@ -157,6 +181,24 @@ export class Readiness {
       };
     } catch (error) {
       return { status: 'down', detail: (error as Error).message, at: this.#now() };
+    }
+  }
+
+  /**
+   * degraded while a platform halt holds: orders, withdrawals and conversions are refused, yet the
+   * node serves everything else (cancels, reads), so `/readyz` still answers 200.
+   */
+  async #checkHalt(): Promise<Check> {
+    try {
+      const halt = await this.#deps.halt.current();
+      if (!halt) return { status: 'ok', detail: 'not halted', at: this.#now() };
+      return {
+        status: 'degraded',
+        detail: `halted since ${new Date(halt.haltedAt).toISOString()} (${halt.reason}): ${halt.detail}`,
+        at: this.#now(),
+      };
+    } catch (error) {
+      return { status: 'degraded', detail: `halt unknown: ${(error as Error).message}`, at: this.#now() };
     }
   }
 

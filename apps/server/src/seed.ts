@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { ContentService } from './modules/content/service.ts';
 import { demoDeliveryConfig } from './modules/delivery/config.ts';
 import type { DeliveryService } from './modules/delivery/service.ts';
 import type { IdentityService } from './modules/identity/service.ts';
+import type { LaunchpadService } from './modules/launchpad/service.ts';
 import type { Listings, MarketsService } from './modules/markets/service.ts';
+import type { MiningService } from './modules/mining/service.ts';
 import { demoBotSetup } from './modules/mm/config.ts';
 import type { MarketMakerService } from './modules/mm/service.ts';
+import type { ReservesService } from './modules/reserves/service.ts';
 import type { SettingsService } from './modules/settings/service.ts';
 import { demoSpotMarkets } from './modules/spot/config.ts';
 import type { SpotService } from './modules/spot/service.ts';
@@ -50,6 +54,37 @@ export const DEMO_LISTINGS: Listings = {
   ],
 };
 
+/**
+ * Everything a demo start adds, through the owning modules' services: coins, markets and the
+ * demo accounts with their money (`seedDemoData`), the launchpad's subscribers and projects, the
+ * mining products, a first reserves snapshot and the demo content. Each step adds only what is
+ * missing, so it runs on every start; nodes starting at once run it one after another (app.ts
+ * holds the store-wide start lock around it). Returns true when this start created the accounts.
+ */
+export async function seedDemo(
+  deps: Parameters<typeof seedDemoData>[0] & {
+    launchpad: LaunchpadService;
+    mining: MiningService;
+    reserves: ReservesService;
+    content: ContentService;
+  },
+): Promise<boolean> {
+  const { db, clock, users, wallet, launchpad, mining, reserves, content } = deps;
+  const seeded = await seedDemoData(deps);
+  // why: before the demo's first reserves snapshot, so the snapshot covers the launchpad's money too.
+  await launchpad.seedDemo(await seedDemoCrowd({ db, users, wallet }));
+  await mining.seedDemo();
+  // why: a demo shows a snapshot and a proof at once, after its money is credited.
+  if ((await reserves.headers(1)).length === 0) {
+    const now = clock.now();
+    await reserves.takeDemoSnapshot(now - (now % 1000));
+  }
+  // why: the demo's own customers have accepted the demo terms, so they trade at once.
+  const demoUsers = await Promise.all(DEMO_USERS.map((u) => users.findLoginCandidate(u.username)));
+  await content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
+  return seeded;
+}
+
 const SEEDED_KEY = 'demo_seeded';
 const MONEY_SEEDED_KEY = 'demo_money_seeded';
 
@@ -57,7 +92,7 @@ const MONEY_SEEDED_KEY = 'demo_money_seeded';
  * Lists the demo coins and markets where missing; seeds demo accounts once, through the owning modules' services, in one transaction; the
  * `demo_seeded` setting records that it ran. Returns true when it seeded.
  */
-export async function seedDemoData(deps: {
+async function seedDemoData(deps: {
   db: Db;
   clock: Clock;
   users: UsersService;
@@ -159,13 +194,13 @@ async function seedDemoMoney(deps: {
 }
 
 /** The demo's launchpad subscribers: accounts of their own, so the demo users' balances stay as seeded. */
-export const DEMO_CROWD = ['lp_demo_a', 'lp_demo_b'] as const;
+const DEMO_CROWD = ['lp_demo_a', 'lp_demo_b'] as const;
 
 /**
  * Creates the demo's launchpad subscribers where missing (platform-owned, demo money, a password
  * nobody knows) and answers their ids; the launchpad's demo projects take their subscriptions.
  */
-export async function seedDemoCrowd(deps: {
+async function seedDemoCrowd(deps: {
   db: Db;
   users: UsersService;
   wallet: WalletService;

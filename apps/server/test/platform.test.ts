@@ -138,6 +138,7 @@ describe('platform', () => {
         '/apiv/Issue/rewards',
         '/admin-api/mail/outbox',
         '/admin-api/notices/broadcasts',
+        '/admin-api/platform/resume',
         '/admin-api/support/conversations',
         '/admin-api/support/conversations/{id}',
         '/admin-api/support/conversations/{id}/reply',

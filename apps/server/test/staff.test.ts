@@ -433,8 +433,10 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
             detail: expect.stringMatching(/^no backup yet; the first is due by \d{4}-\d\d-\d\dT/),
             at: now,
           },
+          halt: { status: 'ok', detail: 'not halted', at: now },
         },
       });
+      expect(dashboard.data.halt).toBeNull();
       expect(dashboard.data.health.checks.ledger).toMatchObject({
         status: 'ok',
         detail: 'every invariant holds',

@@ -15,6 +15,9 @@ export const RESULT_CODES = {
   INTERNAL_ERROR: { code: 1006, status: 500 },
   PLEASE_LOGIN: { code: 1007, status: 200 },
   SERVICE_UNAVAILABLE: { code: 1008, status: 503 },
+  // why: 1050 onwards: the platform halt (a failed ledger check stops new business until staff clear it).
+  PLATFORM_HALTED: { code: 1050, status: 200 },
+  LEDGER_CHECK_FAILED: { code: 1051, status: 200 },
   // 2xxx auth
   CAPTCHA_WRONG: { code: 2001, status: 200 },
   USER_OR_PASSWORD_WRONG: { code: 2002, status: 200 },

@@ -26,6 +26,7 @@ import * as spotTriggers from './migrations/2026_11_27_0028_spot_triggers.ts';
 import * as terms from './migrations/2026_11_27_0029_terms.ts';
 import * as marketOwnership from './migrations/2026_11_27_0030_market_ownership.ts';
 import * as storedFiles from './migrations/2026_11_27_0031_stored_files.ts';
+import * as platformHalt from './migrations/2026_11_27_0032_platform_halt.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0029_terms': terms,
   '2026_11_27_0030_market_ownership': marketOwnership,
   '2026_11_27_0031_stored_files': storedFiles,
+  '2026_11_27_0032_platform_halt': platformHalt,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

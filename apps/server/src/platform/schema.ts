@@ -27,6 +27,7 @@ import type {
   TrialGrantsTable,
 } from './schema/delivery.ts';
 import type { StoredFilesTable } from './schema/files.ts';
+import type { PlatformHaltsTable } from './schema/halt.ts';
 import type { AgentsTable, LpProjectsTable, LpRecordsTable, LpRewardsTable } from './schema/launchpad.ts';
 import type {
   AdjustmentRequestsTable,
@@ -160,4 +161,5 @@ export interface Database {
   mining_revenues: MiningRevenuesTable;
   mining_days: MiningDaysTable;
   stored_files: StoredFilesTable;
+  platform_halts: PlatformHaltsTable;
 }

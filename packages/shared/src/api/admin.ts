@@ -245,6 +245,8 @@ export const HealthReport = z.object({
     ledger: HealthCheck,
     /** The last scheduled backup's time and result; degraded when it failed or is overdue. */
     backup: HealthCheck,
+    /** Degraded while a platform halt holds (orders, withdrawals and conversions refused). */
+    halt: HealthCheck,
   }),
 });
 export type HealthReport = z.infer<typeof HealthReport>;
@@ -257,6 +259,19 @@ export const LedgerCheck = z.object({
 });
 export type LedgerCheck = z.infer<typeof LedgerCheck>;
 
+/** A platform halt that holds: why (`ledger`: a failed ledger check), its problems, since when. */
+export const PlatformHalt = z.object({
+  id: z.number().int(),
+  reason: z.enum(['ledger']),
+  detail: z.string(),
+  haltedAt: z.number().int(),
+});
+export type PlatformHalt = z.infer<typeof PlatformHalt>;
+
+/** `POST /platform/resume`: why staff clear the halt (on the record). */
+export const ResumeBody = z.object({ reason: requiredReason, token: tokenField });
+export type ResumeBody = z.input<typeof ResumeBody>;
+
 /** `GET /dashboard`; the wallet's figures are null while no wallet is registered. */
 export const Dashboard = z.object({
   usersTotal: z.number().int(),
@@ -266,6 +281,8 @@ export const Dashboard = z.object({
   withdrawalsToday: z.number().int().nullable(),
   /** The last periodic check (`LEDGER_CHECK_MINUTES`); `POST /ledger/check` runs one now. */
   ledger: LedgerCheck,
+  /** The platform halt that holds, or null while the platform runs. */
+  halt: PlatformHalt.nullable(),
   health: HealthReport,
 });
 export type Dashboard = z.infer<typeof Dashboard>;

@@ -2,7 +2,9 @@ import { type Locale, normalizeLocale } from '@bourse/i18n';
 import { translateServer } from '@bourse/i18n/server';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
+import type { AuditService } from '../audit/service.ts';
 
 /** One message on its way out. */
 export interface MailMessage {
@@ -22,6 +24,7 @@ export type MailKey = 'RESET_CODE' | 'BIND_CODE';
 export interface MailDeps {
   db: Db;
   clock: Clock;
+  audit: AuditService;
   /** SMTP (nodemailer) when configured; undefined keeps mail in the outbox only. */
   mailer?: Mailer;
   /** Told of every message kept without SMTP, so a developer or demo user can read it in the log. */
@@ -91,8 +94,22 @@ export class MailService {
     return row.id;
   }
 
-  /** The newest outbox entries (the back office's view), optionally to one recipient. */
-  async outbox(recipient?: string, limit = 100) {
+  /**
+   * The newest outbox entries as the back office reads them, optionally to one recipient. Mail
+   * holds one-time codes, so who read it is on record: the reading is audited.
+   */
+  async outboxForStaff(staff: StaffActor, input: { recipient?: string }) {
+    const list = await this.#outbox(input.recipient);
+    await this.#deps.audit.record(this.#deps.db, {
+      actor: staff.actor,
+      action: 'mail.outbox_read',
+      target: input.recipient ? `mail:${input.recipient}` : 'mail:*',
+      ip: staff.ip,
+    });
+    return list;
+  }
+
+  async #outbox(recipient: string | undefined, limit = 100) {
     let query = this.#deps.db.selectFrom('mail_outbox').selectAll().orderBy('id', 'desc').limit(limit);
     if (recipient) query = query.where('recipient', '=', recipient);
     const rows = await query.execute();

@@ -3,6 +3,7 @@ import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { WsGateway } from '../../platform/ws-gateway.ts';
+import type { AuditService } from '../audit/service.ts';
 import { noticesRoutes } from './routes.ts';
 import { NOTICES_SUBJECT, NoticesService } from './service.ts';
 
@@ -17,7 +18,14 @@ export interface NoticesModule {
 
 export function registerNoticesModule(
   api: FastifyInstance,
-  deps: { db: Db; clock: Clock; bus: Bus; gateway: WsGateway; onError: (error: unknown) => void },
+  deps: {
+    db: Db;
+    clock: Clock;
+    bus: Bus;
+    audit: AuditService;
+    gateway: WsGateway;
+    onError: (error: unknown) => void;
+  },
 ): NoticesModule {
   const service = new NoticesService(deps);
   api.register(noticesRoutes, { notices: service });

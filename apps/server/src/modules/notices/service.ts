@@ -1,10 +1,12 @@
-import { DEFAULT_LOCALE, type Locale } from '@bourse/i18n';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@bourse/i18n';
 import { translateServer } from '@bourse/i18n/server';
 import { AppError, type ResultKey } from '@bourse/shared';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
+import type { AuditService } from '../audit/service.ts';
 import * as repo from './repository.ts';
 
 /** Notices written by events; each has `notices.<KEY>.title` and `.body` in the server texts. */
@@ -52,17 +54,28 @@ export const DETAIL_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly Re
 /** What `markRead` can answer besides the codes every route can. */
 export const MARK_READ_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
+/** What `broadcastAsStaff` can answer besides the codes every route can. */
+export const BROADCAST_ERRORS = ['PARAM_ERROR'] as const satisfies readonly ResultKey[];
+
 /** Notifications (the `notifications` tables' owner): event notices, staff broadcasts, reading. */
 export class NoticesService implements Notifier {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #bus: Bus;
+  readonly #audit: AuditService;
   readonly #onError: (error: unknown) => void;
 
-  constructor(deps: { db: Db; clock: Clock; bus: Bus; onError: (error: unknown) => void }) {
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    bus: Bus;
+    audit: AuditService;
+    onError: (error: unknown) => void;
+  }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#bus = deps.bus;
+    this.#audit = deps.audit;
     this.#onError = deps.onError;
   }
 
@@ -120,16 +133,35 @@ export class NoticesService implements Notifier {
     return repo.countUnread(this.#db, userId, since);
   }
 
-  /** A staff broadcast to every account, inside the caller's (audited) transaction. */
-  async broadcast(trx: Db, texts: BroadcastTexts, staffId: bigint): Promise<bigint> {
-    return repo.insertNotice(trx, {
-      userId: null,
-      key: BROADCAST_KEY,
-      params: '{}',
-      texts: JSON.stringify(texts),
-      createdBy: staffId,
-      now: toMillis(this.#clock.now()),
+  /**
+   * A staff broadcast to every account: the texts of the known locales (ja-JP, the fallback,
+   * required), written with its audit record in one transaction; open apps are told after it.
+   */
+  async broadcastAsStaff(staff: StaffActor, input: { texts: BroadcastTexts }): Promise<bigint> {
+    const texts = Object.fromEntries(
+      Object.entries(input.texts).filter(([locale]) => (LOCALES as readonly string[]).includes(locale)),
+    );
+    if (!texts[DEFAULT_LOCALE]) throw new AppError('PARAM_ERROR');
+    const id = await this.#db.transaction().execute(async (trx) => {
+      const created = await repo.insertNotice(trx, {
+        userId: null,
+        key: BROADCAST_KEY,
+        params: '{}',
+        texts: JSON.stringify(texts),
+        createdBy: staff.staffId,
+        now: toMillis(this.#clock.now()),
+      });
+      await this.#audit.record(trx, {
+        actor: staff.actor,
+        action: 'notices.broadcast',
+        target: `notice:${created}`,
+        after: { locales: Object.keys(texts), title: texts[DEFAULT_LOCALE]?.title },
+        ip: staff.ip,
+      });
+      return created;
     });
+    this.changed(null);
+    return id;
   }
 
   async listBroadcasts() {

@@ -26,4 +26,6 @@ export interface SpotDeps {
     cluster: boolean;
     log?: (level: 'info' | 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
   };
+  /** Refuses new orders (PLATFORM_HALTED) while a platform halt holds (the halt module). Required. */
+  platformHalt: { requireRunning(): Promise<void> };
 }

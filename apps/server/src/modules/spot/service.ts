@@ -64,6 +64,7 @@ export type { PlaceInput } from './order-entry.ts';
 
 /** What `place` can answer besides the codes every route can. */
 export const PLACE_ERRORS = [
+  'PLATFORM_HALTED',
   'PLEASE_LOGIN',
   'TRADING_BANNED',
   'REALNAME_REQUIRED',
@@ -220,6 +221,7 @@ export class SpotService {
    * answers the first order again.
    */
   async place(auth: AuthContext, input: PlaceInput): Promise<SpotOrder> {
+    await this.#deps.platformHalt.requireRunning();
     const userId = auth.userId;
     await this.#deps.identityGate.requireForTrading(userId);
     // why: the market maker's and demo traders' orders (no session) are the operator's own

@@ -39,6 +39,16 @@ export interface BackOfficeDeps {
     last(): Promise<LedgerCheckResult>;
     now(): Promise<LedgerCheckResult>;
   };
+  /** The platform halt that holds (a failed ledger check stopped new business), if any. */
+  halt: () => Promise<PlatformHaltView | undefined>;
+}
+
+/** A platform halt as the dashboard shows it; the halt module answers it. */
+export interface PlatformHaltView {
+  id: bigint;
+  reason: 'ledger';
+  detail: string;
+  haltedAt: number;
 }
 
 /** The finance queues' counts the dashboard shows; the wallet answers them. */
@@ -62,6 +72,7 @@ export interface DashboardFigures {
   depositsToday: number | null;
   withdrawalsToday: number | null;
   ledger: LedgerCheckResult;
+  halt: PlatformHaltView | null;
   health: HealthReport;
 }
 
@@ -414,6 +425,7 @@ export class BackOfficeService {
       usersTotal: await users.countUsers(),
       ...figures,
       ledger: await this.#deps.ledgerCheck.last(),
+      halt: (await this.#deps.halt()) ?? null,
       health: await this.#deps.health(),
     };
   }

@@ -36,6 +36,7 @@ export const PERMISSIONS = [
   'mining.read',
   'mining.manage',
   'mining.fund',
+  'platform.resume',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -51,7 +52,8 @@ export type Permission = (typeof PERMISSIONS)[number];
  * staff run launchpad projects (terms, inventory, publication; no role sets progress, sold amounts
  * or allocations); compliance reviews agents; only the owner changes the referral programme, whose
  * generations 2–3 need their recorded acknowledgement of the legal warning. The owner sets up
- * mining machines; finance funds their output pools from the treasury.
+ * mining machines; finance funds their output pools from the treasury. Only the owner clears a
+ * platform halt (trading and withdrawals stopped by a failed ledger check).
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,

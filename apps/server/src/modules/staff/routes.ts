@@ -158,12 +158,16 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRoutesOpti
     schema: {
       tags,
       operationId: 'adminGetDashboard',
-      summary: 'Users, pending reviews, today’s deposits and withdrawals, ledger status',
+      summary: 'Users, pending reviews, today’s deposits and withdrawals, ledger status, the platform halt',
       response: { 200: envelope(Dashboard) },
     },
     handler: async (request) => {
       const figures = await backOffice.dashboard();
-      return ok(request, { ...figures, usersTotal: toSafeNumber(figures.usersTotal) });
+      return ok(request, {
+        ...figures,
+        usersTotal: toSafeNumber(figures.usersTotal),
+        halt: figures.halt && { ...figures.halt, id: toSafeNumber(figures.halt.id) },
+      });
     },
   });
 

@@ -52,6 +52,7 @@ export async function getConvertPage(
 
 /** What `convert` can answer besides the codes every route can. */
 export const CONVERT_ERRORS = [
+  'PLATFORM_HALTED',
   'COIN_UNAVAILABLE',
   'CONVERT_DISABLED',
   'CONVERT_SAME_COIN',
@@ -74,6 +75,7 @@ export async function convert(
   input: { from: string; to: string; amount: bigint; idempotencyKey: string },
 ): Promise<ConvertResult> {
   const { db, clock, ledger } = deps;
+  await deps.platformHalt.requireRunning();
   const previous = await repo.findConversionByKey(db, auth.userId, input.idempotencyKey);
   if (previous) return sameConversion(previous, input);
   const q = await conversionFigures(deps, input.from, input.to, input.amount);

@@ -44,4 +44,9 @@ export interface WalletDeps {
   identityGate: { requireForWithdrawal(userId: bigint, usdtValue: bigint): Promise<void> };
   /** Refuses customers who have not accepted the terms of service in force (the content module). Required. */
   termsGate: { requireAccepted(userId: bigint): Promise<void> };
+  /**
+   * Refuses withdrawal requests and conversions (PLATFORM_HALTED) while a platform halt holds
+   * (the halt module). Required.
+   */
+  platformHalt: { requireRunning(): Promise<void> };
 }

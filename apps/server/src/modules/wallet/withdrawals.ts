@@ -57,6 +57,7 @@ export async function getWithdrawPage(
 
 /** What `requestWithdrawal` can answer besides the codes every route can. */
 export const REQUEST_WITHDRAWAL_ERRORS = [
+  'PLATFORM_HALTED',
   'COIN_UNAVAILABLE',
   'WITHDRAW_DISABLED',
   'NETWORK_UNAVAILABLE',
@@ -102,6 +103,7 @@ export async function requestWithdrawal(
   },
 ): Promise<WithdrawalRecord> {
   const { db, clock, ledger, users } = deps;
+  await deps.platformHalt.requireRunning();
   const previous = await repo.findWithdrawalByKey(db, auth.userId, input.idempotencyKey);
   if (previous) return sameWithdrawal(previous, input);
 

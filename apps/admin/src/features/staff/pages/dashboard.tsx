@@ -1,13 +1,17 @@
 import type { Dashboard, HealthStatus } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Row, Statistic, Tag } from 'antd';
+import { Alert, App, Button, Card, Col, Descriptions, Row, Statistic, Tag } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../shared/format.ts';
+import { ReasonModal } from '../../../shared/reason-modal.tsx';
+import { useSession } from '../../../shared/session.tsx';
 import { checkLedger as runLedgerCheck } from '../api/check-ledger.ts';
 import { fetchDashboard } from '../api/fetch-dashboard.ts';
+import { resumePlatform } from '../api/resume-platform.ts';
 
 const STATUS_COLOURS: Record<HealthStatus, string> = { ok: 'green', degraded: 'orange', down: 'red' };
-const CHECKS = ['database', 'bus', 'feed', 'ledger', 'backup'] as const;
+const CHECKS = ['database', 'bus', 'feed', 'ledger', 'backup', 'halt'] as const;
 
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -17,10 +21,24 @@ export function DashboardPage() {
     refetchInterval: 30_000,
   });
   const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  const session = useSession();
+  const [resuming, setResuming] = useState(false);
+  const resume = useMutation({
+    mutationFn: resumePlatform,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+      message.success(t('dashboard.resumed'));
+    },
+    onError: (error) => message.error(error.message),
+  });
   const checkLedger = useMutation({
     mutationFn: runLedgerCheck,
-    onSuccess: (ledger) =>
-      queryClient.setQueryData<Dashboard>(['dashboard'], (old) => (old ? { ...old, ledger } : old)),
+    onSuccess: (ledger) => {
+      queryClient.setQueryData<Dashboard>(['dashboard'], (old) => (old ? { ...old, ledger } : old));
+      // why: a failed check halts the platform; the dashboard shows the halt at once.
+      if (!ledger.ok) void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    },
   });
   const data = query.data;
   const figure = (value: number | null | undefined) =>
@@ -28,6 +46,28 @@ export function DashboardPage() {
   return (
     <>
       {query.error && <Alert type="error" title={query.error.message} />}
+      {data?.halt && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t('dashboard.halted', { time: formatTime(data.halt.haltedAt) })}
+          description={
+            <>
+              <div>{t(`dashboard.haltReason.${data.halt.reason}`)}</div>
+              <div>{data.halt.detail}</div>
+            </>
+          }
+          action={
+            session.can('platform.resume') && (
+              // why: the dialog's submit button shows the request in flight.
+              <Button danger onClick={() => setResuming(true)}>
+                {t('dashboard.resume')}
+              </Button>
+            )
+          }
+        />
+      )}
       <Row gutter={[16, 16]}>
         {(
           [
@@ -107,6 +147,15 @@ export function DashboardPage() {
           </Card>
         </Col>
       </Row>
+      <ReasonModal
+        kind={resuming ? 'reason' : null}
+        title={t('dashboard.resumeTitle')}
+        onCancel={() => setResuming(false)}
+        onSubmit={async ({ reason }) => {
+          await resume.mutateAsync(reason ?? '');
+          setResuming(false);
+        }}
+      />
     </>
   );
 }
