@@ -221,8 +221,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 }
 
 export class Cluster {
-  /** A client on the cluster's database, for the tests' oracles. */
-  readonly pg: pg.Client;
+  #pg: pg.Client;
   readonly databaseUrl: string;
   readonly nats: NatsProcess;
   readonly nodes: ClusterNode[];
@@ -245,9 +244,23 @@ export class Cluster {
     this.databaseUrl = databaseUrl;
     this.#adminUrl = adminUrl;
     this.nats = nats;
-    this.pg = client;
+    this.#pg = client;
     this.nodes = nodes;
     this.#readyMs = readyMs;
+  }
+
+  /** A client on the cluster's database, for the tests' oracles. */
+  get pg(): pg.Client {
+    return this.#pg;
+  }
+
+  /** A new client on the database, after PostgreSQL restarted under the old one. */
+  async reconnectPg(): Promise<void> {
+    await this.#pg.end().catch(() => {});
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on('error', () => {});
+    await client.connect();
+    this.#pg = client;
   }
 
   #node(i: number): ClusterNode {
