@@ -134,6 +134,8 @@ export interface ClusterOptions {
   pgAdminUrl?: string;
   /** How long a node may take to become ready (default 60 s: three start on two cores). */
   readyMs?: number;
+  /** Runs on the new database, with the nodes' shared environment, before any node starts. */
+  prepare?: (env: Record<string, string>) => Promise<void>;
 }
 
 export interface ClusterNode {
@@ -169,7 +171,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   client.on('error', () => {});
   const key = () => randomBytes(32).toString('hex');
   const shared: Record<string, string> = {
-    DATABASE_URL: dbUrl.toString(),
     NATS_URL: nats.url,
     NATS_PREFIX: `t${randomBytes(4).toString('hex')}`,
     STAFF_SECRET_KEY: key(),
@@ -182,6 +183,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     WS_CONNECTIONS_PER_IP: '200',
     ...(options.leaseSeconds ? { MARKET_LEASE_SECONDS: String(options.leaseSeconds) } : {}),
     ...options.env,
+    // why: the one thing `env` may not change: the nodes share this database.
+    DATABASE_URL: dbUrl.toString(),
   };
   const count = options.nodes ?? 3;
   const nodes: ClusterNode[] = [];
@@ -207,6 +210,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     options.readyMs ?? 60_000,
   );
   try {
+    await options.prepare?.(shared);
     if (options.staggered ?? true) {
       await cluster.start(1);
       await Promise.all(nodes.slice(1).map((_, k) => cluster.start(k + 2)));
