@@ -5,6 +5,10 @@
 // measures the latency.
 //
 //   npm run bench:http-orders            (figures, then one summary line)
+//   BENCH_MODES=sqlite,postgres,nodes npm run bench:http-orders
+//                                        (also one server on a fresh PostgreSQL database, and three
+//                                        nodes on one with a NATS server of their own, the load
+//                                        spread over the three; then a line per mode to compare)
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +17,7 @@ import { describeServer, processCpuMs, scrapeMetrics, serverFigures } from './li
 import { FORM_HEADERS, orderFlow, orderRequests, restingBuyPrice, runAutocannon } from './lib/order-load.ts';
 import { paced, quantile } from './lib/paced.ts';
 import { BENCH_ENV, freePort, prepareUsers, startServer } from './lib/server.ts';
+import { type ModeFigures, measureOnPostgres, modeLine } from './lib/several-nodes.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 40);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 40);
@@ -23,6 +28,8 @@ const OFFERED_RATE = Number(process.env.BENCH_RATE ?? 2000);
 // 2,000/s left requests waiting in the client for a free user, and the backlog then drained 40
 // per batch: the client's limit, not the server's, set the tail. 200 users keep it open-loop.
 const PACED_USERS = Number(process.env.BENCH_PACED_USERS ?? 200);
+const MODES = (process.env.BENCH_MODES ?? 'sqlite').split(',').map((mode) => mode.trim());
+const figures: ModeFigures[] = [];
 
 // why: order entry alone; the demo market maker and traders would add orders of their own.
 const ENV = { ...BENCH_ENV, DATABASE_URL: '', MARKET_MAKER: 'off' };
@@ -30,9 +37,13 @@ const ENV = { ...BENCH_ENV, DATABASE_URL: '', MARKET_MAKER: 'off' };
 let placed = 0;
 let failed = 0;
 
+/** Thrown to pass over the SQLite measurement when BENCH_MODES leaves it out. */
+class SkipSqlite extends Error {}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-orders-'));
 let server: ChildProcess | undefined;
 try {
+  if (!MODES.includes('sqlite')) throw new SkipSqlite();
   const prepared = Math.max(USERS, PACED_USERS);
   console.log(`preparing ${prepared} funded users on a fresh SQLite store …`);
   const allTokens = await prepareUsers(ENV, dataDir, 'bench', prepared);
@@ -106,10 +117,30 @@ try {
   console.log(
     `http-orders orders_per_s=${ordersPerSecond.toFixed(0)} healthz_per_s=${healthPerSecond.toFixed(0)} ratio=${ratio.toFixed(2)} p99_ms=${p99.toFixed(1)}`,
   );
+  figures.push({ mode: 'sqlite', ordersPerSecond, p99Ms: orders.latency.p99, cpuUsPerOrder: cpuPerOrderUs });
+} catch (error) {
+  if (!(error instanceof SkipSqlite)) throw error;
 } finally {
   server?.kill('SIGTERM');
   await new Promise((resolve) =>
     server && server.exitCode === null ? server.once('exit', resolve) : resolve(null),
   );
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+for (const mode of MODES.filter((m) => m === 'postgres' || m === 'nodes')) {
+  figures.push(
+    await measureOnPostgres({
+      mode,
+      nodes: mode === 'nodes' ? 3 : 1,
+      users: USERS,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      env: ENV,
+    }),
+  );
+}
+if (figures.length > 1) {
+  console.log('closed loop, order entry (place then cancel), the same load in each mode:');
+  for (const row of figures) console.log(modeLine(row));
 }

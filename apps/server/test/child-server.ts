@@ -24,7 +24,14 @@ export async function spawnServer(
   env: Record<string, string> = {},
   /** Told of the process as soon as it is spawned (to kill it before it is ready). */
   onSpawn?: (child: ChildProcess) => void,
+  options: {
+    /** An open file its stdout and stderr go to (a node's log), instead of a pipe. */
+    logFd?: number;
+    /** How long it may take to become ready. */
+    readyMs?: number;
+  } = {},
 ): Promise<ChildProcess> {
+  const output = options.logFd ?? 'pipe';
   const child = spawn(process.execPath, serverArgs(), {
     env: {
       ...process.env,
@@ -41,10 +48,11 @@ export async function spawnServer(
       NODE_ENV: 'test',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.logFd ?? 'ignore', output],
   });
   onSpawn?.(child);
-  const deadline = Date.now() + 20_000;
+  const readyMs = options.readyMs ?? 20_000;
+  const deadline = Date.now() + readyMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -57,7 +65,7 @@ export async function spawnServer(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
-  throw new Error('server did not become ready in 20 s');
+  throw new Error(`server did not become ready in ${readyMs / 1000} s`);
 }
 
 /** Calls `/apiv` on a spawned server the way the web app does (form data, `Lang` header). */

@@ -10,7 +10,7 @@ import { captureLog } from './logged-server.ts';
 export type Frame = any;
 
 /** A `/ws` client that keeps every frame it got; `next` waits for the first unread one that matches. */
-export async function connect(server: TestServer) {
+export async function connect(server: Pick<TestServer, 'url'>) {
   const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`);
   const frames: Frame[] = [];
   let read = 0;
