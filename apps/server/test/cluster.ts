@@ -286,6 +286,12 @@ export class Cluster {
   }
 
   /** Whether node `i` runs. */
+  #firstRunning(): number {
+    const found = this.nodes.findIndex((_, k) => this.running(k + 1));
+    if (found === -1) throw new Error('no node runs');
+    return found + 1;
+  }
+
   running(i: number): boolean {
     const child = this.#node(i).child;
     return child !== undefined && child.exitCode === null && child.signalCode === null;
@@ -396,9 +402,11 @@ export class Cluster {
   /** A back-office session of the owner (made once, valid on every node: sessions are in the database). */
   async ownerToken(): Promise<string> {
     if (this.#ownerToken) return this.#ownerToken;
-    const step = await this.admin(1, 'POST', '/login', OWNER);
+    // why: any running node signs in (node 1 may be the one a fault took down).
+    const node = this.#firstRunning();
+    const step = await this.admin(node, 'POST', '/login', OWNER);
     if (step.data?.step !== 'enrol') throw new Error(`owner sign-in: ${JSON.stringify(step)}`);
-    const done = await this.admin(1, 'POST', '/totp/enrol', {
+    const done = await this.admin(node, 'POST', '/totp/enrol', {
       ticket: step.data.ticket,
       code: await generate({ secret: step.data.secret, epoch: Math.floor(Date.now() / 1000) }),
     });
@@ -431,7 +439,7 @@ export class Cluster {
    * The ledger's full invariant check (every module's reservations), run now by node `i` through
    * the back office: the problems it finds.
    */
-  async ledgerProblems(i = 1): Promise<string[]> {
+  async ledgerProblems(i = this.#firstRunning()): Promise<string[]> {
     const answer = await this.admin(i, 'POST', '/ledger/check', undefined, await this.ownerToken());
     if (answer.code !== 1000) throw new Error(`ledger check: ${JSON.stringify(answer)}`);
     return answer.data.problems as string[];

@@ -397,6 +397,11 @@ export function executeSql<R>(db: Db, text: string, parameters: readonly unknown
   return db.executeQuery<R>(CompiledQuery.raw(statement, [...parameters]));
 }
 
+/** Whether `db` runs on PostgreSQL (a transaction answers for the store it runs on). */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 /** Lists built by `repeated`, per row text and count. */
 const repeatedLists = new Map<string, string[]>();
 

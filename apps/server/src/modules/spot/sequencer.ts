@@ -59,6 +59,8 @@ export interface SequencerDeps {
   };
   bus?: Bus;
   onError?: (error: unknown, what: string) => void;
+  /** The market lease: a batch idle inside its transaction for longer is ended by PostgreSQL. */
+  node: { leaseMs: number };
 }
 
 /** A command reached a sequencer that no longer owns its market: it is routed again. */
@@ -351,6 +353,7 @@ export class MarketSequencer {
    */
   async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
     const { ledger } = this.#deps;
+    await repo.limitIdleInBatch(trx, this.#deps.node.leaseMs);
     if (!(await repo.fenceMarket(trx, this.symbol, this.#seq, this.epoch))) throw new FencedError();
     // why: the market's status changes only through this sequencer (a configure command, below),
     // so the row it installed after its last commit is the stored one.
