@@ -105,7 +105,11 @@ export class MarketOwnership {
       this.#o.log('warn', 'market fenced: another node owns it now', { symbol, epoch: String(epoch) });
       return;
     }
-    this.#o.log('error', 'market stopped: its state could not be rebuilt', { symbol, epoch: String(epoch) });
+    this.#o.log(
+      'error',
+      'market stopped: its book no longer matches the store; it is taken up again and rebuilt',
+      { symbol, epoch: String(epoch) },
+    );
     void this.#release(symbol, epoch);
   }
 

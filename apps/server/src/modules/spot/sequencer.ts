@@ -71,8 +71,18 @@ export class NotOwnerError extends Error {
   }
 }
 
-/** The batch's fence failed: another epoch wrote the market since this node's last commit. */
-class FencedError extends Error {}
+/**
+ * The batch's fence failed: another epoch wrote the market since this node's last commit
+ * (`fenced`), or an order row it changes was not as its book holds it (`broken`: the book must be
+ * rebuilt before it takes another command).
+ */
+class FencedError extends Error {
+  readonly reason: 'fenced' | 'broken';
+  constructor(reason: 'fenced' | 'broken') {
+    super(reason);
+    this.reason = reason;
+  }
+}
 
 const SILENT: EventSink = {
   onAccepted() {},
@@ -310,7 +320,7 @@ export class MarketSequencer {
           // batch was written. Its commands go to the new owner.
           this.fence();
           for (const pending of batch) pending.reject(new NotOwnerError(this.symbol));
-          this.#onFenced('fenced');
+          this.#onFenced(error instanceof FencedError ? error.reason : 'fenced');
           return;
         }
         // why: the engine already applied the batch; the store did not. Rebuild from the store.
@@ -354,7 +364,7 @@ export class MarketSequencer {
   async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
     const { ledger } = this.#deps;
     await repo.limitIdleInBatch(trx, this.#deps.node.leaseMs);
-    if (!(await repo.fenceMarket(trx, this.symbol, this.#seq, this.epoch))) throw new FencedError();
+    if (!(await repo.fenceMarket(trx, this.symbol, this.#seq, this.epoch))) throw new FencedError('fenced');
     // why: the market's status changes only through this sequencer (a configure command, below),
     // so the row it installed after its last commit is the stored one.
     let open = this.#market.status === 'open';
@@ -541,7 +551,7 @@ export class MarketSequencer {
 
     const tradeIds = await repo.insertTrades(trx, sink.trades);
     for (const row of sink.changed) row.updated_at = now;
-    if (!(await repo.updateOrders(trx, [...sink.changed]))) throw new FencedError();
+    if (!(await repo.updateOrders(trx, [...sink.changed]))) throw new FencedError('broken');
     const postings = sink.postings();
     if (postings.length > 0) {
       await ledger.post(trx, {
