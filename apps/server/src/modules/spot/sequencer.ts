@@ -19,6 +19,8 @@ import {
   BATCH_SUBJECT_PREFIX,
   type BookDepth,
   type EngineOrder,
+  FencedError,
+  NotOwnerError,
   type SequencerRequest,
   type SequencerResult,
   type SpotBatchEvent,
@@ -34,6 +36,7 @@ export {
   type ConfigureRequest,
   type EngineOrder,
   type NewOrder,
+  NotOwnerError,
   type SequencerRequest,
   type SequencerResult,
   type SpotBatchEvent,
@@ -61,27 +64,6 @@ export interface SequencerDeps {
   onError?: (error: unknown, what: string) => void;
   /** The market lease: a batch idle inside its transaction for longer is ended by PostgreSQL. */
   node: { leaseMs: number };
-}
-
-/** A command reached a sequencer that no longer owns its market: it is routed again. */
-export class NotOwnerError extends Error {
-  constructor(symbol: string) {
-    super(`this node does not own ${symbol}`);
-    this.name = 'NotOwnerError';
-  }
-}
-
-/**
- * The batch's fence failed: another epoch wrote the market since this node's last commit
- * (`fenced`), or an order row it changes was not as its book holds it (`broken`: the book must be
- * rebuilt before it takes another command).
- */
-class FencedError extends Error {
-  readonly reason: 'fenced' | 'broken';
-  constructor(reason: 'fenced' | 'broken') {
-    super(reason);
-    this.reason = reason;
-  }
 }
 
 const SILENT: EventSink = {
