@@ -1,14 +1,7 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
-import {
-  type ApiAnswer,
-  callAdmin,
-  DIALECTS,
-  registerAndLogin,
-  startServer,
-  type TestServer,
-} from './harness.ts';
+import { callAdmin, DIALECTS, postImage, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { ADDRESSES, balanceOf, fund, pngImage, saveAddress, withdraw } from './wallet-harness.ts';
 import { connect, on } from './ws-client.ts';
@@ -16,16 +9,8 @@ import { connect, on } from './ws-client.ts';
 const CAPTCHA = 'k7mp';
 
 /** Uploads one identity image the way the web app does (multipart `image`). */
-async function uploadIdentityImage(server: TestServer, token: string, data?: Buffer, filename = 'id.png') {
-  const form = new FormData();
-  form.append('token', token);
-  if (data) form.append('image', new Blob([new Uint8Array(data)], { type: 'image/png' }), filename);
-  const response = await fetch(`${server.url}/apiv/user/upauthimg`, {
-    method: 'POST',
-    headers: { Lang: 'en-us' },
-    body: form,
-  });
-  return { status: response.status, ...((await response.json()) as Omit<ApiAnswer, 'status'>) };
+function uploadIdentityImage(server: TestServer, token: string, data?: Buffer, filename = 'id.png') {
+  return postImage(server, '/user/upauthimg', token, data, filename);
 }
 
 async function captchaKey(server: TestServer): Promise<string> {

@@ -207,6 +207,28 @@ export async function acceptedTerms(server: TestServer): Promise<{ terms_version
 }
 
 /** Registers (accepting the terms in force, as the web app does) and logs in a user; returns the token and uid. */
+/**
+ * Posts one image to an `/apiv` upload call the way the web app does (multipart: `token`, and
+ * `image` when `data` is given), in English; answers the status and the envelope.
+ */
+export async function postImage(
+  server: { url: string },
+  apiPath: string,
+  token: string,
+  data?: Buffer,
+  filename = 'image.png',
+): Promise<ApiAnswer> {
+  const form = new FormData();
+  form.append('token', token);
+  if (data) form.append('image', new Blob([new Uint8Array(data)], { type: 'image/png' }), filename);
+  const response = await fetch(`${server.url}/apiv${apiPath}`, {
+    method: 'POST',
+    headers: { Lang: 'en-us' },
+    body: form,
+  });
+  return { status: response.status, ...((await response.json()) as Omit<ApiAnswer, 'status'>) };
+}
+
 export async function registerAndLogin(
   server: TestServer,
   username = `user_${randomBytes(3).toString('hex')}`,

@@ -5,14 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DbFileStore } from '../src/platform/db-file-store.ts';
 import { FILE_STORES } from '../src/platform/uploads.ts';
 import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
-import {
-  type ApiAnswer,
-  callAdmin,
-  DIALECTS,
-  registerAndLogin,
-  startServer,
-  type TestServer,
-} from './harness.ts';
+import { callAdmin, DIALECTS, postImage, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { storedNames } from './stored-files.ts';
 import { newUser, pngImage, postDeposit } from './wallet-harness.ts';
 
@@ -27,16 +20,8 @@ const IDENTITY = {
 };
 
 /** Uploads one identity image the way the web app does (multipart `image`). */
-async function uploadIdentityImage(server: TestServer, token: string, data: Buffer) {
-  const form = new FormData();
-  form.append('token', token);
-  form.append('image', new Blob([new Uint8Array(data)], { type: 'image/png' }), 'id.png');
-  const response = await fetch(`${server.url}/apiv/user/upauthimg`, {
-    method: 'POST',
-    headers: { Lang: 'en-us' },
-    body: form,
-  });
-  return { status: response.status, ...((await response.json()) as Omit<ApiAnswer, 'status'>) };
+function uploadIdentityImage(server: TestServer, token: string, data: Buffer) {
+  return postImage(server, '/user/upauthimg', token, data, 'id.png');
 }
 
 /** Uploads a deposit voucher and an identity document (submitted for review); answers their names. */
@@ -167,19 +152,7 @@ describe.skipIf(postgres?.skip !== false)('two nodes on one PostgreSQL store sha
 
   it('a support-chat picture sent through A is read by its sender through B', async () => {
     const bob = await registerAndLogin(nodeA);
-    const form = new FormData();
-    form.append('token', bob.token);
-    form.append(
-      'image',
-      new Blob([new Uint8Array(await pngImage('#aa3355'))], { type: 'image/png' }),
-      'shot.png',
-    );
-    const sent = (await (
-      await fetch(`${nodeA.url}/apiv/user/chatimage`, { method: 'POST', body: form })
-    ).json()) as {
-      code: number;
-      data: { image: string };
-    };
+    const sent = await postImage(nodeA, '/user/chatimage', bob.token, await pngImage('#aa3355'), 'shot.png');
     expect(sent.code).toBe(1000);
     const chatImage = `/apiv/user/chatimg?name=${sent.data.image}&token=${bob.token}`;
     const [fromA, fromB] = [await served(nodeA, chatImage), await served(nodeB, chatImage)];

@@ -1,26 +1,11 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
-import {
-  type ApiAnswer,
-  callAdmin,
-  DIALECTS,
-  registerAndLogin,
-  startServer,
-  type TestServer,
-} from './harness.ts';
+import { callAdmin, DIALECTS, postImage, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { connect, on } from './ws-client.ts';
 
-async function sendImage(server: TestServer, token: string, data: Buffer) {
-  const form = new FormData();
-  form.append('token', token);
-  form.append('image', new Blob([new Uint8Array(data)], { type: 'image/png' }), 'shot.png');
-  const response = await fetch(`${server.url}/apiv/user/chatimage`, {
-    method: 'POST',
-    headers: { Lang: 'en-us' },
-    body: form,
-  });
-  return { status: response.status, ...((await response.json()) as Omit<ApiAnswer, 'status'>) };
+function sendImage(server: TestServer, token: string, data: Buffer) {
+  return postImage(server, '/user/chatimage', token, data, 'shot.png');
 }
 
 describe.each(DIALECTS)('support chat on $name', ({ name, skip }) => {
