@@ -215,6 +215,23 @@ describe.each(DIALECTS)('the store on $name', ({ name, skip }) => {
       expect(rows).toEqual([{ one: 1n }]);
     });
 
+    it.runIf(name === 'postgres')(
+      'outlives a backend that goes away inside a transaction: the transaction fails, the process stays',
+      async () => {
+        const outcome = handle.db.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          // why: the connection is checked out and between statements, as a batch's is while the
+          // engine runs; a restart ends it there.
+          expect(await terminatePostgresBackends(databaseUrl as string)).toBeGreaterThan(0);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await sql`select 1`.execute(trx);
+        });
+        await expect(outcome).rejects.toThrow();
+        const { rows } = await sql<{ one: bigint }>`select 1 as one`.execute(handle.db);
+        expect(rows).toEqual([{ one: 1n }]);
+      },
+    );
+
     it.runIf(name === 'sqlite')(
       'holds the write lock from the start of a transaction (BEGIN IMMEDIATE)',
       async () => {

@@ -293,6 +293,13 @@ export function openDb(options: { databaseUrl?: string; dataDir: string; poolSiz
     // pool emit 'error'; unheard, that event would crash the process. The pool has already dropped
     // the connection and opens a new one for the next query.
     pool.on('error', () => {});
+    // why: a connection in use (a transaction between two statements, the start lock) emits its
+    // 'error' on its own client, where the pool does not listen: a PostgreSQL restart then killed
+    // the process. The statement that was running, or the next one, fails instead, and the pool
+    // drops the connection when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = new RetryingKysely({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

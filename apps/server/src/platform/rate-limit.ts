@@ -155,6 +155,9 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
       const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
       // why: as in db.ts, an idle connection ended by the server must not crash the process.
       pool.on('error', () => {});
+      pool.on('connect', (client) => {
+        client.on('error', () => {});
+      });
       await pool.query('select 1');
       close = () => pool.end();
       make = (name, rule) =>
