@@ -1,6 +1,6 @@
 import { type AdminSpotMarket, CreateSpotMarketBody, EditSpotMarketBody } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Drawer, Input, Select, Space, Table, Tag } from 'antd';
+import { Alert, App, Button, Drawer, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -89,7 +89,10 @@ export function MarketsTab({ canManage }: { canManage: boolean }) {
               row.owner === null ? (
                 <Tag color="orange">{t('spot.noOwner')}</Tag>
               ) : (
-                `${row.owner} · #${row.epoch}`
+                <Space direction="vertical" size={0}>
+                  <span style={{ whiteSpace: 'nowrap' }}>{row.owner}</span>
+                  <Typography.Text type="secondary">{t('spot.epoch', { epoch: row.epoch })}</Typography.Text>
+                </Space>
               ),
           },
           { title: t('spot.updatedAt'), render: (_, row) => formatTime(row.updatedAt) },
