@@ -1,0 +1,2 @@
+export * from './math.ts';
+export * from './types.ts';
