@@ -1,0 +1,955 @@
+import {
+  type CancelReason,
+  createOrderBook,
+  type EventSink,
+  type OrderBook,
+  ResultCode,
+  type Side,
+} from '@bourse/engine';
+import { avail, FUND, hold, IF, Journal, pos } from './journal.ts';
+import { closeLeg, closeLot, openLeg, signOf } from './legs.ts';
+import {
+  abs,
+  bankruptcyPrice,
+  compareAdl,
+  fundingPayment,
+  isLiquidatable,
+  leverageAllowed,
+  marginRemovalAllowed,
+  orderHold,
+  priceBand,
+  unrealisedPnl,
+  value,
+} from './math.ts';
+import type {
+  ClearingSnapshot,
+  CommandResult,
+  EndReason,
+  InsuranceLot,
+  MarketFigures,
+  PerpOrder,
+  PerpPosition,
+  PerpSide,
+  TriggerKind,
+  TriggerRef,
+} from './state.ts';
+import type { PerpSpec } from './types.ts';
+
+/** The engine's user id for the insurance fund's unwind orders. */
+const FUND_USER = Number.MAX_SAFE_INTEGER;
+/** The insurance fund's user id in order and trade records. */
+export const INSURANCE_USER = 0n;
+
+/** A new order as the host validated it: prices in ticks, quantities in base atoms on the lot. */
+export interface PlaceInput {
+  userId: bigint;
+  side: PerpSide;
+  type: 'limit' | 'market';
+  /** Limit price in ticks (limit orders, and the limit child of a trigger). */
+  price?: bigint;
+  /** Quantity in base atoms; ignored by a close-position trigger. */
+  qty: bigint;
+  reduceOnly?: boolean;
+  postOnly?: boolean;
+  /** `ioc` for a limit order that must not rest. */
+  tif?: 'gtc' | 'ioc';
+  trigger?: {
+    kind: TriggerKind;
+    price: bigint;
+    ref: TriggerRef;
+    priceProtect?: boolean;
+    closePosition?: boolean;
+  };
+}
+
+interface Fill {
+  maker: bigint;
+  taker: bigint;
+  price: bigint;
+  qty: bigint;
+}
+
+/**
+ * One perpetual market's clearing (perpetual.md): the order book, the positions, the insurance
+ * fund's lots and the trigger orders, and the rules that move money between them — holds,
+ * fills split into close and open legs, reduce-only trimming, triggers on last or mark, funding,
+ * liquidation by takeover at the bankruptcy price, the fund's unwind and auto-deleveraging. Pure:
+ * every command returns the journal moves it posts and the records it changed; the host stores
+ * them in one transaction. Users' available balances are known only as the host gives them
+ * ({@link setAvailable}), before the command that may take from them.
+ */
+export class PerpClearing {
+  readonly spec: PerpSpec;
+  readonly #book: OrderBook;
+  #engineSeq = 0;
+  readonly #figures: MarketFigures;
+  readonly #insurance: { value: bigint };
+  readonly #positions = new Map<bigint, PerpPosition>();
+  /** Open orders (resting or waiting) by id, in id order. */
+  readonly #orders = new Map<bigint, PerpOrder>();
+  #lots: InsuranceLot[] = [];
+  readonly #leverage = new Map<bigint, number>();
+  readonly #available = new Map<bigint, bigint>();
+  #journal: Journal | null = null;
+  #fills: Fill[] = [];
+  #ended: { id: bigint; reason: CancelReason }[] = [];
+
+  constructor(spec: PerpSpec, snapshot?: ClearingSnapshot) {
+    this.spec = spec;
+    this.#book = createOrderBook({
+      symbol: spec.symbol,
+      tickSize: Number(spec.tickAtoms),
+      lotSize: Number(spec.lotAtoms),
+      minPrice: 1,
+      maxPrice: 1_000_000_000_000,
+      maxQty: 1_000_000_000,
+      selfTradePrevention: 'cancel-newest',
+      triggerSource: 'external',
+    });
+    this.#figures = snapshot
+      ? { ...snapshot.figures }
+      : { seq: 0n, nextOrderId: 1n, nextPositionId: 1n, mark: 0n, last: 0n, frozen: false, insurance: 0n };
+    this.#insurance = { value: this.#figures.insurance };
+    if (!snapshot) return;
+    for (const p of snapshot.positions) this.#positions.set(p.userId, { ...p });
+    for (const [user, leverage] of snapshot.leverage) this.#leverage.set(user, leverage);
+    this.#lots = snapshot.lots.map((l) => ({ ...l }));
+    const sink = this.#sink();
+    for (const o of [...snapshot.orders].sort((a, b) => (a.seq < b.seq ? -1 : 1))) {
+      const order = { ...o, trigger: o.trigger && { ...o.trigger } };
+      this.#orders.set(order.id, order);
+      if (order.status === 'untriggered') continue;
+      const code = this.#engine(
+        {
+          type: 'place',
+          orderId: Number(order.id),
+          userId: Number(order.userId),
+          side: order.side,
+          orderType: 'limit',
+          tif: 'gtc',
+          price: Number(order.price),
+          qty: Number((order.qty - order.filledQty) / spec.lotAtoms),
+        },
+        sink,
+      );
+      if (code !== ResultCode.ACCEPTED || this.#fills.length > 0)
+        throw new Error(`${spec.symbol}: open order ${order.id} does not rebuild`);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reading
+
+  get figures(): Readonly<MarketFigures> {
+    return { ...this.#figures, insurance: this.#insurance.value };
+  }
+
+  position(user: bigint): Readonly<PerpPosition> | undefined {
+    return this.#positions.get(user);
+  }
+
+  positions(): readonly Readonly<PerpPosition>[] {
+    return [...this.#positions.values()];
+  }
+
+  openOrders(user?: bigint): readonly Readonly<PerpOrder>[] {
+    return [...this.#orders.values()].filter((o) => user === undefined || o.userId === user);
+  }
+
+  lots(): readonly Readonly<InsuranceLot>[] {
+    return this.#lots;
+  }
+
+  leverageOf(user: bigint): number {
+    return this.#leverage.get(user) ?? this.spec.maxLeverage;
+  }
+
+  depth(levels: number): { bids: [bigint, bigint][]; asks: [bigint, bigint][] } {
+    const d = this.#book.getDepth(levels);
+    const lot = this.spec.lotAtoms;
+    const map = ([p, q]: [number, number]): [bigint, bigint] => [BigInt(p), BigInt(q) * lot];
+    return { bids: d.bids.map(map), asks: d.asks.map(map) };
+  }
+
+  snapshot(): ClearingSnapshot {
+    return {
+      figures: this.figures,
+      positions: [...this.#positions.values()].map((p) => ({ ...p })),
+      orders: [...this.#orders.values()].map((o) => ({ ...o, trigger: o.trigger && { ...o.trigger } })),
+      lots: this.#lots.map((l) => ({ ...l })),
+      leverage: [...this.#leverage.entries()],
+    };
+  }
+
+  /** Tells the clearing a user's available balance (as of the command about to run). */
+  setAvailable(user: bigint, amount: bigint): void {
+    this.#available.set(user, amount);
+  }
+
+  /** Tells the clearing of money the operator moved into (or out of) the insurance fund. */
+  adjustInsurance(delta: bigint): void {
+    this.#insurance.value += delta;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Commands
+
+  /** Chooses the user's leverage; only while they hold no position and no open order here. */
+  setLeverage(user: bigint, leverage: number): CommandResult {
+    return this.#run(() => {
+      if (!Number.isInteger(leverage) || leverage < 1 || leverage > this.spec.maxLeverage)
+        return 'LEVERAGE_INVALID';
+      if ((this.#positions.get(user)?.qty ?? 0n) !== 0n || this.openOrders(user).length > 0)
+        return 'LEVERAGE_LOCKED';
+      this.#leverage.set(user, leverage);
+      return null;
+    });
+  }
+
+  /** Places an order (perpetual.md §1 band and hold, §3 reduce-only and trigger rules). Returns the orders it made. */
+  place(input: PlaceInput): CommandResult<PerpOrder[]> {
+    return this.#run<PerpOrder[]>((j) => this.#place(j, input));
+  }
+
+  cancel(user: bigint, orderId: bigint): CommandResult {
+    return this.#run((j) => {
+      const order = this.#orders.get(orderId);
+      if (!order || order.userId !== user) return 'ORDER_NOT_FOUND';
+      this.#end(j, order, 'user');
+      return null;
+    });
+  }
+
+  /** A new mark price (ticks, already truncated): mark triggers, liquidations, the fund's lots. */
+  mark(mark: bigint): CommandResult {
+    return this.#run((j) => {
+      if (mark <= 0n) return 'PRICE_INVALID';
+      this.#figures.frozen = false;
+      this.#figures.mark = mark;
+      this.#settle(j);
+      return null;
+    });
+  }
+
+  /** The index is out: mark, funding and liquidations freeze; only reduce-only orders are accepted. */
+  freeze(): CommandResult {
+    return this.#run(() => {
+      this.#figures.frozen = true;
+      return null;
+    });
+  }
+
+  /**
+   * The funding event at T (§1, §2): every position held now pays or receives V(|Q|, mark_T)·|F|;
+   * the payer pays ceil, the receiver gets floor, the residual goes to the fund, and a payer whose
+   * margin and available balance cannot pay is liquidated at once. A liquidation check follows.
+   */
+  fund(rate: bigint, markAtT: bigint): CommandResult {
+    return this.#run((j) => {
+      const payers = rate > 0n ? 1n : -1n;
+      const unpaid = new Set<bigint>();
+      for (const p of this.#sortedPositions()) {
+        const { pay, receive } = fundingPayment(this.spec, p.qty, markAtT, rate);
+        if (pay === 0n) continue;
+        if (signOf(p.qty) === payers) {
+          const fromMargin = pay < p.margin ? pay : p.margin;
+          j.move(pos(p.userId), FUND, fromMargin, 'funding');
+          p.margin -= fromMargin;
+          const rest = pay - fromMargin;
+          const fromAvail = rest < j.availableOf(p.userId) ? rest : j.availableOf(p.userId);
+          j.move(avail(p.userId), FUND, fromAvail, 'funding');
+          p.realised -= fromMargin + fromAvail;
+          if (fromMargin + fromAvail < pay) unpaid.add(p.userId);
+          j.events.push({
+            type: 'funding',
+            seq: this.#figures.seq,
+            userId: p.userId,
+            qty: p.qty,
+            amount: -(fromMargin + fromAvail),
+            rate,
+            mark: markAtT,
+          });
+        } else {
+          j.move(FUND, pos(p.userId), receive, 'funding');
+          p.margin += receive;
+          p.realised += receive;
+          j.events.push({
+            type: 'funding',
+            seq: this.#figures.seq,
+            userId: p.userId,
+            qty: p.qty,
+            amount: receive,
+            rate,
+            mark: markAtT,
+          });
+        }
+        j.positions.add(p);
+      }
+      for (const lot of this.#lots) {
+        const { pay, receive } = fundingPayment(this.spec, lot.qty, markAtT, rate);
+        if (signOf(lot.qty) === payers) j.move(IF, FUND, pay, 'funding');
+        else j.move(FUND, IF, receive, 'funding');
+      }
+      const residual = j.fund;
+      j.move(FUND, IF, residual, 'funding');
+      j.events.push({
+        type: 'funding',
+        seq: this.#figures.seq,
+        userId: null,
+        qty: 0n,
+        amount: residual,
+        rate,
+        mark: markAtT,
+      });
+      if (!this.#figures.frozen) this.#liquidateAll(j, unpaid);
+      return null;
+    });
+  }
+
+  addMargin(user: bigint, amount: bigint): CommandResult {
+    return this.#run((j) => {
+      const p = this.#positions.get(user);
+      if (!p || p.qty === 0n) return 'POSITION_NOT_FOUND';
+      if (amount <= 0n) return 'AMOUNT_INVALID';
+      if (j.availableOf(user) < amount) return 'BALANCE_INSUFFICIENT';
+      j.move(avail(user), pos(user), amount, 'margin');
+      p.margin += amount;
+      j.positions.add(p);
+      return null;
+    });
+  }
+
+  /** Takes margin back: only while M' ≥ ceil(max(E, N)/L) and M' + uPnL > MM (§2). */
+  removeMargin(user: bigint, amount: bigint): CommandResult {
+    return this.#run((j) => {
+      const p = this.#positions.get(user);
+      if (!p || p.qty === 0n) return 'POSITION_NOT_FOUND';
+      if (amount <= 0n || amount > p.margin) return 'AMOUNT_INVALID';
+      if (this.#figures.frozen || this.#figures.mark === 0n) return 'MARK_UNAVAILABLE';
+      if (!marginRemovalAllowed(this.spec, p, this.#figures.mark, p.margin - amount))
+        return 'MARGIN_REMOVAL_DENIED';
+      j.move(pos(user), avail(user), amount, 'margin');
+      p.margin -= amount;
+      j.positions.add(p);
+      this.#liquidateAll(j);
+      return null;
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Placing
+
+  #place(j: Journal, input: PlaceInput): string | { value: PerpOrder[] } {
+    const { spec } = this;
+    const { mark, frozen } = this.#figures;
+    if (mark === 0n) return 'MARK_UNAVAILABLE';
+    const position = this.#positionOf(input.userId);
+    const trigger = input.trigger;
+    const closePosition = trigger?.closePosition === true;
+    const reduceOnly = input.reduceOnly === true || closePosition;
+    if (frozen && !reduceOnly) return 'REDUCE_ONLY_WHILE_FROZEN';
+    if (!closePosition && (input.qty <= 0n || input.qty % spec.lotAtoms !== 0n)) return 'QTY_INVALID';
+    if (input.type === 'limit' && (input.price === undefined || input.price <= 0n)) return 'PRICE_INVALID';
+    const s = input.side === 'buy' ? 1n : -1n;
+    const opposite = position.qty !== 0n && signOf(position.qty) !== s;
+    if (reduceOnly) {
+      if (!opposite) return 'REDUCE_ONLY_REJECTED';
+      if (!closePosition && input.qty > abs(position.qty)) return 'REDUCE_ONLY_REJECTED';
+    }
+    const band = priceBand(spec, mark);
+    if (input.type === 'limit' && !trigger) {
+      if (s > 0n ? input.price! > band.maxBuy : input.price! < band.minSell) return 'PRICE_OUT_OF_BAND';
+    }
+    const leverage = this.leverageOf(input.userId);
+    if (trigger) {
+      const condition = (trigger.kind === 'stop') === s > 0n ? 'gte' : 'lte';
+      const ref = trigger.ref === 'mark' ? mark : this.#figures.last;
+      if (trigger.price <= 0n) return 'TRIGGER_PRICE_INVALID';
+      if (ref > 0n && (condition === 'gte' ? ref >= trigger.price : ref <= trigger.price))
+        return 'TRIGGER_WOULD_FIRE';
+      const base = this.#newOrder(input, reduceOnly, closePosition, leverage);
+      base.trigger = {
+        kind: trigger.kind,
+        price: trigger.price,
+        ref: trigger.ref,
+        condition,
+        priceProtect: trigger.priceProtect === true,
+        oco: null,
+      };
+      base.status = 'untriggered';
+      if (!reduceOnly) {
+        const pStar =
+          input.type === 'limit'
+            ? input.price!
+            : s > 0n
+              ? priceBand(spec, trigger.price).maxBuy
+              : trigger.price;
+        const error = this.#hold(j, base, pStar);
+        if (error) return error;
+      }
+      this.#orders.set(base.id, base);
+      j.orders.add(base);
+      return { value: [base] };
+    }
+    // why: one-way mode: an order against the position closes it first (no hold), then opens the rest.
+    const closeQty = opposite ? (input.qty < abs(position.qty) ? input.qty : abs(position.qty)) : 0n;
+    const openQty = reduceOnly ? 0n : input.qty - closeQty;
+    const price = input.type === 'market' ? (s > 0n ? band.maxBuy : band.minSell) : input.price!;
+    const made: PerpOrder[] = [];
+    if (closeQty > 0n) {
+      const close = this.#newOrder({ ...input, qty: closeQty }, true, false, leverage);
+      close.price = price;
+      made.push(close);
+    }
+    if (openQty > 0n) {
+      const open = this.#newOrder({ ...input, qty: openQty }, false, false, leverage);
+      open.price = price;
+      const error = this.#hold(j, open, price);
+      if (error) return error;
+      made.push(open);
+    }
+    for (const order of made)
+      this.#enter(j, order, input.type === 'market' || input.tif === 'ioc', input.postOnly === true);
+    this.#afterTrades(j);
+    return { value: made };
+  }
+
+  #newOrder(input: PlaceInput, reduceOnly: boolean, closePosition: boolean, leverage: number): PerpOrder {
+    const id = this.#figures.nextOrderId;
+    this.#figures.nextOrderId += 1n;
+    this.#figures.seq += 1n;
+    return {
+      id,
+      userId: input.userId,
+      side: input.side,
+      type: input.type,
+      price: input.price ?? 0n,
+      qty: closePosition ? 0n : input.qty,
+      filledQty: 0n,
+      filledValue: 0n,
+      fee: 0n,
+      hold: 0n,
+      leverage,
+      reduceOnly,
+      closePosition,
+      postOnly: input.postOnly === true,
+      trigger: null,
+      status: 'new',
+      endReason: null,
+      seq: this.#figures.seq,
+    };
+  }
+
+  /** Checks the tier for the order's notional and moves its hold from available (§1 order hold). */
+  #hold(j: Journal, order: PerpOrder, pStar: bigint): string | null {
+    const { spec } = this;
+    const position = this.#positionOf(order.userId);
+    let notional = value(spec, position.qty, this.#figures.mark) + value(spec, order.qty, pStar);
+    for (const o of this.#orders.values()) {
+      if (o.userId === order.userId && !o.reduceOnly)
+        notional += value(spec, o.qty - o.filledQty, o.price || pStar);
+    }
+    if (!leverageAllowed(spec, notional, order.leverage)) return 'RISK_LIMIT_EXCEEDED';
+    const amount = orderHold(spec, order.qty, pStar, order.leverage);
+    if (j.availableOf(order.userId) < amount) return 'BALANCE_INSUFFICIENT';
+    j.move(avail(order.userId), hold(order.userId), amount, 'hold');
+    order.hold = amount;
+    return null;
+  }
+
+  /** Puts an order into the book (a market order as IOC at its band price) and settles its fills. */
+  #enter(j: Journal, order: PerpOrder, ioc: boolean, postOnly: boolean): void {
+    this.#orders.set(order.id, order);
+    j.orders.add(order);
+    const remaining = order.qty - order.filledQty;
+    if (remaining <= 0n) {
+      this.#end(j, order, 'reduce_only');
+      return;
+    }
+    this.#engine({
+      type: 'place',
+      orderId: Number(order.id),
+      userId: order.userId === INSURANCE_USER ? FUND_USER : Number(order.userId),
+      side: order.side as Side,
+      orderType: 'limit',
+      tif: ioc ? 'ioc' : postOnly ? 'post-only' : 'gtc',
+      price: Number(order.price),
+      qty: Number(remaining / this.spec.lotAtoms),
+    });
+    this.#settleFills(j);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The engine
+
+  #engine(command: Record<string, unknown> & { type: string }, sink: EventSink = this.#sink()): ResultCode {
+    this.#engineSeq += 1;
+    return this.#book.apply({ ...command, seq: this.#engineSeq } as never, sink);
+  }
+
+  #sink(): EventSink {
+    return {
+      onAccepted() {},
+      onTriggered() {},
+      onBookDelta() {},
+      onTrade: (_seq, maker, _mu, taker, _tu, price, qty) => {
+        this.#fills.push({
+          maker: BigInt(maker),
+          taker: BigInt(taker),
+          price: BigInt(price),
+          qty: BigInt(qty) * this.spec.lotAtoms,
+        });
+      },
+      onCancelled: (_seq, orderId, _user, _qty, reason) => {
+        this.#ended.push({ id: BigInt(orderId), reason });
+      },
+      onDone: () => {},
+    };
+  }
+
+  /** Settles the fills and cancellations the last engine command raised, in order. */
+  #settleFills(j: Journal): void {
+    const fills = this.#fills.splice(0);
+    const ended = this.#ended.splice(0);
+    const touched = new Set<bigint>();
+    for (const fill of fills) {
+      const maker = this.#orders.get(fill.maker);
+      const taker = this.#orders.get(fill.taker);
+      if (!maker || !taker) throw new Error(`fill of unknown order ${fill.maker}/${fill.taker}`);
+      this.#figures.seq += 1n;
+      const v = value(this.spec, fill.qty, fill.price);
+      const makerFee = this.#fillSide(j, maker, fill, true);
+      const takerFee = this.#fillSide(j, taker, fill, false);
+      this.#figures.last = fill.price;
+      j.events.push({
+        type: 'trade',
+        trade: {
+          seq: this.#figures.seq,
+          price: fill.price,
+          qty: fill.qty,
+          value: v,
+          takerSide: taker.side,
+          makerOrderId: maker.id,
+          makerUserId: maker.userId,
+          takerOrderId: taker.id,
+          takerUserId: taker.userId,
+          makerFee,
+          takerFee,
+          kind: maker.userId === INSURANCE_USER || taker.userId === INSURANCE_USER ? 'unwind' : 'trade',
+        },
+      });
+      touched.add(maker.userId).add(taker.userId);
+    }
+    for (const { id, reason } of ended) {
+      const order = this.#orders.get(id);
+      if (order)
+        this.#finish(
+          j,
+          order,
+          reason === 'self-trade'
+            ? 'self_trade'
+            : reason === 'unfilled'
+              ? 'ioc'
+              : (order.endReason ?? 'user'),
+          reason === 'unfilled' ? 'expired' : 'cancelled',
+        );
+    }
+    for (const user of touched) if (user !== INSURANCE_USER) this.#trimReduceOnly(j, user);
+  }
+
+  /** One side of a fill: the order's figures, then the position (or the fund's lot). Returns its fee. */
+  #fillSide(j: Journal, order: PerpOrder, fill: Fill, isMaker: boolean): bigint {
+    const { spec } = this;
+    const remainingBefore = order.qty - order.filledQty;
+    const share = fill.qty === remainingBefore ? order.hold : (order.hold * fill.qty) / remainingBefore;
+    order.hold -= share;
+    order.filledQty += fill.qty;
+    order.filledValue += value(spec, fill.qty, fill.price);
+    order.status = order.filledQty === order.qty ? 'filled' : 'partial';
+    j.orders.add(order);
+    if (order.userId === INSURANCE_USER) {
+      const lot = this.#lots.find((l) => l.id === this.#lotOf(order));
+      if (!lot) throw new Error(`unwind order ${order.id} without its lot`);
+      const pnl = closeLot(spec, j, lot, fill.qty, fill.price);
+      j.events.push({
+        type: 'unwind',
+        seq: this.#figures.seq,
+        lotId: lot.id,
+        qty: fill.qty,
+        value: value(spec, fill.qty, fill.price),
+        pnl,
+      });
+      if (lot.qty === 0n) this.#lots = this.#lots.filter((l) => l !== lot);
+      if (order.status === 'filled') this.#orders.delete(order.id);
+      return 0n;
+    }
+    const rate = isMaker ? spec.makerRate : spec.takerRate;
+    const position = this.#positionOf(order.userId);
+    const s = order.side === 'buy' ? 1n : -1n;
+    const opposite = position.qty !== 0n && signOf(position.qty) !== s;
+    const closeQty = opposite ? (fill.qty < abs(position.qty) ? fill.qty : abs(position.qty)) : 0n;
+    const openQty = fill.qty - closeQty;
+    let fee = 0n;
+    if (closeQty > 0n) fee += closeLeg(spec, j, position, closeQty, fill.price, rate).fee;
+    if (openQty > 0n) {
+      if (position.qty === 0n) this.#openPosition(position);
+      fee += openLeg(spec, j, position, s, openQty, fill.price, rate, share, order.leverage).fee;
+    } else {
+      j.move(hold(order.userId), avail(order.userId), share, 'release');
+    }
+    order.fee += fee;
+    if (order.status === 'filled') {
+      j.move(hold(order.userId), avail(order.userId), order.hold, 'release');
+      order.hold = 0n;
+      this.#orders.delete(order.id);
+    }
+    return fee;
+  }
+
+  /** Ends an open order: out of the book or the trigger list, its hold released. */
+  #end(j: Journal, order: PerpOrder, reason: EndReason): void {
+    if (order.status === 'untriggered') {
+      this.#finish(j, order, reason, 'cancelled');
+      return;
+    }
+    order.endReason = reason;
+    const code = this.#engine({
+      type: 'cancel',
+      orderId: Number(order.id),
+      userId: order.userId === INSURANCE_USER ? FUND_USER : Number(order.userId),
+    });
+    this.#fills.splice(0);
+    this.#ended.splice(0);
+    if (code !== ResultCode.ACCEPTED && this.#orders.has(order.id))
+      throw new Error(`order ${order.id} would not cancel (${code})`);
+    this.#finish(j, order, reason, 'cancelled');
+  }
+
+  #finish(
+    j: Journal,
+    order: PerpOrder,
+    reason: EndReason,
+    status: 'cancelled' | 'expired' | 'rejected',
+  ): void {
+    if (!this.#orders.has(order.id)) return;
+    this.#orders.delete(order.id);
+    if (order.userId !== INSURANCE_USER)
+      j.move(hold(order.userId), avail(order.userId), order.hold, 'release');
+    order.hold = 0n;
+    order.status = status;
+    order.endReason = reason;
+    j.orders.add(order);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Positions
+
+  #positionOf(user: bigint): PerpPosition {
+    let p = this.#positions.get(user);
+    if (!p) {
+      p = {
+        id: 0n,
+        userId: user,
+        qty: 0n,
+        entry: 0n,
+        margin: 0n,
+        leverage: this.leverageOf(user),
+        realised: 0n,
+      };
+      this.#positions.set(user, p);
+    }
+    return p;
+  }
+
+  #openPosition(p: PerpPosition): void {
+    p.id = this.#figures.nextPositionId;
+    this.#figures.nextPositionId += 1n;
+  }
+
+  #sortedPositions(): PerpPosition[] {
+    return [...this.#positions.values()].filter((p) => p.qty !== 0n).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /**
+   * After a user's position changed: reduce-only orders must never add up to more than it (§3).
+   * All go when it is flat or flipped (triggers too); otherwise the ones nearest the market keep
+   * their quantity and the farther ones are trimmed or cancelled.
+   */
+  #trimReduceOnly(j: Journal, user: bigint): void {
+    const p = this.#positionOf(user);
+    const mine = [...this.#orders.values()].filter((o) => o.userId === user && o.reduceOnly);
+    for (const o of mine) {
+      const s = o.side === 'buy' ? 1n : -1n;
+      if (p.qty === 0n || signOf(p.qty) === s) this.#end(j, o, 'position_closed');
+    }
+    let allowance = abs(p.qty);
+    const resting = mine
+      .filter((o) => this.#orders.has(o.id) && o.status !== 'untriggered')
+      .sort(
+        (a, b) =>
+          (a.side === 'sell' ? Number(a.price - b.price) : Number(b.price - a.price)) ||
+          (a.id < b.id ? -1 : 1),
+      );
+    for (const o of resting) {
+      const remaining = o.qty - o.filledQty;
+      if (remaining <= allowance) {
+        allowance -= remaining;
+        continue;
+      }
+      if (allowance === 0n) {
+        this.#end(j, o, 'reduce_only');
+        continue;
+      }
+      this.#engine({
+        type: 'reduce',
+        orderId: Number(o.id),
+        userId: Number(user),
+        qty: Number((remaining - allowance) / this.spec.lotAtoms),
+      });
+      this.#ended.splice(0);
+      o.qty = o.filledQty + allowance;
+      allowance = 0n;
+      j.orders.add(o);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Triggers, liquidation and the fund (the rest of the market's rules)
+
+  #lotOf(order: PerpOrder): bigint {
+    return this.#unwindLots.get(order.id) ?? -1n;
+  }
+  readonly #unwindLots = new Map<bigint, bigint>();
+  /** Lots taken over in the running command. */
+  readonly #fresh = new Set<InsuranceLot>();
+
+  /** After trades: triggers the new last price reached, then the fund's lots. */
+  #afterTrades(j: Journal): void {
+    this.#fireTriggers(j);
+  }
+
+  /** On a mark: triggers, liquidations, the fund's lots, triggers again. */
+  #settle(j: Journal): void {
+    this.#fireTriggers(j);
+    this.#liquidateAll(j);
+    this.#workLots(j, false);
+    this.#fireTriggers(j);
+  }
+
+  /** Fires, in placement order, every waiting trigger whose condition holds, until none does. */
+  #fireTriggers(j: Journal): void {
+    const { mark, last } = this.#figures;
+    for (let guard = 0; guard < 100_000; guard += 1) {
+      const next = [...this.#orders.values()].find((o) => {
+        if (o.status !== 'untriggered' || !o.trigger) return false;
+        const ref = o.trigger.ref === 'mark' ? this.#figures.mark : this.#figures.last;
+        if (ref === 0n) return false;
+        if (!(o.trigger.condition === 'gte' ? ref >= o.trigger.price : ref <= o.trigger.price)) return false;
+        if (o.trigger.priceProtect && last > 0n) {
+          const gap = last > mark ? last - mark : mark - last;
+          if (gap * 100_000_000n > this.spec.bandRate * mark) return false;
+        }
+        return true;
+      });
+      if (!next) return;
+      this.#fire(j, next);
+    }
+    throw new Error('triggers did not settle');
+  }
+
+  #fire(j: Journal, order: PerpOrder): void {
+    const trigger = order.trigger!;
+    if (trigger.oco !== null) {
+      const other = this.#orders.get(trigger.oco);
+      if (other) this.#end(j, other, 'oco');
+    }
+    const p = this.#positionOf(order.userId);
+    const s = order.side === 'buy' ? 1n : -1n;
+    const band = priceBand(this.spec, this.#figures.mark);
+    if (order.reduceOnly) {
+      const size = p.qty !== 0n && signOf(p.qty) !== s ? abs(p.qty) : 0n;
+      if (size === 0n) {
+        this.#finish(j, order, 'position_closed', 'cancelled');
+        return;
+      }
+      order.qty = order.closePosition || order.qty > size ? size : order.qty;
+    }
+    this.#figures.seq += 1n;
+    order.seq = this.#figures.seq;
+    order.status = 'new';
+    if (order.type === 'market') order.price = s > 0n ? band.maxBuy : band.minSell;
+    else if (s > 0n ? order.price > band.maxBuy : order.price < band.minSell) {
+      this.#finish(j, order, 'trigger_rejected', 'rejected');
+      return;
+    }
+    this.#orders.delete(order.id);
+    this.#enter(j, order, order.type === 'market', false);
+  }
+
+  /** Liquidates every position whose equity is at or under its maintenance margin at the mark (§3). */
+  #liquidateAll(j: Journal, unpaid: ReadonlySet<bigint> = new Set()): void {
+    const { mark } = this.#figures;
+    if (mark === 0n || this.#figures.frozen) return;
+    for (const p of this.#sortedPositions()) {
+      if (!isLiquidatable(this.spec, p, mark) && !unpaid.has(p.userId)) continue;
+      this.#liquidate(j, p);
+    }
+  }
+
+  /**
+   * Takeover at the bankruptcy price (§2): the user's orders here are cancelled, the position
+   * leaves them at BP (what margin is left goes to the fund), and the fund's new lot is unwound at
+   * once with an IOC limited to the band and BP.
+   */
+  #liquidate(j: Journal, p: PerpPosition): void {
+    for (const o of this.openOrders(p.userId)) this.#end(j, o as PerpOrder, 'liquidation');
+    const bp = bankruptcyPrice(this.spec, p);
+    const s = signOf(p.qty);
+    const size = abs(p.qty);
+    const atBp = value(this.spec, size, bp);
+    const pnl = s * (atBp - p.entry);
+    j.move(pos(p.userId), { system: 'SET' }, -pnl, 'takeover');
+    const remainder = p.margin + pnl;
+    j.move(pos(p.userId), IF, remainder, 'takeover');
+    this.#figures.seq += 1n;
+    const lot: InsuranceLot = { id: p.id, qty: p.qty, entry: atBp, bankruptcy: bp, userId: p.userId };
+    j.events.push({
+      type: 'liquidation',
+      seq: this.#figures.seq,
+      userId: p.userId,
+      qty: p.qty,
+      entry: p.entry,
+      margin: p.margin,
+      mark: this.#figures.mark,
+      bankruptcy: bp,
+      lotId: lot.id,
+      remainder,
+    });
+    p.realised += pnl;
+    p.qty = 0n;
+    p.entry = 0n;
+    p.margin = 0n;
+    j.positions.add(p);
+    this.#lots.push(lot);
+    this.#fresh.add(lot);
+    j.lots.add(lot);
+    this.#workLot(j, lot, true);
+  }
+
+  /** Every lot the fund keeps is offered again at the band; a fund in deficit deleverages at mark. */
+  #workLots(j: Journal, first: boolean): void {
+    // why: a lot taken over in this command had its first IOC already; it is offered again on the next mark.
+    for (const lot of [...this.#lots])
+      if (this.#lots.includes(lot) && !this.#fresh.has(lot)) this.#workLot(j, lot, first);
+    const { mark } = this.#figures;
+    let equity = this.#insurance.value;
+    for (const lot of this.#lots) equity += unrealisedPnl(this.spec, lot, mark);
+    if (equity < 0n) for (const lot of [...this.#lots]) this.#deleverage(j, lot, mark);
+  }
+
+  /**
+   * One IOC of the fund's lot: at first limited to max(BP, minSell) (a long lot sells) or
+   * min(BP, maxBuy), later to the band alone. What stays is kept while the fund covers its
+   * estimated loss at mark, and deleveraged at BP otherwise (§2 ADL rule).
+   */
+  #workLot(j: Journal, lot: InsuranceLot, first: boolean): void {
+    const s = signOf(lot.qty);
+    const band = priceBand(this.spec, this.#figures.mark);
+    const limit =
+      s > 0n
+        ? first && lot.bankruptcy > band.minSell
+          ? lot.bankruptcy
+          : band.minSell
+        : first && lot.bankruptcy < band.maxBuy
+          ? lot.bankruptcy
+          : band.maxBuy;
+    const order = this.#newOrder(
+      {
+        userId: INSURANCE_USER,
+        side: s > 0n ? 'sell' : 'buy',
+        type: 'limit',
+        price: limit,
+        qty: abs(lot.qty),
+      },
+      true,
+      false,
+      1,
+    );
+    this.#unwindLots.set(order.id, lot.id);
+    this.#enter(j, order, true, false);
+    this.#unwindLots.delete(order.id);
+    if (!this.#lots.includes(lot)) return;
+    const estimate = -s * (value(this.spec, lot.qty, this.#figures.mark) - lot.entry);
+    if (this.#insurance.value >= (estimate > 0n ? estimate : 0n)) return;
+    this.#deleverage(j, lot, lot.bankruptcy);
+  }
+
+  /**
+   * Auto-deleveraging (§2): the lot's remainder closes against the opposite positions ranked by
+   * the published score, highest first, at `price`, with no fee; their orders here are cancelled.
+   */
+  #deleverage(j: Journal, lot: InsuranceLot, price: bigint): void {
+    const { mark } = this.#figures;
+    const side = signOf(lot.qty);
+    const ranked = this.#sortedPositions()
+      .filter((p) => signOf(p.qty) === -side)
+      .map((p) => {
+        const upnl = unrealisedPnl(this.spec, p, mark);
+        return {
+          p,
+          key: {
+            upnl,
+            notional: value(this.spec, p.qty, mark),
+            entry: p.entry,
+            equity: p.margin + upnl,
+            id: p.id,
+          },
+        };
+      })
+      .sort((a, b) => compareAdl(a.key, b.key));
+    for (const { p } of ranked) {
+      if (lot.qty === 0n) break;
+      const qty = abs(p.qty) < abs(lot.qty) ? abs(p.qty) : abs(lot.qty);
+      for (const o of this.openOrders(p.userId)) this.#end(j, o as PerpOrder, 'adl');
+      this.#figures.seq += 1n;
+      const { pnl } = closeLeg(this.spec, j, p, qty, price, 0n);
+      closeLot(this.spec, j, lot, qty, price);
+      j.events.push({
+        type: 'adl',
+        seq: this.#figures.seq,
+        userId: p.userId,
+        lotId: lot.id,
+        qty,
+        price,
+        pnl,
+      });
+    }
+    if (lot.qty === 0n) this.#lots = this.#lots.filter((l) => l !== lot);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** Runs a command on a fresh journal; a refusal (an error code) must come before any change. */
+  #run<T = undefined>(body: (j: Journal) => string | null | { value: T }): CommandResult<T> {
+    if (this.#journal) throw new Error('a clearing command is already running');
+    const j = new Journal(this.#available, this.#insurance);
+    this.#journal = j;
+    const seq = this.#figures.seq;
+    const nextOrderId = this.#figures.nextOrderId;
+    try {
+      const outcome = body(j);
+      if (typeof outcome === 'string') {
+        if (j.moves.length > 0 || j.orders.size > 0) throw new Error(`refusal ${outcome} after a change`);
+        this.#figures.seq = seq;
+        this.#figures.nextOrderId = nextOrderId;
+        return j.result<T>(outcome);
+      }
+      if (j.fund !== 0n) throw new Error(`funding account left at ${j.fund}`);
+      return j.result<T>(null, outcome === null ? undefined : outcome.value);
+    } finally {
+      this.#journal = null;
+      this.#fresh.clear();
+      this.#available.clear();
+    }
+  }
+}
