@@ -136,6 +136,15 @@ export const RESULT_CODES = {
   TRIGGER_WOULD_FIRE: { code: 7041, status: 200 },
   // why: 7050: no node owns the market right now (a failover under way); retrying is safe.
   MARKET_UNAVAILABLE: { code: 7050, status: 503 },
+  // why: 7060 onwards: perpetual contracts.
+  LEVERAGE_INVALID: { code: 7060, status: 200 },
+  LEVERAGE_LOCKED: { code: 7061, status: 200 },
+  REDUCE_ONLY_REJECTED: { code: 7062, status: 200 },
+  RISK_LIMIT_EXCEEDED: { code: 7063, status: 200 },
+  MARK_UNAVAILABLE: { code: 7064, status: 200 },
+  REDUCE_ONLY_WHILE_FROZEN: { code: 7065, status: 200 },
+  POSITION_NOT_FOUND: { code: 7066, status: 200 },
+  MARGIN_REMOVAL_DENIED: { code: 7067, status: 200 },
   // 76xx launchpad, 77xx agents
   LP_NOT_STARTED: { code: 7601, status: 200 },
   LP_CLOSED: { code: 7602, status: 200 },
