@@ -10,6 +10,7 @@ import type { PriceFeed } from './modules/markets/price-feed.ts';
 import type { MarketsService } from './modules/markets/service.ts';
 import type { MiningService } from './modules/mining/service.ts';
 import type { MarketMakerModule } from './modules/mm/module.ts';
+import type { PerpService } from './modules/perpetual/service.ts';
 import type { ReservesModule } from './modules/reserves/module.ts';
 import type { SpotService } from './modules/spot/service.ts';
 import type { WalletService } from './modules/wallet/service.ts';
@@ -69,6 +70,8 @@ export interface AppContext {
   markets?: MarketsService;
   /** Spot trading (sequencers, orders, market data), set once the API is registered. */
   spot?: SpotService;
+  /** Perpetual contracts (clearings, pricing; tests drive the mark and funding by hand). */
+  perpetual?: PerpService;
   /** The market maker and the demo traders (their settings; tests run their rounds by hand). */
   marketMaker?: MarketMakerModule;
   /** Proof of reserves and liabilities (snapshots; tests take them by hand). */

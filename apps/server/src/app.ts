@@ -33,6 +33,10 @@ import { MakerBackOffice } from './modules/mm/back-office.ts';
 import { registerMarketMakerModule } from './modules/mm/module.ts';
 import { noticesAdminRoutes } from './modules/notices/admin-routes.ts';
 import { registerNoticesModule } from './modules/notices/module.ts';
+import { seedPerpDemo } from './modules/perpetual/demo.ts';
+import { PerpMaker } from './modules/perpetual/maker.ts';
+import { registerPerpModule } from './modules/perpetual/module.ts';
+import type { PerpService } from './modules/perpetual/service.ts';
 import { reservesAdminRoutes } from './modules/reserves/admin-routes.ts';
 import { publicationKey } from './modules/reserves/keys.ts';
 import { registerReservesModule } from './modules/reserves/module.ts';
@@ -233,6 +237,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories). The scope answers them as one object, so the list
   // of modules is written once, in its return.
+  // why: content asks the perpetual module for the leverage it offers; it is registered later.
+  let perpetual: PerpService | undefined;
   const modules = await registerScope(app, '/apiv', async (api) => {
     const settings = registerSettingsModule({ db });
     const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
@@ -263,9 +269,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       audit,
       settings,
       reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
-      // why: no market offers leverage yet, so a leverage claim is withheld; the perpetual
-      // contracts' module, once built, answers here with its open markets' highest leverage.
-      leverageOffered: async () => 0,
+      // why: a leverage claim is shown only while an open perpetual market offers that much.
+      leverageOffered: async () => (perpetual ? perpetual.leverageOffered() : 0),
     });
     const termsGate = content;
     const users = registerUsersModule(api, {
@@ -418,6 +423,25 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         log: (level, message, detail) => app.log[level]({ ...detail, node: config.nodeId }, message),
       },
     });
+    perpetual = registerPerpModule(api, {
+      db,
+      clock,
+      ledger,
+      index: markets.service,
+      users,
+      bus,
+      gateway,
+      identityGate: identity,
+      termsGate,
+      platformHalt: halt,
+      onError: (error, what) => app.log.error({ err: error, what }, 'perpetual failed'),
+      node: {
+        id: config.nodeId,
+        leaseMs: config.marketLeaseMs,
+        cluster: config.natsUrl !== undefined,
+        log: (level, message, detail) => app.log[level]({ ...detail, node: config.nodeId }, message),
+      },
+    });
     const support = registerSupportModule(api, {
       db,
       clock,
@@ -466,6 +490,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       wallet,
       delivery,
       spot,
+      perpetual,
       support,
       reserves,
       content,
@@ -480,6 +505,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   ctx.mining = modules.mining.service;
   ctx.markets = modules.markets.service;
   ctx.spot = modules.spot;
+  ctx.perpetual = modules.perpetual;
   const spotBackOffice = new SpotBackOffice(
     { db, clock, audit, markets: modules.markets.service },
     modules.spot,
@@ -520,6 +546,19 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         }),
       )
     : false;
+  const perpMaker = new PerpMaker({
+    db,
+    ledger,
+    users: modules.users,
+    perp: modules.perpetual,
+    scheduler,
+    onError: (error, what) => app.log.error({ err: error, what }, 'perpetual maker failed'),
+  });
+  if (config.demo) {
+    await underStartLock(store, 'demo-seed-perpetual', () =>
+      seedPerpDemo({ db, clock, ledger, maker: perpMaker }),
+    );
+  }
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
   ctx.reserves = modules.reserves;
 
@@ -615,6 +654,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   // why: the books are rebuilt from the open orders before the first request can reach them.
   await modules.spot.start();
+  await modules.perpetual.start({ pricing: options.startFeed !== false });
   await modules.notices.start();
   await modules.support.start();
   const spotMarketData = await startSpotMarketData({
@@ -633,6 +673,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
     marketMaker.start({ demoTraders: config.demo });
+    if (config.demo) perpMaker.start(2 * config.feedIntervalMs);
   }
   await readiness.start();
   ctx.readiness = readiness;
@@ -662,6 +703,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // why: requests still waiting on a batch were drained with the HTTP server; a batch queued
     // by other work (e.g. a job) still commits before the store closes.
     await modules.spot.stop();
+    await modules.perpetual.stop();
     await spotMarketData.stop();
     await scheduler.stop();
     await readiness.stop();

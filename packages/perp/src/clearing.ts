@@ -161,7 +161,7 @@ export class PerpClearing {
   }
 
   leverageOf(user: bigint): number {
-    return this.#leverage.get(user) ?? this.spec.maxLeverage;
+    return this.#positions.get(user)?.leverage ?? this.#leverage.get(user) ?? this.spec.maxLeverage;
   }
 
   depth(levels: number): { bids: [bigint, bigint][]; asks: [bigint, bigint][] } {
@@ -196,13 +196,62 @@ export class PerpClearing {
 
   /** Chooses the user's leverage; only while they hold no position and no open order here. */
   setLeverage(user: bigint, leverage: number): CommandResult {
-    return this.#run(() => {
+    return this.#run((j) => {
       if (!Number.isInteger(leverage) || leverage < 1 || leverage > this.spec.maxLeverage)
         return 'LEVERAGE_INVALID';
       if ((this.#positions.get(user)?.qty ?? 0n) !== 0n || this.openOrders(user).length > 0)
         return 'LEVERAGE_LOCKED';
       this.#leverage.set(user, leverage);
+      const p = this.#positionOf(user);
+      p.leverage = leverage;
+      j.positions.add(p);
       return null;
+    });
+  }
+
+  /**
+   * Sets the position's stop-loss and take-profit (§3: reduce-only close-position triggers, paired
+   * so that one firing cancels the other), replacing the pair set before. Either may be absent;
+   * neither cancels the pair.
+   */
+  attachStops(
+    user: bigint,
+    stops: { stopLoss?: bigint; takeProfit?: bigint; ref: TriggerRef },
+  ): CommandResult<PerpOrder[]> {
+    return this.#run<PerpOrder[]>((j) => {
+      const p = this.#positions.get(user);
+      if (!p || p.qty === 0n) return 'POSITION_NOT_FOUND';
+      const side: PerpSide = p.qty > 0n ? 'sell' : 'buy';
+      const made: PerpOrder[] = [];
+      for (const [kind, price] of [
+        ['stop', stops.stopLoss],
+        ['take_profit', stops.takeProfit],
+      ] as const) {
+        if (price === undefined) continue;
+        const outcome = this.#place(j, {
+          userId: user,
+          side,
+          type: 'market',
+          qty: 0n,
+          trigger: { kind, price, ref: stops.ref, closePosition: true },
+        });
+        if (typeof outcome === 'string') {
+          // why: refused before any change of the pair: the earlier one stays as it was.
+          for (const o of made) this.#orders.delete(o.id);
+          j.orders.clear();
+          return outcome;
+        }
+        made.push(...outcome.value);
+      }
+      for (const o of this.openOrders(user)) {
+        if (o.closePosition && o.status === 'untriggered' && !made.includes(o as PerpOrder))
+          this.#end(j, o as PerpOrder, 'user');
+      }
+      if (made.length === 2) {
+        made[0]!.trigger!.oco = made[1]!.id;
+        made[1]!.trigger!.oco = made[0]!.id;
+      }
+      return { value: made };
     });
   }
 
@@ -912,6 +961,7 @@ export class PerpClearing {
       const qty = abs(p.qty) < abs(lot.qty) ? abs(p.qty) : abs(lot.qty);
       for (const o of this.openOrders(p.userId)) this.#end(j, o as PerpOrder, 'adl');
       this.#figures.seq += 1n;
+      const signed = p.qty > 0n ? qty : -qty;
       const { pnl } = closeLeg(this.spec, j, p, qty, price, 0n);
       closeLot(this.spec, j, lot, qty, price);
       j.events.push({
@@ -945,6 +995,8 @@ export class PerpClearing {
         return j.result<T>(outcome);
       }
       if (j.fund !== 0n) throw new Error(`funding account left at ${j.fund}`);
+      // why: every command that moved money has a sequence of its own (its journal entry's reference).
+      if (j.moves.length > 0 && this.#figures.seq === seq) this.#figures.seq += 1n;
       return j.result<T>(null, outcome === null ? undefined : outcome.value);
     } finally {
       this.#journal = null;

@@ -140,6 +140,7 @@ export type ClearingEvent =
       /** What went to the insurance fund at takeover (the margin left at BP). */
       remainder: bigint;
     }
+  /** `qty` signed as the deleveraged position was (long > 0). */
   | { type: 'adl'; seq: bigint; userId: bigint; lotId: bigint; qty: bigint; price: bigint; pnl: bigint }
   | {
       type: 'funding';

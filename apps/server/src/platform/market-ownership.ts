@@ -288,3 +288,24 @@ function hashOf(text: string): number {
   for (let i = 0; i < text.length; i += 1) h = (h * 31 + text.charCodeAt(i)) >>> 0;
   return h;
 }
+
+/** A command reached a sequencer that no longer owns its market: it is routed again. */
+export class NotOwnerError extends Error {
+  constructor(symbol: string) {
+    super(`this node does not own ${symbol}`);
+    this.name = 'NotOwnerError';
+  }
+}
+
+/**
+ * The batch's fence failed: another epoch wrote the market since this node's last commit
+ * (`fenced`), or an order row it changes was not as its book holds it (`broken`: the book must be
+ * rebuilt before it takes another command).
+ */
+export class FencedError extends Error {
+  readonly reason: 'fenced' | 'broken';
+  constructor(reason: 'fenced' | 'broken') {
+    super(reason);
+    this.reason = reason;
+  }
+}

@@ -27,6 +27,7 @@ import * as terms from './migrations/2026_11_27_0029_terms.ts';
 import * as marketOwnership from './migrations/2026_11_27_0030_market_ownership.ts';
 import * as storedFiles from './migrations/2026_11_27_0031_stored_files.ts';
 import * as platformHalt from './migrations/2026_11_27_0032_platform_halt.ts';
+import * as perpetual from './migrations/2026_11_27_0033_perpetual.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0030_market_ownership': marketOwnership,
   '2026_11_27_0031_stored_files': storedFiles,
   '2026_11_27_0032_platform_halt': platformHalt,
+  '2026_11_27_0033_perpetual': perpetual,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

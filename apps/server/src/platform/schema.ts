@@ -55,6 +55,18 @@ import type {
   MiningRevenuesTable,
 } from './schema/mining.ts';
 import type {
+  PerpFundingPaymentsTable,
+  PerpFundingsTable,
+  PerpInsuranceMovesTable,
+  PerpLiquidationsTable,
+  PerpLotsTable,
+  PerpMarketsTable,
+  PerpOrdersTable,
+  PerpPositionsTable,
+  PerpPremiumsTable,
+  PerpTradesTable,
+} from './schema/perpetual.ts';
+import type {
   PorLeavesTable,
   PorNodesTable,
   PorReservesTable,
@@ -84,6 +96,7 @@ export type * from './schema/launchpad.ts';
 export type * from './schema/ledger.ts';
 export type * from './schema/markets.ts';
 export type * from './schema/mining.ts';
+export type * from './schema/perpetual.ts';
 export type * from './schema/reserves.ts';
 export type * from './schema/spot.ts';
 export type * from './schema/wallet.ts';
@@ -162,4 +175,14 @@ export interface Database {
   mining_days: MiningDaysTable;
   stored_files: StoredFilesTable;
   platform_halts: PlatformHaltsTable;
+  perp_markets: PerpMarketsTable;
+  perp_positions: PerpPositionsTable;
+  perp_orders: PerpOrdersTable;
+  perp_lots: PerpLotsTable;
+  perp_trades: PerpTradesTable;
+  perp_fundings: PerpFundingsTable;
+  perp_funding_payments: PerpFundingPaymentsTable;
+  perp_liquidations: PerpLiquidationsTable;
+  perp_insurance_moves: PerpInsuranceMovesTable;
+  perp_premiums: PerpPremiumsTable;
 }

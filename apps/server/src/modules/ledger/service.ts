@@ -21,7 +21,14 @@ export const ACCOUNT_KINDS = [
 ] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 /** Kinds whose user balances must equal the open reservations registered for them. */
-export type ReservedKind = 'frozen' | 'locked' | 'mining' | 'trial' | 'trial_frozen' | 'trial_profit';
+export type ReservedKind =
+  | 'frozen'
+  | 'locked'
+  | 'margin'
+  | 'mining'
+  | 'trial'
+  | 'trial_frozen'
+  | 'trial_profit';
 
 /** The ledger's figures at one point: see {@link LedgerService.totals}. */
 export interface LedgerTotals {
@@ -51,7 +58,16 @@ export const SYSTEM_ACCOUNTS = [
 export type ProjectAccount = `${'lp_issuer' | 'lp_inventory' | 'lp_escrow'}:${string}`;
 /** A mining output coin's pool (`mining_pool:<COIN>`): the operator funds it; daily output is paid from it. */
 export type PoolAccount = `mining_pool:${string}`;
-export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number] | ProjectAccount | PoolAccount;
+/**
+ * A perpetual market's own accounts (`<name>:<symbol>`, perpetual.md §2): trade settlement (may be
+ * negative), the funding account (0 after every funding event) and the insurance fund.
+ */
+export type PerpMarketAccount = `${'perp_settlement' | 'perp_funding' | 'perp_insurance'}:${string}`;
+export type SystemAccount =
+  | (typeof SYSTEM_ACCOUNTS)[number]
+  | ProjectAccount
+  | PoolAccount
+  | PerpMarketAccount;
 
 export type Owner = { userId: bigint } | { system: SystemAccount };
 
