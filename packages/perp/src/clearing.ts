@@ -969,7 +969,7 @@ export class PerpClearing {
         seq: this.#figures.seq,
         userId: p.userId,
         lotId: lot.id,
-        qty,
+        qty: signed,
         price,
         pnl,
       });

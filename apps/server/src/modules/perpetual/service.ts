@@ -287,14 +287,12 @@ export class PerpService {
     await this.#market(symbol);
     const rows = await repo.pageFundings(this.#deps.db, symbol, page, PAGE);
     return {
-      list: rows
-        .slice(0, PAGE)
-        .map((f) => ({
-          symbol: f.symbol,
-          rate: fromAtoms(f.rate),
-          mark: fromAtoms(f.mark),
-          at: fromMillis(f.funding_at),
-        })),
+      list: rows.slice(0, PAGE).map((f) => ({
+        symbol: f.symbol,
+        rate: fromAtoms(f.rate),
+        mark: fromAtoms(f.mark),
+        at: fromMillis(f.funding_at),
+      })),
       page,
       has_more: rows.length > PAGE,
     };
