@@ -34,6 +34,8 @@ import { registerMarketMakerModule } from './modules/mm/module.ts';
 import { noticesAdminRoutes } from './modules/notices/admin-routes.ts';
 import { registerNoticesModule } from './modules/notices/module.ts';
 import { seedPerpDemo } from './modules/perpetual/demo.ts';
+import { perpAdminRoutes } from './modules/perpetual/admin-routes.ts';
+import { PerpBackOffice } from './modules/perpetual/back-office.ts';
 import { PerpMaker } from './modules/perpetual/maker.ts';
 import { registerPerpModule } from './modules/perpetual/module.ts';
 import type { PerpService } from './modules/perpetual/service.ts';
@@ -427,6 +429,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       db,
       clock,
       ledger,
+      audit,
       index: markets.service,
       users,
       bus,
@@ -648,6 +651,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await admin.register(launchpadAdminRoutes, { launchpad: modules.launchpad.service });
       await admin.register(miningAdminRoutes, { mining: modules.mining.service });
       await admin.register(indexSourcesAdminRoutes, { indexSources: modules.markets.backOffice });
+      await admin.register(perpAdminRoutes, {
+        perp: new PerpBackOffice({ db, clock, ledger, perp: modules.perpetual }),
+      });
     },
     { prefix: '/admin-api' },
   );

@@ -12,13 +12,23 @@ export type PerpCommand =
   | { kind: 'mark'; mark: bigint; index: bigint }
   | { kind: 'freeze' }
   | { kind: 'fund'; rate: bigint; mark: bigint; at: Millis }
-  | { kind: 'insurance'; amount: bigint; by: string; memo: string }
+  /** Staff move treasury money into the fund (audited with the move, in its transaction). */
+  | { kind: 'insurance'; amount: bigint; staff: StaffStamp; reason: string }
   /** Reads the book (answered at once, between batches). */
   | { kind: 'depth'; levels: number }
+  /** Staff change fees, band or status (audited in the batch that applies it). */
   | {
       kind: 'configure';
       values: Partial<Pick<repo.PerpMarketRow, 'maker_rate' | 'taker_rate' | 'band_rate' | 'status'>>;
+      staff: StaffStamp;
+      reason: string;
     };
+
+/** Who acted, for the audit record. */
+export interface StaffStamp {
+  actor: string;
+  ip: string;
+}
 
 /** What a command's caller is answered once its batch committed: the order ids it made or touched. */
 export interface PerpOutcome {

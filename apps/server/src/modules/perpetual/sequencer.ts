@@ -24,6 +24,21 @@ export interface PerpSequencerDeps {
     tradingStatuses(db: Db, userIds: readonly bigint[]): Promise<Map<bigint, 'ok' | 'frozen' | 'banned'>>;
   };
   onError?: (error: unknown, what: string) => void;
+  /** Staff changes are recorded in the transaction that makes them. */
+  audit: {
+    record(
+      trx: Db,
+      entry: {
+        actor: string;
+        action: string;
+        target: string;
+        reason?: string;
+        before?: unknown;
+        after?: unknown;
+        ip?: string;
+      },
+    ): Promise<void>;
+  };
   /** A batch's result, after its commit (tests and the feeds). */
   onCommitted?: (symbol: string, results: CommandResult<unknown>[]) => void;
 }
@@ -258,18 +273,29 @@ export class PerpSequencer {
         continue;
       }
       if (command.kind === 'configure') {
-        configured = { ...(configured ?? this.#market), ...command.values };
+        const before = configured ?? this.#market;
+        configured = { ...before, ...command.values };
         await repo.updateMarket(trx, this.symbol, command.values, now);
+        await this.#deps.audit.record(trx, {
+          actor: command.staff.actor,
+          action: 'perp.market.edit',
+          target: `perp:${this.symbol}`,
+          reason: command.reason,
+          before: settingsOf(before),
+          after: settingsOf(configured),
+          ip: command.staff.ip,
+        });
         this.#clearing = new PerpClearing(specOf(configured), this.#clearing.snapshot());
         answers.push({ orderIds: [] });
         continue;
       }
       if (command.kind === 'insurance') {
+        const before = this.#clearing.figures.insurance;
         await ledger.post(trx, {
           type: 'perp.insurance',
-          ref: `${this.symbol}:${clearing.figures.seq}:${now}:${answers.length}`,
-          memo: command.memo,
-          by: command.by,
+          ref: `${this.symbol}:topup:${clearing.figures.seq}:${now}:${answers.length}`,
+          memo: command.reason,
+          by: command.staff.actor,
           postings: [
             { owner: { system: 'treasury' }, asset: quote, kind: 'available', amount: -command.amount },
             {
@@ -281,7 +307,16 @@ export class PerpSequencer {
           ],
         });
         this.#clearing.adjustInsurance(command.amount);
-        records.insurance('topup', command.amount, this.#clearing.figures.insurance, `staff:${command.by}`);
+        await this.#deps.audit.record(trx, {
+          actor: command.staff.actor,
+          action: 'perp.insurance.fund',
+          target: `perp:${this.symbol}`,
+          reason: command.reason,
+          before: { insurance: String(before) },
+          after: { insurance: String(this.#clearing.figures.insurance) },
+          ip: command.staff.ip,
+        });
+        records.insurance('topup', command.amount, this.#clearing.figures.insurance, command.staff.actor);
         answers.push({ orderIds: [] });
         continue;
       }
@@ -415,4 +450,14 @@ interface BatchWork {
   answers: (PerpOutcome | AppError)[];
   results: CommandResult<unknown>[];
   event: PerpBatchEvent | null;
+}
+
+/** A market's settings as the audit log records them. */
+function settingsOf(m: repo.PerpMarketRow) {
+  return {
+    makerRate: String(m.maker_rate),
+    takerRate: String(m.taker_rate),
+    bandRate: String(m.band_rate),
+    status: m.status,
+  };
 }

@@ -27,6 +27,7 @@ import type { WsGateway } from '../../platform/ws-gateway.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { PerpCommand } from './commands.ts';
 import { PerpMarkets } from './owned-markets.ts';
+import type { PerpSequencerDeps } from './sequencer.ts';
 import { PERP_TICKER_SUBJECT, PerpPricing } from './pricing.ts';
 import { specOf } from './records.ts';
 import * as repo from './repository.ts';
@@ -62,6 +63,7 @@ export interface PerpDeps {
     log?: (level: 'info' | 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
   };
   onError?: (error: unknown, what: string) => void;
+  audit: PerpSequencerDeps['audit'];
 }
 
 /** A place as the API gives it, amounts in atoms. */
@@ -121,6 +123,7 @@ export class PerpService {
         db: deps.db,
         clock: deps.clock,
         ledger: deps.ledger,
+        audit: deps.audit,
         bus: deps.bus,
         users: deps.users,
         onError,

@@ -20,6 +20,8 @@ export const PERMISSIONS = [
   'delivery.manage',
   'spot.read',
   'spot.manage',
+  'perp.read',
+  'perp.manage',
   'reserves.read',
   'reserves.manage',
   'identity.read',
@@ -44,7 +46,8 @@ export type Permission = (typeof PERMISSIONS)[number];
  * Which role may do what. The owner may do everything; nobody else manages staff or changes the
  * wallet configuration (a network's settings include the deposit address customers pay to) or the
  * delivery products and trial money or the spot markets; finance reads delivery exposure, results
- * and contracts; finance and compliance read spot markets, books and a user's orders; finance
+ * and contracts; finance and compliance read spot markets, books and a user's orders, and the
+ * perpetual markets, their insurance funds, liquidations, ADL and funding (only the owner changes them); finance
  * attaches proof-of-reserves entries and publishes snapshots, compliance reads them; compliance
  * reviews identities (their images only through an audited call); content staff send broadcast
  * notices and write announcements, help and pages; support reads the mail outbox (a user asking
@@ -67,6 +70,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'config.read',
     'delivery.read',
     'spot.read',
+    'perp.read',
     'reserves.read',
     'reserves.manage',
     'launchpad.read',
@@ -84,6 +88,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'audit.read',
     'config.read',
     'spot.read',
+    'perp.read',
     'reserves.read',
     'identity.read',
     'identity.review',
