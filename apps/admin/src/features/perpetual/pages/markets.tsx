@@ -68,7 +68,7 @@ export function MarketsTab({ canManage }: { canManage: boolean }) {
           numberColumn(t('perp.openInterest'), (row) => `${decimalText(row.openInterest)} ${row.base}`),
           numberColumn(t('perp.longsShorts'), (row) => `${row.longs} / ${row.shorts}`),
           numberColumn(t('perp.fundLots'), (row) => `${decimalText(row.fundLots)} ${row.base}`),
-          numberColumn(t('perp.fundingRate'), (row) => (
+          numberColumn(t('perp.predictedFunding'), (row) => (
             <Space orientation="vertical" size={0} align="end">
               <span>{ratioPercent(row.fundingRate)}</span>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
