@@ -6,6 +6,7 @@ import {
   DollarOutlined,
   FieldTimeOutlined,
   FileTextOutlined,
+  FundOutlined,
   IdcardOutlined,
   LineChartOutlined,
   MailOutlined,
@@ -64,6 +65,9 @@ const DeliveryPage = lazy(() =>
   import('../features/delivery/pages/delivery.tsx').then((m) => ({ default: m.DeliveryPage })),
 );
 const SpotPage = lazy(() => import('../features/spot/pages/spot.tsx').then((m) => ({ default: m.SpotPage })));
+const PerpetualPage = lazy(() =>
+  import('../features/perpetual/pages/perpetual.tsx').then((m) => ({ default: m.PerpetualPage })),
+);
 const ReservesPage = lazy(() =>
   import('../features/reserves/pages/reserves.tsx').then((m) => ({ default: m.ReservesPage })),
 );
@@ -108,6 +112,7 @@ const NAV = [
   { path: '/adjustments', key: 'adjustments', permission: 'finance.adjust', icon: <DollarOutlined /> },
   { path: '/delivery', key: 'delivery', permission: 'delivery.read', icon: <FieldTimeOutlined /> },
   { path: '/spot', key: 'spot', permission: 'spot.read', icon: <LineChartOutlined /> },
+  { path: '/perp', key: 'perp', permission: 'perp.read', icon: <FundOutlined /> },
   { path: '/reserves', key: 'reserves', permission: 'reserves.read', icon: <SafetyCertificateOutlined /> },
   { path: '/identity', key: 'identity', permission: 'identity.read', icon: <IdcardOutlined /> },
   { path: '/content', key: 'content', permission: 'content.read', icon: <FileTextOutlined /> },
@@ -203,6 +208,7 @@ const router = createHashRouter([
       { path: 'adjustments', element: <AdjustmentsPage /> },
       { path: 'delivery', element: <DeliveryPage /> },
       { path: 'spot', element: <SpotPage /> },
+      { path: 'perp/:tab?', element: <PerpetualPage /> },
       { path: 'reserves', element: <ReservesPage /> },
       { path: 'identity', element: <IdentityPage /> },
       { path: 'content', element: <ContentPage /> },
