@@ -25,7 +25,13 @@ const SymbolParams = z.object({
     .refine((v) => /^[A-Z0-9]{2,24}$/.test(v), { error: 'MARKET_NOT_OPEN' }),
 });
 const PageQuery = AdminPerpPageQuery.extend(TokenQuery.shape);
-const CHANGE_ERRORS = ['MARKET_NOT_OPEN', 'MARKET_UNAVAILABLE', 'ILLEGAL_OPERATION'] as const;
+const CHANGE_ERRORS = [
+  'MARKET_NOT_OPEN',
+  'MARKET_UNAVAILABLE',
+  'BALANCE_INSUFFICIENT',
+  'AMOUNT_INVALID',
+  'ILLEGAL_OPERATION',
+] as const;
 
 /**
  * `/admin-api/perp/*`: perpetual markets with live figures, fee/band/status changes and
@@ -40,7 +46,7 @@ export async function perpAdminRoutes(
   const perp = options.perp;
 
   api.get('/perp/markets', {
-    config: { staff: 'perp.read' },
+    config: { staff: 'perp.read', errors: ['MARKET_NOT_OPEN'] },
     schema: {
       tags,
       operationId: 'adminListPerpMarkets',

@@ -39,12 +39,14 @@ const GATES = [
   'REALNAME_REQUIRED',
   'TERMS_NOT_ACCEPTED',
 ] as const;
-const MARKET = ['MARKET_NOT_OPEN', 'MARKET_UNAVAILABLE'] as const;
+// why: every command goes through the market's batch, whose ledger entry refuses a balance below zero.
+const MARKET = ['MARKET_NOT_OPEN', 'MARKET_UNAVAILABLE', 'BALANCE_INSUFFICIENT'] as const;
 export const PERP_PLACE_ERRORS = [
   ...GATES,
   ...MARKET,
   'PRICE_INVALID',
   'QTY_INVALID',
+  'AMOUNT_INVALID',
   'PRICE_OUT_OF_BAND',
   'TRIGGER_PRICE_INVALID',
   'TRIGGER_WOULD_FIRE',
@@ -73,6 +75,7 @@ const STOPS_ERRORS = [
   ...GATES,
   ...MARKET,
   'POSITION_NOT_FOUND',
+  'AMOUNT_INVALID',
   'TRIGGER_PRICE_INVALID',
   'TRIGGER_WOULD_FIRE',
   'REDUCE_ONLY_REJECTED',
@@ -283,7 +286,7 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
       querystring: PerpOrderHistoryQuery,
       response: { 200: envelope(PerpOrderPage) },
     },
-    config: auth,
+    config: { ...auth, errors: ['MARKET_NOT_OPEN'] },
     handler: async (request) => {
       const q = request.query;
       return ok(
@@ -314,7 +317,7 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
       querystring: PerpHistoryQuery,
       response: { 200: envelope(PerpFundingPage) },
     },
-    config: auth,
+    config: { ...auth, errors: ['MARKET_NOT_OPEN'] },
     handler: async (request) =>
       ok(request, await perp.funding(requireAuth(request).userId, request.query.symbol, request.query.page)),
   });
@@ -327,7 +330,7 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
       querystring: PerpHistoryQuery,
       response: { 200: envelope(PerpLiquidationPage) },
     },
-    config: auth,
+    config: { ...auth, errors: ['MARKET_NOT_OPEN'] },
     handler: async (request) =>
       ok(
         request,
