@@ -1,0 +1,13 @@
+import type { PerpLeverageBody } from '@bourse/shared/api';
+import { useMutation } from '@tanstack/react-query';
+import { post } from '../../../api/http.ts';
+import { useRefreshAccount } from './use-refresh-account.ts';
+
+/** `POST /Perp/leverage`: only while the caller holds no position and no open order in the market. */
+export function useSetLeverage() {
+  const refresh = useRefreshAccount();
+  return useMutation({
+    mutationFn: (input: Omit<PerpLeverageBody, 'token'>) => post('/Perp/leverage', input, 'PerpAccount'),
+    onSettled: refresh,
+  });
+}
