@@ -7,7 +7,8 @@ export function usePerpLiquidations() {
   return useInfiniteQuery({
     queryKey: [...perpMineKey, 'liquidations'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Perp/liquidations', { page: pageParam }, 'PerpLiquidationPage', { signal, silent: true })).data,
+      (await get('/Perp/liquidations', { page: pageParam }, 'PerpLiquidationPage', { signal, silent: true }))
+        .data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
     staleTime: 0,

@@ -11,7 +11,8 @@ export function perpOrdersQueryOptions(status: PerpOrderStatus) {
   return infiniteQueryOptions({
     queryKey: [...perpMineKey, 'orders', status],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Perp/orders', { status, page: pageParam }, 'PerpOrderPage', { signal, silent: true })).data,
+      (await get('/Perp/orders', { status, page: pageParam }, 'PerpOrderPage', { signal, silent: true }))
+        .data,
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
     staleTime: 0,
@@ -26,7 +27,8 @@ export function usePerpOrders(status: PerpOrderStatus) {
 export function usePerpOrder(id: string) {
   return useQuery({
     queryKey: [...perpMineKey, 'order', id],
-    queryFn: async ({ signal }) => (await get('/Perp/order', { id }, 'PerpOrderDetail', { signal, silent: true })).data,
+    queryFn: async ({ signal }) =>
+      (await get('/Perp/order', { id }, 'PerpOrderDetail', { signal, silent: true })).data,
     enabled: id !== '',
     refetchInterval: (query) => (query.state.data?.status === 'entrusted' ? OPEN_ORDER_POLL_MS : false),
     staleTime: 0,

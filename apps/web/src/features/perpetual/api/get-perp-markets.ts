@@ -6,7 +6,8 @@ import { perpQueryKey } from './perp-query-key.ts';
 export function perpMarketsQueryOptions() {
   return queryOptions({
     queryKey: [...perpQueryKey, 'markets'],
-    queryFn: async ({ signal }) => (await get('/Perp/markets', {}, 'PerpMarketList', { signal, silent: true })).data,
+    queryFn: async ({ signal }) =>
+      (await get('/Perp/markets', {}, 'PerpMarketList', { signal, silent: true })).data,
     staleTime: 60_000,
   });
 }

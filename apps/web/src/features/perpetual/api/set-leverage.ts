@@ -1,4 +1,3 @@
-import type { PerpLeverageBody } from '@bourse/shared/api';
 import { useMutation } from '@tanstack/react-query';
 import { post } from '../../../api/http.ts';
 import { useRefreshAccount } from './use-refresh-account.ts';
@@ -7,7 +6,7 @@ import { useRefreshAccount } from './use-refresh-account.ts';
 export function useSetLeverage() {
   const refresh = useRefreshAccount();
   return useMutation({
-    mutationFn: (input: Omit<PerpLeverageBody, 'token'>) => post('/Perp/leverage', input, 'PerpAccount'),
+    mutationFn: (input: { symbol: string; leverage: number }) => post('/Perp/leverage', input, 'PerpAccount'),
     onSettled: refresh,
   });
 }

@@ -90,7 +90,12 @@ describe('decimals and atoms', () => {
     expect(spec.takerRate).toBe(50_000n);
     expect(spec.makerRate).toBe(20_000n);
     expect(spec.bandRate).toBe(5_000_000n);
-    expect(spec.tiers[1]).toEqual({ maxNotional: 100_000_000_000_000n, maxLeverage: 4, mmr: 2_500_000n, cum: 125_000_000_000n });
+    expect(spec.tiers[1]).toEqual({
+      maxNotional: 100_000_000_000_000n,
+      maxLeverage: 4,
+      mmr: 2_500_000n,
+      cum: 125_000_000_000n,
+    });
     expect(spec.tiers[4]?.maxNotional).toBeNull();
   });
 
@@ -136,7 +141,12 @@ describe('pre-trade figures (T1)', () => {
   });
 
   it('an opposite order closes first and holds only for the rest', () => {
-    const position = { qty: 100_000_000n, entry: 6_000_000_000_000n, margin: 1_200_000_000_000n, leverage: 5 };
+    const position = {
+      qty: 100_000_000n,
+      entry: 6_000_000_000_000n,
+      margin: 1_200_000_000_000n,
+      leverage: 5,
+    };
     const close = preTrade({ ...form, side: 'sell', type: 'limit', price: '60000.0', position });
     expect(close.openingQty).toBe('0.00000000');
     expect(close.hold).toBe('0.00000000');
@@ -149,7 +159,9 @@ describe('pre-trade figures (T1)', () => {
   });
 
   it('a reduce-only order holds nothing', () => {
-    expect(preTrade({ ...form, type: 'limit', price: '60000.0', isReduceOnly: true }).hold).toBe('0.00000000');
+    expect(preTrade({ ...form, type: 'limit', price: '60000.0', isReduceOnly: true }).hold).toBe(
+      '0.00000000',
+    );
   });
 
   it('answers nothing for a quantity off the lot or a missing price', () => {

@@ -111,20 +111,26 @@ export interface LiveFigures {
  * − E), ROE = uPnL / ⌈E/L⌉): they move with each push instead of waiting for the next account read.
  * Falls back to the server's figures while the mark is unknown.
  */
-export function liveFigures(spec: PerpSpec, position: PerpPosition, mark: string | null | undefined): LiveFigures {
+export function liveFigures(
+  spec: PerpSpec,
+  position: PerpPosition,
+  mark: string | null | undefined,
+): LiveFigures {
   const ticks = markTicks(spec, mark);
-  if (ticks === null)
-    return { pnl: position.unrealised_pnl, roe: position.roe, mark: position.mark };
+  if (ticks === null) return { pnl: position.unrealised_pnl, roe: position.roe, mark: position.mark };
   const figures = positionFigures(position);
   const pnl = unrealisedPnl(spec, figures, ticks);
   const bps = roeBps(spec, figures, ticks);
   return { pnl: decimalOf(pnl), roe: decimalOf(bps * 10_000n), mark: ticksToPrice(spec, ticks) };
 }
 
-/** A ratio (`"0.25"`) as a signed percentage with two decimals (`"+25.00"`), truncated toward zero. */
-export function percentText(ratio: string): string {
+/**
+ * A ratio (`"0.25"`) as a signed percentage, two decimals unless told (`"+25.00"`), truncated
+ * toward zero; funding rates take four (`"0.0001"` → `"+0.0100"`).
+ */
+export function percentText(ratio: string, decimals = 2): string {
   const atoms = atomsOf(ratio) * 100n;
-  const text = fromAtoms(atoms, 2);
+  const text = fromAtoms(atoms, decimals);
   return atoms > 0n && /[1-9]/.test(text) ? `+${text}` : text;
 }
 
@@ -194,7 +200,9 @@ const EMPTY: PreTrade = {
  * market types the band price (maxBuy / minSell) around the mark — for a market trigger, around
  * its trigger price, the mark it will most likely meet when it fires.
  */
-export function holdPriceTicks(input: Pick<PreTradeInput, 'spec' | 'side' | 'type' | 'price' | 'triggerPrice' | 'mark'>): bigint | null {
+export function holdPriceTicks(
+  input: Pick<PreTradeInput, 'spec' | 'side' | 'type' | 'price' | 'triggerPrice' | 'mark'>,
+): bigint | null {
   const { spec, side, type } = input;
   if (hasLimitPrice(type)) return priceTicks(spec, input.price);
   const around = isTriggerType(type) ? priceTicks(spec, input.triggerPrice) : markTicks(spec, input.mark);
@@ -215,7 +223,7 @@ export function preTrade(input: PreTradeInput): PreTrade {
   if (qty <= 0n || ticks === null || spec.lotAtoms <= 0n || qty % spec.lotAtoms !== 0n) return EMPTY;
   const sign = side === 'buy' ? 1n : -1n;
   const held = position?.qty ?? 0n;
-  const isOpposite = held !== 0n && (held > 0n) !== (sign > 0n);
+  const isOpposite = held !== 0n && held > 0n !== sign > 0n;
   const closing = isOpposite ? (qty < (held < 0n ? -held : held) ? qty : held < 0n ? -held : held) : 0n;
   const opening = input.isReduceOnly ? 0n : qty - closing;
   const orderValue = value(spec, qty, ticks);
@@ -226,20 +234,31 @@ export function preTrade(input: PreTradeInput): PreTrade {
   let after: PositionFigures | null = position;
   if (opening > 0n) {
     // why: a market order is valued at the band price for the hold, but fills near the mark.
-    const fillTicks = hasLimitPrice(input.type) ? ticks : (priceTicks(spec, input.triggerPrice) ?? markTicks(spec, input.mark) ?? ticks);
+    const fillTicks = hasLimitPrice(input.type)
+      ? ticks
+      : (priceTicks(spec, input.triggerPrice) ?? markTicks(spec, input.mark) ?? ticks);
     const fillValue = value(spec, opening, fillTicks);
     const fillMargin = initialMargin(fillValue, leverage);
-    after = isOpposite || !position
-      ? { qty: sign * opening, entry: fillValue, margin: fillMargin, leverage }
-      : { ...position, qty: position.qty + sign * opening, entry: position.entry + fillValue, margin: position.margin + fillMargin };
+    after =
+      isOpposite || !position
+        ? { qty: sign * opening, entry: fillValue, margin: fillMargin, leverage }
+        : {
+            ...position,
+            qty: position.qty + sign * opening,
+            entry: position.entry + fillValue,
+            margin: position.margin + fillMargin,
+          };
   } else if (position && closing > 0n) {
     const abs = position.qty < 0n ? -position.qty : position.qty;
-    after = closing >= abs ? null : {
-      ...position,
-      qty: position.qty + sign * closing,
-      entry: position.entry - (position.entry * closing) / abs,
-      margin: position.margin - (position.margin * closing) / abs,
-    };
+    after =
+      closing >= abs
+        ? null
+        : {
+            ...position,
+            qty: position.qty + sign * closing,
+            entry: position.entry - (position.entry * closing) / abs,
+            margin: position.margin - (position.margin * closing) / abs,
+          };
   }
   const lp = after && after.qty !== 0n ? liquidationPrice(spec, after) : null;
   return {
