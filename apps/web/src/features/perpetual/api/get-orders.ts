@@ -1,10 +1,7 @@
 import type { PerpOrderStatus } from '@bourse/shared/api';
-import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { perpMineKey } from './perp-query-key.ts';
-
-/** An open order shown on its page is asked again this often. */
-const OPEN_ORDER_POLL_MS = 3000;
 
 /** `GET /Perp/orders`: the caller's orders in one status, newest first, page by page. */
 export function perpOrdersQueryOptions(status: PerpOrderStatus) {
@@ -21,16 +18,4 @@ export function perpOrdersQueryOptions(status: PerpOrderStatus) {
 
 export function usePerpOrders(status: PerpOrderStatus) {
   return useInfiniteQuery(perpOrdersQueryOptions(status));
-}
-
-/** `GET /Perp/order`: one order with its fills; an entrusted one is asked again while shown. */
-export function usePerpOrder(id: string) {
-  return useQuery({
-    queryKey: [...perpMineKey, 'order', id],
-    queryFn: async ({ signal }) =>
-      (await get('/Perp/order', { id }, 'PerpOrderDetail', { signal, silent: true })).data,
-    enabled: id !== '',
-    refetchInterval: (query) => (query.state.data?.status === 'entrusted' ? OPEN_ORDER_POLL_MS : false),
-    staleTime: 0,
-  });
 }

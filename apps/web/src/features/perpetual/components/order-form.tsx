@@ -181,7 +181,7 @@ export function OrderForm({
   const isHalted = market.status !== 'open';
   const isFrozen = ticker?.frozen === true;
   const isBlocked = isHalted || (isFrozen && !isReduceOnly);
-  const { clearErrors, setValue, getValues } = form;
+  const { clearErrors, getValues } = form;
 
   function choose(next: { side?: Side; tab?: TypeTab; isLimitChild?: boolean }) {
     if (next.side) setSide(next.side);
@@ -205,7 +205,6 @@ export function OrderForm({
         reduce_only: isReduceOnly,
       },
       () => {
-        setValue('qty', '');
         form.reset({ price: getValues('price'), qty: '', trigger_price: getValues('trigger_price') });
       },
     );

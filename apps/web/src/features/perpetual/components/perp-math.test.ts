@@ -206,3 +206,23 @@ describe('trigger conditions', () => {
     expect(triggerCondition('take_profit_limit', 'sell')).toBe('gte');
   });
 });
+
+describe('hold price of trigger orders', () => {
+  it('a stop-market buy holds at the band above its trigger; a stop-limit at its limit price', () => {
+    expect(holdPriceTicks({ ...form, type: 'stop_market', triggerPrice: '60000.0' })).toBe(630_000n);
+    expect(
+      holdPriceTicks({ ...form, side: 'sell', type: 'take_profit_market', triggerPrice: '60000.0' }),
+    ).toBe(570_000n);
+    expect(holdPriceTicks({ ...form, type: 'stop_limit', price: '61000.0', triggerPrice: '60000.0' })).toBe(
+      610_000n,
+    );
+  });
+});
+
+describe('liquidation price of a new short (T1 mirrored)', () => {
+  it('a 1 BTC limit sell at 60 000.0, 5x: (E + M)/(Q(1 + MMR)) = 72 000/1.02, ceiled to the tick', () => {
+    const figures = preTrade({ ...form, side: 'sell', type: 'limit', price: '60000.0' });
+    expect(figures.hold).toBe('12030.00000000');
+    expect(figures.liquidationPrice).toBe('70588.30000000');
+  });
+});

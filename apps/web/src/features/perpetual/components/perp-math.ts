@@ -1,5 +1,4 @@
 import {
-  bankruptcyPrice,
   initialMargin,
   liquidationPrice,
   type PerpSpec,
@@ -270,11 +269,6 @@ export function preTrade(input: PreTradeInput): PreTrade {
     hold: decimalOf(im + fee),
     liquidationPrice: lp === null ? null : ticksToPrice(spec, lp),
   };
-}
-
-/** The bankruptcy price of a position from its figures (for a display check against the server's). */
-export function bankruptcyText(spec: PerpSpec, position: PerpPosition): string {
-  return ticksToPrice(spec, bankruptcyPrice(spec, positionFigures(position)));
 }
 
 /**

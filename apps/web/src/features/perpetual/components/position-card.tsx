@@ -10,10 +10,16 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useClosePosition } from '../api/close-position.ts';
 import { SideTag } from './labels.tsx';
 import { MarginSheet } from './margin-sheet.tsx';
-import { liveFigures, percentText } from './perp-math.ts';
+import { atomsOf, liveFigures, percentText } from './perp-math.ts';
 import { TpslSheet } from './tpsl-sheet.tsx';
 
 type SheetName = 'close' | 'tpsl' | 'margin' | null;
+
+/** The up / down tone of a signed ratio, as `Amount` gives a profit or loss (the sign says it too). */
+function toneOf(ratio: string): string {
+  const atoms = atomsOf(ratio);
+  return atoms > 0n ? ' is-gain' : atoms < 0n ? ' is-loss' : '';
+}
 
 /**
  * The position on this market: side, size, entry, mark, liquidation and bankruptcy prices, margin,
@@ -141,7 +147,7 @@ function PositionCard({
         </div>
         <div>
           <dt>{t('perp.position.roe')}</dt>
-          <dd className="num" data-testid="perp-position-roe">
+          <dd className={`num${toneOf(live.roe)}`} data-testid="perp-position-roe">
             {percentText(live.roe)}%
           </dd>
         </div>

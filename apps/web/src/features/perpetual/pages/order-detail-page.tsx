@@ -11,7 +11,7 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useCancelPerpOrder } from '../api/cancel-order.ts';
-import { usePerpOrder } from '../api/get-orders.ts';
+import { usePerpOrder } from '../api/get-order.ts';
 import { usePerpMarkets } from '../api/get-perp-markets.ts';
 import {
   pairLabel,
