@@ -226,3 +226,11 @@ describe('liquidation price of a new short (T1 mirrored)', () => {
     expect(figures.liquidationPrice).toBe('70588.30000000');
   });
 });
+
+describe('figures off the grid', () => {
+  it('shows no pre-trade figures for a market without tiers or with a zero leverage', () => {
+    const bare = { ...spec, tiers: [] };
+    expect(preTrade({ ...form, spec: bare, type: 'limit', price: '60000.0' }).hold).toBe('0');
+    expect(preTrade({ ...form, leverage: 0, type: 'limit', price: '60000.0' }).hold).toBe('0');
+  });
+});

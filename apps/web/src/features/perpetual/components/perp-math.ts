@@ -118,9 +118,16 @@ export function liveFigures(
   const ticks = markTicks(spec, mark);
   if (ticks === null) return { pnl: position.unrealised_pnl, roe: position.roe, mark: position.mark };
   const figures = positionFigures(position);
-  const pnl = unrealisedPnl(spec, figures, ticks);
-  const bps = roeBps(spec, figures, ticks);
-  return { pnl: decimalOf(pnl), roe: decimalOf(bps * 10_000n), mark: ticksToPrice(spec, ticks) };
+  try {
+    const pnl = unrealisedPnl(spec, figures, ticks);
+    const bps = roeBps(spec, figures, ticks);
+    return { pnl: decimalOf(pnl), roe: decimalOf(bps * 10_000n), mark: ticksToPrice(spec, ticks) };
+  } catch (error) {
+    // why: figures off the grid cannot be recomputed exactly; the server's own figures stand.
+    if (error instanceof RangeError)
+      return { pnl: position.unrealised_pnl, roe: position.roe, mark: position.mark };
+    throw error;
+  }
 }
 
 /**
@@ -216,6 +223,17 @@ export function holdPriceTicks(
  * nothing), their sum the hold, and the liquidation price of the position it leaves.
  */
 export function preTrade(input: PreTradeInput): PreTrade {
+  // why: the rules throw on figures off the market's grid (a market whose tick × lot breaks the
+  // exactness invariant, a leverage of 0); the form then shows no figures rather than failing.
+  try {
+    return computePreTrade(input);
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) return EMPTY;
+    throw error;
+  }
+}
+
+function computePreTrade(input: PreTradeInput): PreTrade {
   const { spec, side, leverage, position } = input;
   const qty = atomsOf(input.qty);
   const ticks = holdPriceTicks(input);
@@ -276,6 +294,16 @@ export function preTrade(input: PreTradeInput): PreTrade {
  * must stay ≥ ⌈max(E, N_m)/L⌉ and above MM − uPnL. Answers a lower bound the server confirms.
  */
 export function maxRemovableMargin(spec: PerpSpec, position: PerpPosition, mark: string | null): bigint {
+  try {
+    return removableMargin(spec, position, mark);
+  } catch (error) {
+    // why: off-grid figures allow no exact bound; offer nothing and let the server decide.
+    if (error instanceof RangeError) return 0n;
+    throw error;
+  }
+}
+
+function removableMargin(spec: PerpSpec, position: PerpPosition, mark: string | null): bigint {
   const figures = positionFigures(position);
   const ticks = markTicks(spec, mark ?? position.mark);
   if (ticks === null || figures.qty === 0n) return 0n;
