@@ -1,9 +1,10 @@
 import { useSchemaForm } from '@bourse/forms';
 import type { PerpSpec } from '@bourse/perp';
 import { priceBand } from '@bourse/perp';
+import { truncateDecimal } from '@bourse/shared';
 import type { PerpAccount, PerpMarket, PerpOrderType, PerpTicker, PerpTriggerRef } from '@bourse/shared/api';
 import { PerpPlaceBody } from '@bourse/shared/api';
-import { useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -21,6 +22,7 @@ import {
   isOnGrid,
   isTriggerType,
   markTicks,
+  plainDecimal,
   positionFigures,
   preTrade,
   priceTicks,
@@ -28,6 +30,7 @@ import {
 } from './perp-math.ts';
 
 type Side = 'buy' | 'sell';
+
 /** The form's type tabs; stop and take-profit each choose market or limit. */
 type TypeTab = 'limit' | 'market' | 'stop' | 'take_profit';
 const TYPE_TABS: readonly TypeTab[] = ['limit', 'market', 'stop', 'take_profit'];
@@ -181,7 +184,13 @@ export function OrderForm({
   const isHalted = market.status !== 'open';
   const isFrozen = ticker?.frozen === true;
   const isBlocked = isHalted || (isFrozen && !isReduceOnly);
-  const { clearErrors, getValues } = form;
+  const { clearErrors, getValues, setValue } = form;
+  const markPrice = ticker?.mark ?? null;
+  // why: a new limit order starts at the mark, once it is known (as the spot form starts at the last price).
+  useEffect(() => {
+    if (markPrice && getValues('price') === '')
+      setValue('price', plainDecimal(truncateDecimal(markPrice, market.price_decimals)));
+  }, [markPrice, market.price_decimals, getValues, setValue]);
 
   function choose(next: { side?: Side; tab?: TypeTab; isLimitChild?: boolean }) {
     if (next.side) setSide(next.side);

@@ -8,6 +8,7 @@ import {
   marketSpec,
   maxRemovableMargin,
   percentText,
+  plainDecimal,
   preTrade,
   priceTicks,
   ticksToPrice,
@@ -104,6 +105,12 @@ describe('decimals and atoms', () => {
     expect(priceTicks(spec, '60000.05')).toBeNull();
     expect(priceTicks(spec, '0')).toBeNull();
     expect(ticksToPrice(spec, 630_000n)).toBe('63000.00000000');
+  });
+
+  it('trims trailing zeros for an input', () => {
+    expect(plainDecimal('63000.10')).toBe('63000.1');
+    expect(plainDecimal('5.00')).toBe('5');
+    expect(plainDecimal('120')).toBe('120');
   });
 
   it('writes ratios as signed percentages with two decimals', () => {

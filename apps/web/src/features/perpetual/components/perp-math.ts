@@ -29,6 +29,11 @@ export function decimalOf(atoms: bigint): string {
   return fromAtoms(atoms);
 }
 
+/** A decimal without trailing zeros, for an input (`"63000.10"` → `"63000.1"`, `"5.00"` → `"5"`). */
+export function plainDecimal(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
 /** A decimal rate (`"0.0005"`) as an integer over RS (50 000); the two scales are both 10^8. */
 export function rateOf(text: string): bigint {
   return atomsOf(text) * (RS / 100_000_000n);
