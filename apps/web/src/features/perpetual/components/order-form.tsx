@@ -186,9 +186,13 @@ export function OrderForm({
   const isBlocked = isHalted || (isFrozen && !isReduceOnly);
   const { clearErrors, getValues, setValue } = form;
   const markPrice = ticker?.mark ?? null;
-  // why: a new limit order starts at the mark, once it is known (as the spot form starts at the last price).
+  // why: a new limit order starts at the mark, once it is known (as the spot form starts at the
+  // last price); only once, so a field the user cleared stays clear while the mark ticks.
+  const hasStartPrice = useRef(false);
   useEffect(() => {
-    if (markPrice && getValues('price') === '')
+    if (!markPrice || hasStartPrice.current) return;
+    hasStartPrice.current = true;
+    if (getValues('price') === '')
       setValue('price', plainDecimal(truncateDecimal(markPrice, market.price_decimals)));
   }, [markPrice, market.price_decimals, getValues, setValue]);
 
