@@ -137,12 +137,15 @@ export function OrderForm({
   ticker,
   account,
   isAccountPending,
+  picked,
 }: {
   market: PerpMarket;
   spec: PerpSpec;
   ticker: PerpTicker | undefined;
   account: PerpAccount | undefined;
   isAccountPending: boolean;
+  /** A price tapped in the book; `at` changes on every tap, so the same price fills in again. */
+  picked: { price: string; at: number } | null;
 }) {
   const { t } = useTranslation();
   const formId = useId();
@@ -195,6 +198,15 @@ export function OrderForm({
     if (getValues('price') === '')
       setValue('price', plainDecimal(truncateDecimal(markPrice, market.price_decimals)));
   }, [markPrice, market.price_decimals, getValues, setValue]);
+
+  useEffect(() => {
+    if (!picked) return;
+    // why: a limit-priced trigger keeps its kind and takes the tapped price as its limit price.
+    if (!hasLimitPrice(orderType(tab, isLimitChild))) setTab('limit');
+    setValue('price', plainDecimal(truncateDecimal(picked.price, market.price_decimals)), {
+      shouldValidate: true,
+    });
+  }, [picked, market.price_decimals, setValue]);
 
   function choose(next: { side?: Side; tab?: TypeTab; isLimitChild?: boolean }) {
     if (next.side) setSide(next.side);

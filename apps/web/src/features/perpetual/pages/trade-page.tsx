@@ -13,6 +13,7 @@ import { usePerpTicker } from '../api/get-perp-ticker.ts';
 import { LeverageControl } from '../components/leverage-control.tsx';
 import { MarketSheet } from '../components/market-sheet.tsx';
 import { OpenOrders } from '../components/open-orders.tsx';
+import { OrderBook } from '../components/order-book.tsx';
 import { OrderForm } from '../components/order-form.tsx';
 import { PERP_PATHS } from '../components/paths.ts';
 import { marketSpec } from '../components/perp-math.ts';
@@ -25,6 +26,7 @@ function PerpDesk({ market, markets }: { market: PerpMarket; markets: readonly P
   const spec = useMemo(() => marketSpec(market), [market]);
   const ticker = usePerpTicker(market.symbol);
   const account = usePerpAccount(market.symbol);
+  const [picked, setPicked] = useState<{ price: string; at: number } | null>(null);
   return (
     <div data-testid="perp-trade-ready" data-symbol={market.symbol}>
       <TickerHead market={market} ticker={ticker.data} />
@@ -39,6 +41,7 @@ function PerpDesk({ market, markets }: { market: PerpMarket; markets: readonly P
           {t('perp.liquidations.title')}
         </Link>
       </nav>
+      <OrderBook market={market} onPick={(price) => setPicked({ price, at: Date.now() })} />
       <LeverageControl
         key={`${market.symbol}-${account.data?.leverage ?? 0}`}
         market={market}
@@ -51,6 +54,7 @@ function PerpDesk({ market, markets }: { market: PerpMarket; markets: readonly P
         ticker={ticker.data}
         account={account.data}
         isAccountPending={account.isPending}
+        picked={picked}
       />
       <PositionPanel
         market={market}
