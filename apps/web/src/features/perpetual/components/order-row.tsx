@@ -7,7 +7,7 @@ import { withQuery } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { pairLabel, SideTag, StatusTag, useStateLabel, useTriggerText, useTypeLabel } from './labels.tsx';
 import { PERP_PATHS } from './paths.ts';
-import { percentText } from './perp-math.ts';
+import { plainPercent } from './perp-math.ts';
 
 /**
  * One order: side, market, type and time; a trigger's condition; price, quantity, filled; its state.
@@ -76,7 +76,7 @@ export function OrderRow({
         <span className="perp-row-head">
           <StatusTag status={order.status} />
           <span className="perp-muted">{stateLabel(order.state)}</span>
-          <span className="perp-muted num">{percentText(order.degree)}%</span>
+          <span className="perp-muted num">{plainPercent(order.degree)}%</span>
         </span>
       </Link>
       {onCancel && order.status === 'entrusted' && (

@@ -9,6 +9,7 @@ import {
   maxRemovableMargin,
   percentText,
   plainDecimal,
+  plainPercent,
   preTrade,
   priceTicks,
   ticksToPrice,
@@ -117,6 +118,8 @@ describe('decimals and atoms', () => {
     expect(percentText('0.25')).toBe('+25.00');
     expect(percentText('-0.0512')).toBe('-5.12');
     expect(percentText('0')).toBe('0.00');
+    expect(plainPercent('0.5')).toBe('50.00');
+    expect(plainPercent('0.0005', 4)).toBe('0.0500');
   });
 });
 

@@ -145,6 +145,11 @@ export function percentText(ratio: string, decimals = 2): string {
   return atoms > 0n && /[1-9]/.test(text) ? `+${text}` : text;
 }
 
+/** A ratio that is never negative (completion degree, fee ratio) as a percentage without a sign (`"0.5"` → `"50.00"`). */
+export function plainPercent(ratio: string, decimals = 2): string {
+  return percentText(ratio, decimals).replace(/^\+/, '');
+}
+
 /** The order types that wait for a trigger price. */
 export function isTriggerType(type: PerpOrderType): boolean {
   return type !== 'limit' && type !== 'market';

@@ -22,7 +22,7 @@ import {
   useTriggerText,
   useTypeLabel,
 } from '../components/labels.tsx';
-import { percentText } from '../components/perp-math.ts';
+import { plainPercent } from '../components/perp-math.ts';
 
 interface Row {
   label: string;
@@ -62,7 +62,7 @@ function OrderView({
   const qtyDecimals = market?.qty_decimals ?? 8;
   const quote = market?.quote ?? '';
   const base = market?.base ?? '';
-  const degree = percentText(order.degree);
+  const degree = plainPercent(order.degree);
   const rows: Row[] = [
     { label: t('perp.order.type'), value: typeLabel(order.type), testId: 'perp-detail-type' },
     {
@@ -101,7 +101,7 @@ function OrderView({
     },
     {
       label: t('perp.order.feeRatio'),
-      value: order.fee_ratio ? `${percentText(order.fee_ratio, 4).replace(/^\+/, '')}%` : '—',
+      value: order.fee_ratio ? `${plainPercent(order.fee_ratio, 4)}%` : '—',
       testId: 'perp-detail-fee-ratio',
     },
     {
@@ -143,7 +143,7 @@ function OrderView({
           <span style={{ width: `${Math.min(100, Math.max(0, Number(degree)))}%` }} />
         </span>
         <span className="num" data-testid="perp-detail-degree">
-          {degree.replace(/^\+/, '')}%
+          {degree}%
         </span>
       </div>
       <Rows rows={rows} />
