@@ -50,6 +50,7 @@ const DELIVERY = ['delivery'];
 const SPOT = ['spot'];
 const LAUNCHPAD = ['launchpad'];
 const MINING = ['mining'];
+const PERP = ['perp'];
 
 /**
  * Every page of the customer app, in one place: the spec's paths (pinyin-flavoured, they are the
@@ -119,6 +120,19 @@ export const APP_ROUTES: readonly AppRoute[] = [
     { background: 'white' },
     SPOT,
   ),
+  // Perpetual contracts: the order page and one order are the spec's (the order page with the tab
+  // bar, as the spot trade page has it); the order history, funding payments and liquidation
+  // records have no path there and take names in its style.
+  route('/Trade/trans', () => import('../features/perpetual/pages/trade-page.tsx'), { tabBar: true }, PERP),
+  route(
+    '/Trade/transinfo',
+    () => import('../features/perpetual/pages/order-detail-page.tsx'),
+    { tabBar: true },
+    PERP,
+  ),
+  route('/Trade/transbill', () => import('../features/perpetual/pages/order-list-page.tsx'), {}, PERP),
+  route('/Trade/transfunding', () => import('../features/perpetual/pages/funding-page.tsx'), {}, PERP),
+  route('/Trade/transliq', () => import('../features/perpetual/pages/liquidation-page.tsx'), {}, PERP),
   // Proof of reserves: a user-tab entry; the spec names no path, so it takes one in its style.
   route('/User/reserves', () => import('../features/reserves/pages/reserves-page.tsx'), {}, ['reserves']),
   // Invitations: the code, link and QR, and the team over three generations.

@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import { post } from '../../../api/http.ts';
+import { useRefreshAccount } from './use-refresh-account.ts';
+
+/** `POST /Perp/close`: a market reduce-only close of the whole position. */
+export function useClosePosition() {
+  const refresh = useRefreshAccount();
+  return useMutation({
+    mutationFn: (symbol: string) => post('/Perp/close', { symbol }, 'PerpOrderList'),
+    onSettled: refresh,
+  });
+}

@@ -1,0 +1,15 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { get } from '../../../api/http.ts';
+import { perpMineKey } from './perp-query-key.ts';
+
+/** `GET /Perp/funding`: the caller's funding payments (negative paid, positive received), newest first. */
+export function usePerpFunding() {
+  return useInfiniteQuery({
+    queryKey: [...perpMineKey, 'funding'],
+    queryFn: async ({ pageParam, signal }) =>
+      (await get('/Perp/funding', { page: pageParam }, 'PerpFundingPage', { signal, silent: true })).data,
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+    staleTime: 0,
+  });
+}
