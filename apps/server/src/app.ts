@@ -33,10 +33,7 @@ import { MakerBackOffice } from './modules/mm/back-office.ts';
 import { registerMarketMakerModule } from './modules/mm/module.ts';
 import { noticesAdminRoutes } from './modules/notices/admin-routes.ts';
 import { registerNoticesModule } from './modules/notices/module.ts';
-import { seedPerpDemo } from './modules/perpetual/demo.ts';
 import { perpAdminRoutes } from './modules/perpetual/admin-routes.ts';
-import { PerpBackOffice } from './modules/perpetual/back-office.ts';
-import { PerpMaker } from './modules/perpetual/maker.ts';
 import { registerPerpModule } from './modules/perpetual/module.ts';
 import type { PerpService } from './modules/perpetual/service.ts';
 import { reservesAdminRoutes } from './modules/reserves/admin-routes.ts';
@@ -239,8 +236,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // why: one line per module; each registers its own routes and returns the service that later
   // modules call (never their repositories). The scope answers them as one object, so the list
   // of modules is written once, in its return.
-  // why: content asks the perpetual module for the leverage it offers; it is registered later.
   let perpetual: PerpService | undefined;
+  // why: NATS_URL lets nodes reach each other's markets; without it this node owns every market.
+  const node = {
+    id: config.nodeId,
+    leaseMs: config.marketLeaseMs,
+    cluster: config.natsUrl !== undefined,
+    log: (level: 'info' | 'warn' | 'error', message: string, detail?: Record<string, unknown>) =>
+      app.log[level]({ ...detail, node: config.nodeId }, message),
+  };
   const modules = await registerScope(app, '/apiv', async (api) => {
     const settings = registerSettingsModule({ db });
     const sessions = registerSessionsModule(api, { db, clock, policy: config.session });
@@ -271,7 +275,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       audit,
       settings,
       reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
-      // why: a leverage claim is shown only while an open perpetual market offers that much.
+      // why: a leverage claim is shown only while an open perpetual market (registered below) offers it.
       leverageOffered: async () => (perpetual ? perpetual.leverageOffered() : 0),
     });
     const termsGate = content;
@@ -405,7 +409,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     identity.addApprovalHook((trx, userId, identityHash) =>
       delivery.service.grantVerifiedTrials(trx, userId, identityHash),
     );
-    const spot = registerSpotModule(api, {
+    // why: spot and perpetual markets trade on the same terms: the same gates, users and nodes.
+    const trading = {
       db,
       clock,
       ledger,
@@ -415,35 +420,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       identityGate: identity,
       termsGate,
       platformHalt: halt,
+      node,
+    };
+    const spot = registerSpotModule(api, {
+      ...trading,
       onError: (error, what) => app.log.error({ err: error, what }, 'spot failed'),
-      // why: NATS_URL is what lets nodes reach each other's markets; without it this node is alone
-      // on its store and owns every market.
-      node: {
-        id: config.nodeId,
-        leaseMs: config.marketLeaseMs,
-        cluster: config.natsUrl !== undefined,
-        log: (level, message, detail) => app.log[level]({ ...detail, node: config.nodeId }, message),
-      },
     });
     perpetual = registerPerpModule(api, {
-      db,
-      clock,
-      ledger,
+      ...trading,
       audit,
-      index: markets.service,
-      users,
-      bus,
       gateway,
-      identityGate: identity,
-      termsGate,
-      platformHalt: halt,
+      demo: { users, scheduler },
       onError: (error, what) => app.log.error({ err: error, what }, 'perpetual failed'),
-      node: {
-        id: config.nodeId,
-        leaseMs: config.marketLeaseMs,
-        cluster: config.natsUrl !== undefined,
-        log: (level, message, detail) => app.log[level]({ ...detail, node: config.nodeId }, message),
-      },
     });
     const support = registerSupportModule(api, {
       db,
@@ -549,19 +537,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         }),
       )
     : false;
-  const perpMaker = new PerpMaker({
-    db,
-    ledger,
-    users: modules.users,
-    perp: modules.perpetual,
-    scheduler,
-    onError: (error, what) => app.log.error({ err: error, what }, 'perpetual maker failed'),
-  });
-  if (config.demo) {
-    await underStartLock(store, 'demo-seed-perpetual', () =>
-      seedPerpDemo({ db, clock, ledger, maker: perpMaker }),
-    );
-  }
+  if (config.demo) await underStartLock(store, 'demo-seed-perpetual', () => modules.perpetual.seedDemo());
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
   ctx.reserves = modules.reserves;
 
@@ -651,9 +627,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await admin.register(launchpadAdminRoutes, { launchpad: modules.launchpad.service });
       await admin.register(miningAdminRoutes, { mining: modules.mining.service });
       await admin.register(indexSourcesAdminRoutes, { indexSources: modules.markets.backOffice });
-      await admin.register(perpAdminRoutes, {
-        perp: new PerpBackOffice({ db, clock, ledger, perp: modules.perpetual }),
-      });
+      await admin.register(perpAdminRoutes, { perp: modules.perpetual.backOffice });
     },
     { prefix: '/admin-api' },
   );
@@ -679,7 +653,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
     marketMaker.start({ demoTraders: config.demo });
-    if (config.demo) perpMaker.start(2 * config.feedIntervalMs);
+    if (config.demo) modules.perpetual.startMaker(2 * config.feedIntervalMs);
   }
   await readiness.start();
   ctx.readiness = readiness;

@@ -87,7 +87,7 @@ export const PERP_MAX_LEVERAGE = 5;
 
 export const PerpSymbolQuery = z.object({ symbol: marketSymbolField, token: tokenField });
 export type PerpSymbolQuery = z.input<typeof PerpSymbolQuery>;
-export const PerpSymbolBody = PerpSymbolQuery;
+export const PerpSymbolBody = z.object({ symbol: marketSymbolField, token: tokenField });
 export type PerpSymbolBody = z.input<typeof PerpSymbolBody>;
 
 export const PerpDepthQuery = z.object({

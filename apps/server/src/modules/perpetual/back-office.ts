@@ -6,16 +6,26 @@ import type {
   AdminLiquidationPage,
   AdminPerpHealth,
   AdminPerpMarket,
+  PerpMarket,
+  PerpTicker,
 } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis } from '../../platform/time.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import type { PerpCommand, PerpOutcome } from './commands.ts';
 import { leaseName } from './owned-markets.ts';
 import { tiersFromJson } from './records.ts';
 import * as repo from './repository.ts';
-import type { PerpService } from './service.ts';
+
+/** What the back office asks the perpetual service (its market views and its way to the owners). */
+export interface PerpServiceView {
+  markets(): Promise<PerpMarket[]>;
+  ticker(symbol: string): Promise<PerpTicker>;
+  owners(): Promise<{ symbol: string; holder: string; live: boolean }[]>;
+  send(symbol: string, command: PerpCommand): Promise<PerpOutcome>;
+}
 
 const PAGE = 20;
 type Invariant = AdminPerpHealth['markets'][number]['invariants'][number];
@@ -27,9 +37,9 @@ type Invariant = AdminPerpHealth['markets'][number]['invariants'][number];
  * against the ledger. Nothing here sets a mark, a rate or a liquidation.
  */
 export class PerpBackOffice {
-  readonly #deps: { db: Db; clock: Clock; ledger: LedgerService; perp: PerpService };
+  readonly #deps: { db: Db; clock: Clock; ledger: LedgerService; perp: PerpServiceView };
 
-  constructor(deps: { db: Db; clock: Clock; ledger: LedgerService; perp: PerpService }) {
+  constructor(deps: { db: Db; clock: Clock; ledger: LedgerService; perp: PerpServiceView }) {
     this.#deps = deps;
   }
 

@@ -1,4 +1,5 @@
 import type { PlaceInput, TriggerRef } from '@bourse/perp';
+import type { PerpOrderType, PerpTriggerRef } from '@bourse/shared/api';
 import type { Millis } from '../../platform/schema.ts';
 import type * as repo from './repository.ts';
 
@@ -47,3 +48,19 @@ export interface PerpBatchEvent {
 }
 
 export const PERP_BATCH_SUBJECT = 'perp.batch';
+
+/** A place as the API gives it, amounts in atoms. */
+export interface PerpPlaceRequest {
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: PerpOrderType;
+  price?: bigint;
+  qty?: bigint;
+  triggerPrice?: bigint;
+  triggerRef: PerpTriggerRef;
+  priceProtect: boolean;
+  reduceOnly: boolean;
+  closePosition: boolean;
+  postOnly: boolean;
+  idempotencyKey: string;
+}

@@ -1,10 +1,18 @@
 import { abs } from '@bourse/perp';
+import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Db } from '../../platform/db.ts';
 import type { ScheduledJob, Scheduler } from '../../platform/scheduler.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { UsersService } from '../users/service.ts';
+import type { PerpPlaceRequest } from './commands.ts';
 import * as repo from './repository.ts';
-import type { PerpService } from './service.ts';
+
+/** What the maker trades through: the service's customer calls. */
+export interface PerpTrading {
+  place(auth: AuthContext, request: PerpPlaceRequest): Promise<unknown>;
+  cancel(userId: bigint, id: bigint): Promise<unknown>;
+  setLeverage(auth: AuthContext, symbol: string, leverage: number): Promise<unknown>;
+}
 
 export const PERP_MAKER_USERNAME = 'perp-maker';
 const PERP_MAKER_JOB = 'perp-maker';
@@ -22,7 +30,7 @@ export interface PerpMakerDeps {
   db: Db;
   ledger: Pick<LedgerService, 'post'>;
   users: Pick<UsersService, 'createUser' | 'findLoginCandidate'>;
-  perp: PerpService;
+  perp: PerpTrading;
   scheduler: Scheduler;
   onError: (error: unknown, what: string) => void;
 }
@@ -90,7 +98,7 @@ export class PerpMaker {
   async #quote(userId: bigint, market: repo.PerpMarketRow): Promise<void> {
     const { perp, db } = this.#deps;
     if (market.status !== 'open' || market.mark === 0n || market.frozen === 1n) return;
-    const auth = { userId, sessionId: 0n } as Parameters<PerpService['place']>[0];
+    const auth = { userId, sessionId: 0n } as AuthContext;
     const quoted = this.#quotedAt.get(market.symbol);
     const open = await repo.listUserOpenOrders(db, userId, market.symbol);
     const moved = quoted === undefined || abs(market.mark - quoted) * 10_000n > quoted * REQUOTE_BPS;

@@ -165,10 +165,6 @@ export function findPosition(db: Db, symbol: string, userId: bigint): Promise<Po
     .executeTakeFirst();
 }
 
-export function listUserPositions(db: Db, userId: bigint): Promise<PositionRow[]> {
-  return db.selectFrom('perp_positions').selectAll().where('user_id', '=', userId).execute();
-}
-
 export async function upsertPositions(db: Db, rows: readonly PositionRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 100) {
     await db

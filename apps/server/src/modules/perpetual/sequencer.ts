@@ -12,9 +12,6 @@ import { PERP_BATCH_SUBJECT, type PerpBatchEvent, type PerpCommand, type PerpOut
 import { snapshotOf, specOf } from './records.ts';
 import * as repo from './repository.ts';
 
-export type { PerpBatchEvent, PerpCommand, PerpOutcome } from './commands.ts';
-export { PERP_BATCH_SUBJECT } from './commands.ts';
-
 export interface PerpSequencerDeps {
   db: Db;
   clock: Clock;

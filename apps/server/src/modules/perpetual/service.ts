@@ -12,7 +12,6 @@ import type {
   PerpOrderDetail,
   PerpOrderPage,
   PerpOrderStatus,
-  PerpOrderType,
   PerpPublicTrade,
   PerpTicker,
   PerpTriggerRef,
@@ -22,15 +21,19 @@ import type { Bus, Subscription } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import { MarketOwnership } from '../../platform/market-ownership.ts';
+import type { Scheduler } from '../../platform/scheduler.ts';
 import { fromMillis } from '../../platform/time.ts';
 import type { WsGateway } from '../../platform/ws-gateway.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import type { PerpCommand } from './commands.ts';
+import { PerpBackOffice } from './back-office.ts';
+import type { PerpCommand, PerpPlaceRequest } from './commands.ts';
+import { seedPerpDemo } from './demo.ts';
+import { PerpMaker } from './maker.ts';
 import { PerpMarkets } from './owned-markets.ts';
-import type { PerpSequencerDeps } from './sequencer.ts';
 import { PERP_TICKER_SUBJECT, PerpPricing } from './pricing.ts';
 import { specOf } from './records.ts';
 import * as repo from './repository.ts';
+import type { PerpSequencerDeps } from './sequencer.ts';
 import {
   fillView,
   fundingPaymentView,
@@ -64,22 +67,8 @@ export interface PerpDeps {
   };
   onError?: (error: unknown, what: string) => void;
   audit: PerpSequencerDeps['audit'];
-}
-
-/** A place as the API gives it, amounts in atoms. */
-export interface PerpPlaceRequest {
-  symbol: string;
-  side: 'buy' | 'sell';
-  type: PerpOrderType;
-  price?: bigint;
-  qty?: bigint;
-  triggerPrice?: bigint;
-  triggerRef: PerpTriggerRef;
-  priceProtect: boolean;
-  reduceOnly: boolean;
-  closePosition: boolean;
-  postOnly: boolean;
-  idempotencyKey: string;
+  /** The demo's maker: its account is created and the bot runs from these. */
+  demo: { users: ConstructorParameters<typeof PerpMaker>[0]['users']; scheduler: Scheduler };
 }
 
 const PAGE = 20;
@@ -101,6 +90,8 @@ export class PerpService {
   readonly #pricing: PerpPricing;
   readonly #tickers = new Map<string, PerpTicker>();
   readonly #subscriptions: Subscription[] = [];
+  readonly #maker: PerpMaker;
+  #backOffice: PerpBackOffice | undefined;
 
   constructor(deps: PerpDeps) {
     this.#deps = deps;
@@ -144,6 +135,14 @@ export class PerpService {
       log: deps.node.log ?? (() => {}),
     });
     this.#markets.attach(this.#ownership);
+    this.#maker = new PerpMaker({
+      db: deps.db,
+      ledger: deps.ledger,
+      users: deps.demo.users,
+      perp: this,
+      scheduler: deps.demo.scheduler,
+      onError,
+    });
     // why: the ledger checks that users' held and margin balances equal what the orders and
     // positions here say they are.
     deps.ledger.addReservationSource('perp_orders', async (db) => {
@@ -195,6 +194,37 @@ export class PerpService {
     for (const s of this.#subscriptions.splice(0)) await s.unsubscribe();
     await this.#ownership.stop();
     for (const sequencer of this.#markets.sequencers()) await sequencer.idle();
+  }
+
+  /** Demo mode: the BTC and ETH markets with funded insurance funds and the maker's account, where missing. */
+  seedDemo(): Promise<void> {
+    return seedPerpDemo({
+      db: this.#deps.db,
+      clock: this.#deps.clock,
+      ledger: this.#deps.ledger,
+      maker: this.#maker,
+    });
+  }
+
+  /** Demo mode: the maker quotes every market each `intervalMs` (a scheduled job with a lease). */
+  startMaker(intervalMs: number): void {
+    this.#maker.start(intervalMs);
+  }
+
+  /** The back office's side of the markets (created once). */
+  get backOffice(): PerpBackOffice {
+    this.#backOffice ??= new PerpBackOffice({
+      db: this.#deps.db,
+      clock: this.#deps.clock,
+      ledger: this.#deps.ledger,
+      perp: this,
+    });
+    return this.#backOffice;
+  }
+
+  /** The demo maker (tests run its rounds by hand). */
+  get maker(): PerpMaker {
+    return this.#maker;
   }
 
   /** The pricing loop (tests drive it tick by tick). */
