@@ -9,6 +9,8 @@ export const PATHS = {
   /** Spot trading: one market's page (`?symbol=`), the user's orders and one order (spec §2). */
   spotTrade: '/Trade/index',
   orderList: '/Trade/tradebill',
+  /** Perpetual contracts: order placement (`?symbol=`; spec §2). */
+  perpTrade: '/Trade/trans',
   orderDetail: '/Trade/billinfo',
   /** Delivery contracts: the open and settled lists, and one contract (spec §2). */
   contractList: '/Contract/ctbill',

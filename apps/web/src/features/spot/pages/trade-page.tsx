@@ -136,6 +136,13 @@ export default function TradePage() {
     content = (
       <div data-testid="spot-trade-ready" data-symbol={market.symbol}>
         <TickerHead market={market} ticker={ticker} />
+        <Link
+          to={`${PATHS.perpTrade}?symbol=${market.symbol}`}
+          className="text-button perp-link"
+          data-testid="spot-to-perpetual"
+        >
+          {t('spot.toPerpetual', { pair })}
+        </Link>
         <CandleChart
           key={market.symbol}
           symbol={market.symbol}
