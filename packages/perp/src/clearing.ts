@@ -912,22 +912,27 @@ export class PerpClearing {
         : first && lot.bankruptcy < band.maxBuy
           ? lot.bankruptcy
           : band.maxBuy;
-    const order = this.#newOrder(
-      {
-        userId: INSURANCE_USER,
-        side: s > 0n ? 'sell' : 'buy',
-        type: 'limit',
-        price: limit,
-        qty: abs(lot.qty),
-      },
-      true,
-      false,
-      1,
-    );
-    this.#unwindLots.set(order.id, lot.id);
-    this.#enter(j, order, true, false);
-    this.#unwindLots.delete(order.id);
-    if (!this.#lots.includes(lot)) return;
+    // why: an IOC that cannot fill changes nothing; it is not sent (nor recorded) at all.
+    const best = s > 0n ? this.#book.getBestBid() : this.#book.getBestAsk();
+    const crosses = best > 0 && (s > 0n ? BigInt(best) >= limit : BigInt(best) <= limit);
+    if (crosses) {
+      const order = this.#newOrder(
+        {
+          userId: INSURANCE_USER,
+          side: s > 0n ? 'sell' : 'buy',
+          type: 'limit',
+          price: limit,
+          qty: abs(lot.qty),
+        },
+        true,
+        false,
+        1,
+      );
+      this.#unwindLots.set(order.id, lot.id);
+      this.#enter(j, order, true, false);
+      this.#unwindLots.delete(order.id);
+      if (!this.#lots.includes(lot)) return;
+    }
     const estimate = -s * (value(this.spec, lot.qty, this.#figures.mark) - lot.entry);
     if (this.#insurance.value >= (estimate > 0n ? estimate : 0n)) return;
     this.#deleverage(j, lot, lot.bankruptcy);

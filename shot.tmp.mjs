@@ -1,0 +1,14 @@
+import { chromium, devices } from 'playwright-core';
+const url = 'http://127.0.0.1:3900';
+const login = async (u) => (await (await fetch(`${url}/apiv/Login/loginsubmit`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: u, lpwd: 'demo1234' }) })).json()).data;
+const s = await login('demo');
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'], headless: true });
+const ctx = await browser.newContext({ ...devices['iPhone 13'], viewport: { width: 390, height: 844 }, locale: process.argv[3] ?? 'en-US' });
+await ctx.addInitScript((x) => { localStorage.setItem('token', x.token); localStorage.setItem('uid', String(x.uid)); localStorage.setItem('lang', 'en-us'); }, s);
+const page = await ctx.newPage();
+page.on('console', (m) => { if (m.type() === 'error') console.log('console:', m.text()); });
+page.on('pageerror', (e) => console.log('pageerror:', e.message));
+await page.goto(`${url}/#${process.argv[2] ?? '/Trade/trans'}`);
+await page.waitForTimeout(4000);
+await page.screenshot({ path: `/tmp/shots/${(process.argv[4] ?? 'trans')}.png`, fullPage: true });
+await browser.close();
