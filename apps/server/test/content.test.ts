@@ -270,11 +270,23 @@ describe('demo content', () => {
       'Registrazione MSB',
     );
     // the demo publishes a proof-of-reserves snapshot at start, so the reserve claim is backed;
-    // no market offers leverage, so the demo's leverage claim is not shown
+    // its perpetual markets are open at up to 5x, so the leverage claim is shown too
     expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
-      leverage_max: '',
+      leverage_max: '5',
       reserve_btc: '20000',
     });
+  });
+
+  it('shows the leverage claim only while a perpetual market is open', async () => {
+    const backOffice = server.app.ctx.perpetual!.backOffice;
+    const staff = { staffId: 1n, username: 'boss', actor: 'staff:1', ip: '127.0.0.1' };
+    await backOffice.editMarket(staff, 'BTCUSDT', { status: 'halted' }, 'claims test');
+    expect((await server.call('GET', '/Index/claims', {})).data.leverage_max).toBe('5');
+    await backOffice.editMarket(staff, 'ETHUSDT', { status: 'halted' }, 'claims test');
+    expect((await server.call('GET', '/Index/claims', {})).data.leverage_max).toBe('');
+    await backOffice.editMarket(staff, 'ETHUSDT', { status: 'open' }, 'claims test');
+    expect((await server.call('GET', '/Index/claims', {})).data.leverage_max).toBe('5');
+    await backOffice.editMarket(staff, 'BTCUSDT', { status: 'open' }, 'claims test');
   });
 
   it('keeps the reserve claim and the published headers while a newer snapshot waits to be published', async () => {
@@ -290,7 +302,7 @@ describe('demo content', () => {
 
     expect((await server.call('GET', '/por/snapshots', {})).data.list).toEqual(before);
     expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
-      leverage_max: '',
+      leverage_max: '5',
       reserve_btc: '20000',
     });
   });
