@@ -18,6 +18,7 @@ import {
   marginRemovalAllowed,
   orderHold,
   priceBand,
+  tierOf,
   unrealisedPnl,
   value,
 } from './math.ts';
@@ -852,6 +853,7 @@ export class PerpClearing {
    */
   #liquidate(j: Journal, p: PerpPosition): void {
     for (const o of this.openOrders(p.userId)) this.#end(j, o as PerpOrder, 'liquidation');
+    if (this.#reduceToFirstTier(j, p)) return;
     const bp = bankruptcyPrice(this.spec, p);
     const s = signOf(p.qty);
     const size = abs(p.qty);
@@ -883,6 +885,34 @@ export class PerpClearing {
     this.#fresh.add(lot);
     j.lots.add(lot);
     this.#workLot(j, lot, true);
+  }
+
+  /**
+   * A position above the first tier is first brought down to it (§3, LIQUIDATING → OPEN): an IOC
+   * closes what lies above the tier-1 bound at the mark, limited to BP and the band; when that
+   * leaves equity above the maintenance margin the position stays open. Answers whether it did.
+   */
+  #reduceToFirstTier(j: Journal, p: PerpPosition): boolean {
+    const { spec } = this;
+    const { mark } = this.#figures;
+    const first = spec.tiers[0];
+    if (!first || first.maxNotional === null) return false;
+    if (tierOf(spec, value(spec, p.qty, mark)) === first) return false;
+    const keep = (first.maxNotional / value(spec, spec.lotAtoms, mark)) * spec.lotAtoms;
+    const reduce = abs(p.qty) - keep;
+    if (reduce <= 0n) return false;
+    const s = signOf(p.qty);
+    const bp = bankruptcyPrice(spec, p);
+    const band = priceBand(spec, mark);
+    const limit = s > 0n ? (bp > band.minSell ? bp : band.minSell) : bp < band.maxBuy ? bp : band.maxBuy;
+    const order = this.#newOrder(
+      { userId: p.userId, side: s > 0n ? 'sell' : 'buy', type: 'limit', price: limit, qty: reduce },
+      true,
+      false,
+      p.leverage,
+    );
+    this.#enter(j, order, true, false);
+    return p.qty !== 0n && !isLiquidatable(spec, p, mark);
   }
 
   /** Every lot the fund keeps is offered again at the band; a fund in deficit deleverages at mark. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type PerpClearing, PerpClearing as Clearing, type PlaceInput } from '../src/index.ts';
+import { PerpClearing as Clearing, type PerpClearing, type PlaceInput } from '../src/index.ts';
 import { btc, Market, P, U } from './harness.ts';
 
 /**
@@ -20,7 +20,16 @@ const lots = fc.integer({ min: 1, max: 40 });
 type Op =
   | { kind: 'limit'; user: bigint; side: 'buy' | 'sell'; offset: number; lots: number; reduceOnly: boolean }
   | { kind: 'market'; user: bigint; side: 'buy' | 'sell'; lots: number; reduceOnly: boolean }
-  | { kind: 'trigger'; user: bigint; side: 'buy' | 'sell'; offset: number; lots: number; stop: boolean; mark: boolean; close: boolean }
+  | {
+      kind: 'trigger';
+      user: bigint;
+      side: 'buy' | 'sell';
+      offset: number;
+      lots: number;
+      stop: boolean;
+      mark: boolean;
+      close: boolean;
+    }
   | { kind: 'stops'; user: bigint; below: number; above: number }
   | { kind: 'cancel'; user: bigint; pick: number }
   | { kind: 'mark'; bps: number }
@@ -29,24 +38,84 @@ type Op =
   | { kind: 'leverage'; user: bigint; leverage: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('limit' as const), user, side, offset, lots, reduceOnly: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('market' as const), user, side, lots, reduceOnly: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('limit' as const),
+      user,
+      side,
+      offset,
+      lots,
+      reduceOnly: fc.boolean(),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('market' as const),
+      user,
+      side,
+      lots,
+      reduceOnly: fc.boolean(),
+    }),
+  },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('trigger' as const), user, side, offset, lots, stop: fc.boolean(), mark: fc.boolean(), close: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant('trigger' as const),
+      user,
+      side,
+      offset,
+      lots,
+      stop: fc.boolean(),
+      mark: fc.boolean(),
+      close: fc.boolean(),
+    }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('stops' as const), user, below: fc.integer({ min: 10, max: 3000 }), above: fc.integer({ min: 10, max: 3000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('stops' as const),
+      user,
+      below: fc.integer({ min: 10, max: 3000 }),
+      above: fc.integer({ min: 10, max: 3000 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), user, pick: fc.nat(20) }) },
   {
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant('mark' as const),
-      bps: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: -150, max: 150 }) }, { weight: 1, arbitrary: fc.integer({ min: -2500, max: 2500 }) }),
+      bps: fc.oneof(
+        { weight: 5, arbitrary: fc.integer({ min: -150, max: 150 }) },
+        { weight: 1, arbitrary: fc.integer({ min: -2500, max: 2500 }) },
+      ),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fund' as const), rate: fc.integer({ min: -1_500_000, max: 1_500_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('margin' as const), user, add: fc.boolean(), amount: fc.integer({ min: 1, max: 5_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('leverage' as const), user, leverage: fc.integer({ min: 1, max: 5 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('fund' as const),
+      rate: fc.integer({ min: -1_500_000, max: 1_500_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('margin' as const),
+      user,
+      add: fc.boolean(),
+      amount: fc.integer({ min: 1, max: 5_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('leverage' as const),
+      user,
+      leverage: fc.integer({ min: 1, max: 5 }),
+    }),
+  },
 );
 
 const at = (mark: bigint, bps: number) => (mark * BigInt(10_000 + bps)) / 10_000n;
@@ -58,7 +127,14 @@ function apply(m: Market, o: Op): void {
   const place = (input: PlaceInput) => m.run((x: PerpClearing) => x.place(input));
   switch (o.kind) {
     case 'limit':
-      place({ userId: o.user, side: o.side, type: 'limit', price: at(mark, o.offset), qty: qty(o.lots), reduceOnly: o.reduceOnly });
+      place({
+        userId: o.user,
+        side: o.side,
+        type: 'limit',
+        price: at(mark, o.offset),
+        qty: qty(o.lots),
+        reduceOnly: o.reduceOnly,
+      });
       return;
     case 'market':
       place({ userId: o.user, side: o.side, type: 'market', qty: qty(o.lots), reduceOnly: o.reduceOnly });
@@ -70,11 +146,18 @@ function apply(m: Market, o: Op): void {
         type: o.offset % 2 === 0 ? 'market' : 'limit',
         price: at(mark, o.offset),
         qty: qty(o.lots),
-        trigger: { kind: o.stop ? 'stop' : 'take_profit', price: at(mark, o.offset), ref: o.mark ? 'mark' : 'last', closePosition: o.close },
+        trigger: {
+          kind: o.stop ? 'stop' : 'take_profit',
+          price: at(mark, o.offset),
+          ref: o.mark ? 'mark' : 'last',
+          closePosition: o.close,
+        },
       });
       return;
     case 'stops':
-      m.run((x) => x.attachStops(o.user, { stopLoss: at(mark, -o.below), takeProfit: at(mark, o.above), ref: 'mark' }));
+      m.run((x) =>
+        x.attachStops(o.user, { stopLoss: at(mark, -o.below), takeProfit: at(mark, o.above), ref: 'mark' }),
+      );
       return;
     case 'cancel': {
       const open = c.openOrders(o.user);
@@ -88,7 +171,9 @@ function apply(m: Market, o: Op): void {
       m.run((x) => x.fund(BigInt(o.rate), mark));
       return;
     case 'margin':
-      m.run((x) => (o.add ? x.addMargin(o.user, U(String(o.amount))) : x.removeMargin(o.user, U(String(o.amount)))));
+      m.run((x) =>
+        o.add ? x.addMargin(o.user, U(String(o.amount))) : x.removeMargin(o.user, U(String(o.amount))),
+      );
       return;
     case 'leverage':
       m.run((x) => x.setLeverage(o.user, o.leverage));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bankruptcyPrice,
+  isLiquidatable,
   liquidationPrice,
   type PerpClearing,
   type PlaceInput,
@@ -279,6 +280,30 @@ describe('perpetual scenarios (perpetual.md §5)', () => {
     expect(m.clearing.position(1n)!.qty).toBe(U('5'));
     m.ok(mark('45918.3'));
     expect(m.clearing.position(1n)!.qty).toBe(0n);
+  });
+
+  it('a tier-2 position is first brought down to tier 1, and stays open when that restores its margin', () => {
+    const m = Market.at({
+      mark: '60000.0',
+      positions: [
+        { user: 1n, qty: '10', entry: '600000', margin: '150000', leverage: 4 },
+        { user: 2n, qty: '-10', entry: '600000', margin: '600000', leverage: 1 },
+      ],
+      insurance: '100000',
+    });
+    m.deposit(3n, U('1000000'));
+    m.ok(limit(3n, 'buy', '46000.0', '5'));
+    const lp = liquidationPrice(m.clearing.spec, m.clearing.position(1n)!)!;
+    m.ok((c) => c.mark(lp));
+    const p = m.clearing.position(1n)!;
+    // 250 000 / V(0.001, LP) lots stay; the rest went into the bid at 46 000.0, and no takeover
+    expect(m.last.events.some((e) => e.type === 'liquidation')).toBe(false);
+    const closed = m.last.events.flatMap((e) => (e.type === 'trade' ? [e.trade] : []));
+    expect(closed).toHaveLength(1);
+    expect(closed[0]).toMatchObject({ price: P('46000.0'), takerUserId: 1n });
+    expect(p.qty + closed[0]!.qty).toBe(U('10'));
+    expect(p.qty).toBe(((250_000n * 100_000_000n * 1000n) / (lp * 10_000_000n)) * 100_000n);
+    expect(isLiquidatable(m.clearing.spec, p, lp)).toBe(false);
   });
 
   it('T12 band: a limit past the band is refused, a market order stops at it', () => {
