@@ -28,11 +28,16 @@ const last = await db
 const lastAt = last?.at === null || last?.at === undefined ? 0 : Number(last.at);
 if (lastAt >= server.clock.now()) await server.clock.advance(lastAt - server.clock.now() + 60_000);
 
-
 async function index(price: string): Promise<void> {
   const atoms = toAtoms(price);
   const at = server.clock.now();
-  const value = { symbol: SYMBOL, price: atoms, at, source: 'test', constituents: [{ source: 'test', price: atoms, at, used: true, reason: null }] };
+  const value = {
+    symbol: SYMBOL,
+    price: atoms,
+    at,
+    source: 'test',
+    constituents: [{ source: 'test', price: atoms, at, used: true, reason: null }],
+  };
   await markets.recordIndex([value]);
   markets.noteIndex(value);
   await perp.pricing.tick(SYMBOL);
@@ -63,15 +68,26 @@ const maker = await tokenOf('crashmaker', '10000000');
 await server.call('POST', '/Perp/leverage', { symbol: SYMBOL, leverage: '1' }, { token: maker });
 const longs: string[] = [];
 for (let i = 1; i <= 8; i += 1) longs.push(await tokenOf(`crashlong${i}`, '100000'));
-const names = new Map<string, string>([[maker, 'crashmaker'], ...longs.map((t, i) => [t, `crashlong${i + 1}`] as [string, string])]);
+const names = new Map<string, string>([
+  [maker, 'crashmaker'],
+  ...longs.map((t, i) => [t, `crashlong${i + 1}`] as [string, string]),
+]);
 const current = new Map<string, string>();
 /** Places as the user behind `token`, signing in again once the clock has run past its session. */
 async function place(token: string, fields: Record<string, string>) {
   const call = () =>
-    server.call('POST', '/Perp/place', { symbol: SYMBOL, idempotency_key: crypto.randomUUID(), ...fields }, { token: current.get(token) ?? token });
+    server.call(
+      'POST',
+      '/Perp/place',
+      { symbol: SYMBOL, idempotency_key: crypto.randomUUID(), ...fields },
+      { token: current.get(token) ?? token },
+    );
   const answer = await call();
   if (answer.code !== 100) return answer;
-  const login = await server.call('POST', '/Login/loginsubmit', { email: names.get(token)!, lpwd: 'secret123' });
+  const login = await server.call('POST', '/Login/loginsubmit', {
+    email: names.get(token)!,
+    lpwd: 'secret123',
+  });
   current.set(token, login.data.token);
   return call();
 }

@@ -71,7 +71,9 @@ describe('perpetual liquidations and funding when the process is killed', () => 
           const mine = payments.filter((p) => p.symbol === event.symbol && p.funding_at === event.funding_at);
           expect(BigInt(mine.length)).toBe(event.positions);
           expect(mine.filter((p) => p.amount < 0n).reduce((sum, p) => sum - p.amount, 0n)).toBe(event.paid);
-          expect(mine.filter((p) => p.amount > 0n).reduce((sum, p) => sum + p.amount, 0n)).toBe(event.received);
+          expect(mine.filter((p) => p.amount > 0n).reduce((sum, p) => sum + p.amount, 0n)).toBe(
+            event.received,
+          );
         }
         const health = await check.app.ctx.perpetual!.backOffice.health();
         expect(health.markets.flatMap((m) => m.invariants.filter((i) => !i.ok))).toEqual([]);

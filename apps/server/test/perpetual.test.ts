@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexTick, newTrader } from './delivery-harness.ts';
-import { DIALECTS, startServer, type TestServer } from './harness.ts';
+import { enrolStaff, indexTick, newTrader, signInOwner } from './delivery-harness.ts';
+import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 
 type Trader = Awaited<ReturnType<typeof newTrader>>;
@@ -27,7 +28,14 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
 
   beforeAll(async () => {
     if (skip) return;
-    server = await startServer(dialect, { env: { DEMO: 'on', LIMIT_REGISTER_PER_IP: '1000/3600' } });
+    server = await startServer(dialect, {
+      env: {
+        DEMO: 'on',
+        LIMIT_REGISTER_PER_IP: '1000/3600',
+        ADMIN_USER: 'boss',
+        ADMIN_PASSWORD: 'owner-pass-1',
+      },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -129,4 +137,110 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
     const received = await call(b, 'GET', '/Perp/funding');
     expect(received.data.list).toMatchObject([{ side: 'short', amount: '3.00000000' }]);
   });
+
+  it.skipIf(skip)(
+    'lets staff read markets, funds, liquidations and the invariants; only the owner changes them, audited',
+    async () => {
+      const owner = await signInOwner(server, 'boss', 'owner-pass-1');
+      expect(
+        (
+          await callAdmin(
+            server,
+            'POST',
+            '/staff',
+            { username: 'finance1', password: 'initial-pass', role: 'finance' },
+            owner,
+          )
+        ).code,
+      ).toBe(1000);
+      const finance = await enrolStaff(server, 'finance1', 'initial-pass', 'finance-pass-2');
+      const markets = await callAdmin(server, 'GET', '/perp/markets', undefined, finance);
+      expect(markets.data.map((m: { symbol: string }) => m.symbol)).toEqual(['BTCUSDT', 'ETHUSDT']);
+      expect(markets.data[0]).toMatchObject({
+        insurance: expect.any(String),
+        maxLeverage: 5,
+        status: 'open',
+        owner: server.config.nodeId,
+      });
+      const health = await callAdmin(server, 'GET', '/perp/health', undefined, finance);
+      expect(health.data.markets).toHaveLength(2);
+      for (const market of health.data.markets) {
+        expect(market.invariants.map((i: { name: string; ok: boolean }) => [i.name, i.ok])).toEqual([
+          ['fund_zero', true],
+          ['settlement', true],
+          ['open_interest', true],
+          ['margins', true],
+          ['no_negative', true],
+        ]);
+      }
+      const liquidations = await callAdmin(
+        server,
+        'GET',
+        '/perp/liquidations',
+        { symbol: 'BTCUSDT' },
+        finance,
+      );
+      expect(liquidations.data.items[0]).toMatchObject({
+        side: 'long',
+        qty: '0.10000000',
+        bankruptcyPrice: '48000.00000000',
+        remainder: '0.00000000',
+      });
+      // the first test's short still holds 0.1, and the fund's lot (long 0.1) pays its share too
+      expect(
+        (await callAdmin(server, 'GET', '/perp/funding', undefined, finance)).data.items[0],
+      ).toMatchObject({
+        rate: '0.00010000',
+        paid: '3.00000000',
+        received: '3.60000000',
+        residual: '0.00000000',
+        positions: 3,
+      });
+
+      // finance reads; only the owner changes a market or funds the insurance
+      const refused = await callAdmin(
+        server,
+        'POST',
+        '/perp/markets/BTCUSDT',
+        { takerFee: '0.0006', reason: 'fees review' },
+        finance,
+      );
+      expect(refused.code).toBe(6002);
+      const before = toAtoms(markets.data[0].insurance);
+      const funded = await callAdmin(
+        server,
+        'POST',
+        '/perp/markets/BTCUSDT/insurance',
+        { amount: '2500', reason: 'top up after review' },
+        owner,
+      );
+      expect(funded.code).toBe(1000);
+      expect(toAtoms(funded.data.insurance) - before).toBe(250_000_000_000n);
+      const edited = await callAdmin(
+        server,
+        'POST',
+        '/perp/markets/BTCUSDT',
+        { takerFee: '0.0006', reason: 'fees review' },
+        owner,
+      );
+      expect(edited.data).toMatchObject({ takerFee: '0.00060000' });
+      const audit = await server.app.ctx.audit.list(server.app.ctx.store.db, {
+        target: 'perp:BTCUSDT',
+        limit: 10,
+      });
+      expect(audit.map((a) => [a.action, a.reason])).toEqual([
+        ['perp.market.edit', 'fees review'],
+        ['perp.insurance.fund', 'top up after review'],
+      ]);
+      const moves = await callAdmin(server, 'GET', '/perp/insurance', { symbol: 'BTCUSDT' }, finance);
+      expect(moves.data.items[0]).toMatchObject({ kind: 'topup', amount: '2500.00000000' });
+      // the new fee applies to the next fill
+      const a = await newTrader(server);
+      const b = await newTrader(server);
+      await markAt('60000');
+      await place(b, { side: 'sell', type: 'limit', price: '60000', qty: '0.1' });
+      const filled = await place(a, { side: 'buy', type: 'market', qty: '0.1' });
+      expect(filled.data[0]).toMatchObject({ fee: '3.60000000' });
+    },
+  );
 });

@@ -79,6 +79,7 @@ export class BatchRecords {
     let paid = 0n;
     let received = 0n;
     let positions = 0n;
+    let residual = 0n;
     for (const e of result.events) {
       if (e.type === 'trade') {
         const t = e.trade;
@@ -99,7 +100,10 @@ export class BatchRecords {
           created_at: now,
         });
       } else if (e.type === 'funding' && command.kind === 'fund') {
-        if (e.userId === null) continue;
+        if (e.userId === null) {
+          residual = e.amount;
+          continue;
+        }
         positions += 1n;
         if (e.amount < 0n) paid -= e.amount;
         else received += e.amount;
@@ -156,7 +160,7 @@ export class BatchRecords {
         mark: command.mark * tick,
         paid,
         received,
-        residual: paid - received,
+        residual,
         positions,
         seq: lastSeq(result),
         created_at: now,
