@@ -63,7 +63,11 @@ export function OrderRow({
           <div>
             <dt>{t('perp.order.qty')}</dt>
             <dd>
-              <Amount value={order.qty} decimals={qtyDecimals} />
+              {order.close_position && order.state === 'untriggered' ? (
+                t('perp.order.wholePosition')
+              ) : (
+                <Amount value={order.qty} decimals={qtyDecimals} />
+              )}
             </dd>
           </div>
           <div>
