@@ -250,14 +250,19 @@ describe('perpetual contracts at phone size (index from three loopback venues, d
 
   it('sets a stop-loss on the mark in the sheet, and it closes the position when the index falls', async () => {
     const watch = watchPage(page);
+    // the last trade is still the opening buy, under the stop; the mark went up with the index
+    const now = await ticker();
+    expect(toAtoms(now.last!)).toBeLessThan(usdt(STOP_LOSS));
+    expect(markOf(now)).toBeGreaterThan(usdt(STOP_LOSS));
     await page.getByTestId('perp-open-tpsl').click();
-    await page.getByTestId('perp-tpsl-ref-mark').click();
-    expect(await page.getByTestId('perp-tpsl-ref-mark').getAttribute('aria-pressed')).toBe('true');
-    // a stop-loss above the mark would fire at once: the sheet refuses it before sending
-    await input(page, 'perp-tpsl-sl').fill(String(UP + 1000n));
+    await input(page, 'perp-tpsl-sl').fill(String(STOP_LOSS));
+    // on the last price this stop would fire at once: the sheet refuses it before sending
+    await page.getByTestId('perp-tpsl-ref-last').click();
     await page.getByTestId('perp-tpsl-submit').click();
     await page.getByText(webText('perp.errors.triggerBelow')).waitFor();
-    await input(page, 'perp-tpsl-sl').fill(String(STOP_LOSS));
+    // on the mark it waits
+    await page.getByTestId('perp-tpsl-ref-mark').click();
+    expect(await page.getByTestId('perp-tpsl-ref-mark').getAttribute('aria-pressed')).toBe('true');
     expect(await toastAfter(page, () => page.getByTestId('perp-tpsl-submit').click(), watch)).toBe(
       serverText('success.OK'),
     );
