@@ -534,10 +534,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           mining: modules.mining.service,
           reserves: modules.reserves.service,
           content: modules.content,
+          perpetual: modules.perpetual,
         }),
       )
     : false;
-  if (config.demo) await underStartLock(store, 'demo-seed-perpetual', () => modules.perpetual.seedDemo());
   logDemoMode(app.log, { demo: config.demo, production: config.production, seeded });
   ctx.reserves = modules.reserves;
 

@@ -8,6 +8,7 @@ import type { Listings, MarketsService } from './modules/markets/service.ts';
 import type { MiningService } from './modules/mining/service.ts';
 import { demoBotSetup } from './modules/mm/config.ts';
 import type { MarketMakerService } from './modules/mm/service.ts';
+import type { PerpService } from './modules/perpetual/service.ts';
 import type { ReservesService } from './modules/reserves/service.ts';
 import type { SettingsService } from './modules/settings/service.ts';
 import { demoSpotMarkets } from './modules/spot/config.ts';
@@ -67,10 +68,12 @@ export async function seedDemo(
     mining: MiningService;
     reserves: ReservesService;
     content: ContentService;
+    perpetual: PerpService;
   },
 ): Promise<boolean> {
-  const { db, clock, users, wallet, launchpad, mining, reserves, content } = deps;
+  const { db, clock, users, wallet, launchpad, mining, reserves, content, perpetual } = deps;
   const seeded = await seedDemoData(deps);
+  await perpetual.seedDemo();
   // why: before the demo's first reserves snapshot, so the snapshot covers the launchpad's money too.
   await launchpad.seedDemo(await seedDemoCrowd({ db, users, wallet }));
   await mining.seedDemo();
