@@ -17,7 +17,8 @@
 //
 // Settings: BENCH_USERS (40), BENCH_CONNECTIONS (40), BENCH_SECONDS (10), BENCH_RATE (paced
 // orders/s, 1000), BENCH_PACED_USERS (200), BENCH_SPOT (on: spot's mix beside), BENCH_POSITIONS
-// (1000), BENCH_SHORTS (4), BENCH_BID_SHARE (0.5), BENCH_CASCADE_FROM / _TO (index 60000 → 48000).
+// (1000), BENCH_SHORTS (4), BENCH_BID_SHARE (0.5), BENCH_CASCADE_FROM / _TO (index 60000 → 48000),
+// BENCH_CASCADE_PROF=<file> (the CPU profile of the mark move), BENCH_CPU_PROF=<dir> (the server's).
 
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

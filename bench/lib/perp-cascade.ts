@@ -24,6 +24,7 @@ import { specOf } from '../../apps/server/src/modules/perpetual/records.ts';
 import { insertUser } from '../../apps/server/src/modules/users/repository.ts';
 import type { AuthContext } from '../../apps/server/src/platform/auth-hook.ts';
 import { ManualClock } from '../../apps/server/src/platform/clock.ts';
+import type { Db } from '../../apps/server/src/platform/db.ts';
 import { toMillis } from '../../apps/server/src/platform/time.ts';
 
 const SYMBOL = 'BTCUSDT';
@@ -283,10 +284,7 @@ export async function measureCascade(options: {
 }
 
 /** The store's id of an order, by its number in the market. */
-async function orderIdOf(
-  db: import('../../apps/server/src/platform/db.ts').Db,
-  orderNo: bigint,
-): Promise<bigint> {
+async function orderIdOf(db: Db, orderNo: bigint): Promise<bigint> {
   const row = await db
     .selectFrom('perp_orders')
     .select('id')
