@@ -167,6 +167,7 @@ export class BatchRecords {
       });
     }
     const byKind = new Map<repo.InsuranceMoveRow['kind'], bigint>();
+    const adl = command.kind === 'mark' && result.events.some((e) => e.type === 'adl');
     for (const m of result.moves) {
       const into = 'system' in m.to && m.to.system === 'IF';
       const out = 'system' in m.from && m.from.system === 'IF';
@@ -178,7 +179,7 @@ export class BatchRecords {
             ? 'bankrupt'
             : m.why === 'funding'
               ? 'funding'
-              : command.kind === 'mark' && result.events.some((e) => e.type === 'adl')
+              : adl
                 ? 'adl'
                 : 'unwind';
       byKind.set(kind, (byKind.get(kind) ?? 0n) + (into ? m.amount : -m.amount));
