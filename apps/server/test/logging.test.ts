@@ -165,6 +165,7 @@ describe('demo accounts in production', () => {
         'lp_demo_a',
         'lp_demo_b',
         'market-maker',
+        'perp-maker',
       ]);
       const notes = server.log.lines().filter((line) => /demo accounts/i.test(line.msg ?? ''));
       expect(notes.map((line) => [line.level, line.demo, line.seeded])).toEqual([[40, true, true]]);
