@@ -182,9 +182,17 @@ export class PerpClearing {
     };
   }
 
-  /** Tells the clearing a user's available balance (as of the command about to run). */
+  /**
+   * Tells the clearing a user's available balance; the commands that follow move it as they post,
+   * until {@link forgetAvailable} (a host sets the balances it read once for a batch of commands).
+   */
   setAvailable(user: bigint, amount: bigint): void {
     this.#available.set(user, amount);
+  }
+
+  /** Forgets every available balance it was told (after a batch). */
+  forgetAvailable(): void {
+    this.#available.clear();
   }
 
   /** Tells the clearing of money the operator moved into (or out of) the insurance fund. */
@@ -1036,7 +1044,6 @@ export class PerpClearing {
     } finally {
       this.#journal = null;
       this.#fresh.clear();
-      this.#available.clear();
     }
   }
 }

@@ -153,8 +153,12 @@ export class PerpSequencer {
   async #drain(): Promise<void> {
     this.#running = true;
     try {
-      while (this.#queue.length > 0 && !this.#fenced)
-        await this.#commitBatch(this.#queue.splice(0, BATCH_SIZE));
+      while (this.#queue.length > 0 && !this.#fenced) {
+        // why: a configuration ends its batch: the commands after it run on the new parameters.
+        const configure = this.#queue.findIndex((p) => p.command.kind === 'configure');
+        const size = configure === -1 ? BATCH_SIZE : Math.min(configure + 1, BATCH_SIZE);
+        await this.#commitBatch(this.#queue.splice(0, size));
+      }
     } finally {
       this.#running = false;
     }
@@ -247,8 +251,10 @@ export class PerpSequencer {
     const answers: (PerpOutcome | AppError)[] = [];
     const results: CommandResult<unknown>[] = [];
     let configured: repo.PerpMarketRow | undefined;
+    // why: told once; each command's moves keep the clearing's figures current for the next one.
+    clearing.forgetAvailable();
+    for (const [user, amount] of available) clearing.setAvailable(user, amount);
     for (const { command } of batch) {
-      for (const [user, amount] of available) clearing.setAvailable(user, amount);
       if (command.kind === 'place') {
         const seen = used.get(`${command.userId}|${command.key}`);
         if (seen) {
@@ -326,16 +332,6 @@ export class PerpSequencer {
       if (!result.ok) {
         answers.push(new AppError(result.error as ResultKey));
         continue;
-      }
-      for (const move of result.moves) {
-        for (const [account, sign] of [
-          [move.from, -1n],
-          [move.to, 1n],
-        ] as const) {
-          if ('user' in account && account.kind === 'avail' && available.has(account.user)) {
-            available.set(account.user, available.get(account.user)! + sign * move.amount);
-          }
-        }
       }
       if (command.kind === 'place') {
         const made = (result.value as PerpOrder[] | undefined) ?? [];
