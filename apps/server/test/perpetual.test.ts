@@ -139,6 +139,38 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
   });
 
   it.skipIf(skip)(
+    'freezes the market while the index is out: no mark, no liquidation, only orders that reduce',
+    async () => {
+      const a = await newTrader(server);
+      const b = await newTrader(server);
+      await markAt('60000');
+      expect((await place(b, { side: 'sell', type: 'limit', price: '60000', qty: '0.1' })).code).toBe(1000);
+      expect((await place(a, { side: 'buy', type: 'market', qty: '0.1' })).code).toBe(1000);
+      // why: no index tick for longer than the index may be old: the next second of pricing freezes.
+      server.clock.advance(server.config.indexStaleMs + 1000);
+      await perp().pricing.tick('BTCUSDT');
+      const ticker = await server.call('GET', '/Perp/ticker', { symbol: 'BTCUSDT' });
+      expect(ticker.data.frozen).toBe(true);
+      const refused = await place(a, { side: 'buy', type: 'limit', price: '59000', qty: '0.1' });
+      expect(refused).toMatchObject({ code: 7065, msg: expect.stringMatching(/only orders that reduce/) });
+      const reducing = await place(a, {
+        side: 'sell',
+        type: 'limit',
+        price: '61000',
+        qty: '0.05',
+        reduce_only: 'true',
+      });
+      expect(reducing.code).toBe(1000);
+      expect(
+        (await call(a, 'POST', '/Perp/margin', { symbol: 'BTCUSDT', direction: 'remove', amount: '1' })).code,
+      ).toBe(7064);
+      await markAt('60000');
+      expect((await server.call('GET', '/Perp/ticker', { symbol: 'BTCUSDT' })).data.frozen).toBe(false);
+      expect((await call(a, 'POST', '/Perp/cancel', { id: reducing.data[0].id })).code).toBe(1000);
+    },
+  );
+
+  it.skipIf(skip)(
     'lets staff read markets, funds, liquidations and the invariants; only the owner changes them, audited',
     async () => {
       const owner = await signInOwner(server, 'boss', 'owner-pass-1');
