@@ -136,12 +136,13 @@ export default function TradePage() {
     content = (
       <div data-testid="spot-trade-ready" data-symbol={market.symbol}>
         <TickerHead market={market} ticker={ticker} />
+        {/* why: the perpetual page opens this coin's market when it has one, else its first market. */}
         <Link
           to={`${PATHS.perpTrade}?symbol=${market.symbol}`}
           className="text-button perp-link"
           data-testid="spot-to-perpetual"
         >
-          {t('spot.toPerpetual', { pair })}
+          {t('spot.toPerpetual')}
         </Link>
         <CandleChart
           key={market.symbol}
