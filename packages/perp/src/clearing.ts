@@ -6,22 +6,10 @@ import {
   ResultCode,
   type Side,
 } from '@bourse/engine';
-import { avail, FUND, hold, IF, Journal, pos } from './journal.ts';
+import { avail, hold, Journal, pos } from './journal.ts';
 import { closeLeg, closeLot, openLeg, signOf } from './legs.ts';
-import {
-  abs,
-  bankruptcyPrice,
-  compareAdl,
-  fundingPayment,
-  isLiquidatable,
-  leverageAllowed,
-  marginRemovalAllowed,
-  orderHold,
-  priceBand,
-  tierOf,
-  unrealisedPnl,
-  value,
-} from './math.ts';
+import { abs, leverageAllowed, marginRemovalAllowed, orderHold, priceBand, value } from './math.ts';
+import { INSURANCE_USER, RiskDesk } from './risk.ts';
 import type {
   ClearingSnapshot,
   CommandResult,
@@ -38,8 +26,6 @@ import type { PerpSpec } from './types.ts';
 
 /** The engine's user id for the insurance fund's unwind orders. */
 const FUND_USER = Number.MAX_SAFE_INTEGER;
-/** The insurance fund's user id in order and trade records. */
-export const INSURANCE_USER = 0n;
 
 /** A new order as the host validated it: prices in ticks, quantities in base atoms on the lot. */
 export interface PlaceInput {
@@ -88,12 +74,13 @@ export class PerpClearing {
   readonly #positions = new Map<bigint, PerpPosition>();
   /** Open orders (resting or waiting) by id, in id order. */
   readonly #orders = new Map<bigint, PerpOrder>();
-  #lots: InsuranceLot[] = [];
+  readonly #lots: InsuranceLot[] = [];
   readonly #leverage = new Map<bigint, number>();
   readonly #available = new Map<bigint, bigint>();
   #journal: Journal | null = null;
   #fills: Fill[] = [];
   #ended: { id: bigint; reason: CancelReason }[] = [];
+  readonly #risk: RiskDesk;
 
   constructor(spec: PerpSpec, snapshot?: ClearingSnapshot) {
     this.spec = spec;
@@ -111,10 +98,30 @@ export class PerpClearing {
       ? { ...snapshot.figures }
       : { seq: 0n, nextOrderId: 1n, nextPositionId: 1n, mark: 0n, last: 0n, frozen: false, insurance: 0n };
     this.#insurance = { value: this.#figures.insurance };
+    this.#risk = new RiskDesk({
+      spec,
+      figures: this.#figures,
+      insurance: this.#insurance,
+      lots: this.#lots,
+      fresh: this.#fresh,
+      removeLot: (lot) => this.#removeLot(lot),
+      openPositions: () => this.#sortedPositions(),
+      ordersOf: (user) => [...this.#orders.values()].filter((o) => o.userId === user),
+      end: (j, order, reason) => this.#end(j, order, reason),
+      newOrder: (input, reduceOnly, closePosition, leverage) =>
+        this.#newOrder(input, reduceOnly, closePosition, leverage),
+      enter: (j, order, ioc, postOnly) => this.#enter(j, order, ioc, postOnly),
+      bestBid: () => this.#book.getBestBid(),
+      bestAsk: () => this.#book.getBestAsk(),
+      unwinding: (orderId, lotId) => {
+        if (lotId === null) this.#unwindLots.delete(orderId);
+        else this.#unwindLots.set(orderId, lotId);
+      },
+    });
     if (!snapshot) return;
     for (const p of snapshot.positions) this.#positions.set(p.userId, { ...p });
     for (const [user, leverage] of snapshot.leverage) this.#leverage.set(user, leverage);
-    this.#lots = snapshot.lots.map((l) => ({ ...l }));
+    this.#lots.push(...snapshot.lots.map((l) => ({ ...l })));
     const sink = this.#sink();
     for (const o of [...snapshot.orders].sort((a, b) => (a.seq < b.seq ? -1 : 1))) {
       const order = { ...o, trigger: o.trigger && { ...o.trigger } };
@@ -304,62 +311,7 @@ export class PerpClearing {
    */
   fund(rate: bigint, markAtT: bigint): CommandResult {
     return this.#run((j) => {
-      const payers = rate > 0n ? 1n : -1n;
-      const unpaid = new Set<bigint>();
-      for (const p of this.#sortedPositions()) {
-        const { pay, receive } = fundingPayment(this.spec, p.qty, markAtT, rate);
-        if (pay === 0n) continue;
-        if (signOf(p.qty) === payers) {
-          const fromMargin = pay < p.margin ? pay : p.margin;
-          j.move(pos(p.userId), FUND, fromMargin, 'funding');
-          p.margin -= fromMargin;
-          const rest = pay - fromMargin;
-          const fromAvail = rest < j.availableOf(p.userId) ? rest : j.availableOf(p.userId);
-          j.move(avail(p.userId), FUND, fromAvail, 'funding');
-          p.realised -= fromMargin + fromAvail;
-          if (fromMargin + fromAvail < pay) unpaid.add(p.userId);
-          j.events.push({
-            type: 'funding',
-            seq: this.#figures.seq,
-            userId: p.userId,
-            qty: p.qty,
-            amount: -(fromMargin + fromAvail),
-            rate,
-            mark: markAtT,
-          });
-        } else {
-          j.move(FUND, pos(p.userId), receive, 'funding');
-          p.margin += receive;
-          p.realised += receive;
-          j.events.push({
-            type: 'funding',
-            seq: this.#figures.seq,
-            userId: p.userId,
-            qty: p.qty,
-            amount: receive,
-            rate,
-            mark: markAtT,
-          });
-        }
-        j.positions.add(p);
-      }
-      for (const lot of this.#lots) {
-        const { pay, receive } = fundingPayment(this.spec, lot.qty, markAtT, rate);
-        if (signOf(lot.qty) === payers) j.move(IF, FUND, pay, 'funding');
-        else j.move(FUND, IF, receive, 'funding');
-      }
-      const residual = j.fund;
-      j.move(FUND, IF, residual, 'funding');
-      j.events.push({
-        type: 'funding',
-        seq: this.#figures.seq,
-        userId: null,
-        qty: 0n,
-        amount: residual,
-        rate,
-        mark: markAtT,
-      });
-      if (!this.#figures.frozen) this.#liquidateAll(j, unpaid);
+      this.#risk.fund(j, rate, markAtT);
       return null;
     });
   }
@@ -389,7 +341,7 @@ export class PerpClearing {
       j.move(pos(user), avail(user), amount, 'margin');
       p.margin -= amount;
       j.positions.add(p);
-      this.#liquidateAll(j);
+      this.#risk.liquidateAll(j);
       return null;
     });
   }
@@ -637,7 +589,7 @@ export class PerpClearing {
         value: value(spec, fill.qty, fill.price),
         pnl,
       });
-      if (lot.qty === 0n) this.#lots = this.#lots.filter((l) => l !== lot);
+      if (lot.qty === 0n) this.#removeLot(lot);
       if (order.status === 'filled') this.#orders.delete(order.id);
       return 0n;
     }
@@ -774,6 +726,11 @@ export class PerpClearing {
   // -------------------------------------------------------------------------------------------
   // Triggers, liquidation and the fund (the rest of the market's rules)
 
+  #removeLot(lot: InsuranceLot): void {
+    const at = this.#lots.indexOf(lot);
+    if (at >= 0) this.#lots.splice(at, 1);
+  }
+
   #lotOf(order: PerpOrder): bigint {
     return this.#unwindLots.get(order.id) ?? -1n;
   }
@@ -789,8 +746,8 @@ export class PerpClearing {
   /** On a mark: triggers, liquidations, the fund's lots, triggers again. */
   #settle(j: Journal): void {
     this.#fireTriggers(j);
-    this.#liquidateAll(j);
-    this.#workLots(j, false);
+    this.#risk.liquidateAll(j);
+    this.#risk.workLots(j);
     this.#fireTriggers(j);
   }
 
@@ -842,182 +799,6 @@ export class PerpClearing {
     }
     this.#orders.delete(order.id);
     this.#enter(j, order, order.type === 'market', false);
-  }
-
-  /** Liquidates every position whose equity is at or under its maintenance margin at the mark (§3). */
-  #liquidateAll(j: Journal, unpaid: ReadonlySet<bigint> = new Set()): void {
-    const { mark } = this.#figures;
-    if (mark === 0n || this.#figures.frozen) return;
-    for (const p of this.#sortedPositions()) {
-      if (!isLiquidatable(this.spec, p, mark) && !unpaid.has(p.userId)) continue;
-      this.#liquidate(j, p);
-    }
-  }
-
-  /**
-   * Takeover at the bankruptcy price (§2): the user's orders here are cancelled, the position
-   * leaves them at BP (what margin is left goes to the fund), and the fund's new lot is unwound at
-   * once with an IOC limited to the band and BP.
-   */
-  #liquidate(j: Journal, p: PerpPosition): void {
-    for (const o of this.openOrders(p.userId)) this.#end(j, o as PerpOrder, 'liquidation');
-    if (this.#reduceToFirstTier(j, p)) return;
-    const bp = bankruptcyPrice(this.spec, p);
-    const s = signOf(p.qty);
-    const size = abs(p.qty);
-    const atBp = value(this.spec, size, bp);
-    const pnl = s * (atBp - p.entry);
-    j.move(pos(p.userId), { system: 'SET' }, -pnl, 'takeover');
-    const remainder = p.margin + pnl;
-    j.move(pos(p.userId), IF, remainder, 'takeover');
-    this.#figures.seq += 1n;
-    const lot: InsuranceLot = { id: p.id, qty: p.qty, entry: atBp, bankruptcy: bp, userId: p.userId };
-    j.events.push({
-      type: 'liquidation',
-      seq: this.#figures.seq,
-      userId: p.userId,
-      qty: p.qty,
-      entry: p.entry,
-      margin: p.margin,
-      mark: this.#figures.mark,
-      bankruptcy: bp,
-      lotId: lot.id,
-      remainder,
-    });
-    p.realised += pnl;
-    p.qty = 0n;
-    p.entry = 0n;
-    p.margin = 0n;
-    j.positions.add(p);
-    this.#lots.push(lot);
-    this.#fresh.add(lot);
-    j.lots.add(lot);
-    this.#workLot(j, lot, true);
-  }
-
-  /**
-   * A position above the first tier is first brought down to it (§3, LIQUIDATING → OPEN): an IOC
-   * closes what lies above the tier-1 bound at the mark, limited to BP and the band; when that
-   * leaves equity above the maintenance margin the position stays open. Answers whether it did.
-   */
-  #reduceToFirstTier(j: Journal, p: PerpPosition): boolean {
-    const { spec } = this;
-    const { mark } = this.#figures;
-    const first = spec.tiers[0];
-    if (!first || first.maxNotional === null) return false;
-    if (tierOf(spec, value(spec, p.qty, mark)) === first) return false;
-    const keep = (first.maxNotional / value(spec, spec.lotAtoms, mark)) * spec.lotAtoms;
-    const reduce = abs(p.qty) - keep;
-    if (reduce <= 0n) return false;
-    const s = signOf(p.qty);
-    const bp = bankruptcyPrice(spec, p);
-    const band = priceBand(spec, mark);
-    const limit = s > 0n ? (bp > band.minSell ? bp : band.minSell) : bp < band.maxBuy ? bp : band.maxBuy;
-    const order = this.#newOrder(
-      { userId: p.userId, side: s > 0n ? 'sell' : 'buy', type: 'limit', price: limit, qty: reduce },
-      true,
-      false,
-      p.leverage,
-    );
-    this.#enter(j, order, true, false);
-    return p.qty !== 0n && !isLiquidatable(spec, p, mark);
-  }
-
-  /** Every lot the fund keeps is offered again at the band; a fund in deficit deleverages at mark. */
-  #workLots(j: Journal, first: boolean): void {
-    // why: a lot taken over in this command had its first IOC already; it is offered again on the next mark.
-    for (const lot of [...this.#lots])
-      if (this.#lots.includes(lot) && !this.#fresh.has(lot)) this.#workLot(j, lot, first);
-    const { mark } = this.#figures;
-    let equity = this.#insurance.value;
-    for (const lot of this.#lots) equity += unrealisedPnl(this.spec, lot, mark);
-    if (equity < 0n) for (const lot of [...this.#lots]) this.#deleverage(j, lot, mark);
-  }
-
-  /**
-   * One IOC of the fund's lot: at first limited to max(BP, minSell) (a long lot sells) or
-   * min(BP, maxBuy), later to the band alone. What stays is kept while the fund covers its
-   * estimated loss at mark, and deleveraged at BP otherwise (§2 ADL rule).
-   */
-  #workLot(j: Journal, lot: InsuranceLot, first: boolean): void {
-    const s = signOf(lot.qty);
-    const band = priceBand(this.spec, this.#figures.mark);
-    const limit =
-      s > 0n
-        ? first && lot.bankruptcy > band.minSell
-          ? lot.bankruptcy
-          : band.minSell
-        : first && lot.bankruptcy < band.maxBuy
-          ? lot.bankruptcy
-          : band.maxBuy;
-    // why: an IOC that cannot fill changes nothing; it is not sent (nor recorded) at all.
-    const best = s > 0n ? this.#book.getBestBid() : this.#book.getBestAsk();
-    const crosses = best > 0 && (s > 0n ? BigInt(best) >= limit : BigInt(best) <= limit);
-    if (crosses) {
-      const order = this.#newOrder(
-        {
-          userId: INSURANCE_USER,
-          side: s > 0n ? 'sell' : 'buy',
-          type: 'limit',
-          price: limit,
-          qty: abs(lot.qty),
-        },
-        true,
-        false,
-        1,
-      );
-      this.#unwindLots.set(order.id, lot.id);
-      this.#enter(j, order, true, false);
-      this.#unwindLots.delete(order.id);
-      if (!this.#lots.includes(lot)) return;
-    }
-    const estimate = -s * (value(this.spec, lot.qty, this.#figures.mark) - lot.entry);
-    if (this.#insurance.value >= (estimate > 0n ? estimate : 0n)) return;
-    this.#deleverage(j, lot, lot.bankruptcy);
-  }
-
-  /**
-   * Auto-deleveraging (§2): the lot's remainder closes against the opposite positions ranked by
-   * the published score, highest first, at `price`, with no fee; their orders here are cancelled.
-   */
-  #deleverage(j: Journal, lot: InsuranceLot, price: bigint): void {
-    const { mark } = this.#figures;
-    const side = signOf(lot.qty);
-    const ranked = this.#sortedPositions()
-      .filter((p) => signOf(p.qty) === -side)
-      .map((p) => {
-        const upnl = unrealisedPnl(this.spec, p, mark);
-        return {
-          p,
-          key: {
-            upnl,
-            notional: value(this.spec, p.qty, mark),
-            entry: p.entry,
-            equity: p.margin + upnl,
-            id: p.id,
-          },
-        };
-      })
-      .sort((a, b) => compareAdl(a.key, b.key));
-    for (const { p } of ranked) {
-      if (lot.qty === 0n) break;
-      const qty = abs(p.qty) < abs(lot.qty) ? abs(p.qty) : abs(lot.qty);
-      for (const o of this.openOrders(p.userId)) this.#end(j, o as PerpOrder, 'adl');
-      this.#figures.seq += 1n;
-      const signed = p.qty > 0n ? qty : -qty;
-      const { pnl } = closeLeg(this.spec, j, p, qty, price, 0n);
-      closeLot(this.spec, j, lot, qty, price);
-      j.events.push({
-        type: 'adl',
-        seq: this.#figures.seq,
-        userId: p.userId,
-        lotId: lot.id,
-        qty: signed,
-        price,
-        pnl,
-      });
-    }
-    if (lot.qty === 0n) this.#lots = this.#lots.filter((l) => l !== lot);
   }
 
   // -------------------------------------------------------------------------------------------
