@@ -229,7 +229,7 @@ export default function PerpOrderDetailPage() {
   else content = <OrderView order={order.data} markets={markets.data} />;
 
   return (
-    <Page title={t('perp.order.title')} className="perp-page">
+    <Page title={t('perp.order.title')} className="perp-page perp-detail-page">
       <div data-testid="perp-order-detail">{content}</div>
     </Page>
   );
