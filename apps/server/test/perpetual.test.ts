@@ -139,6 +139,32 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
   });
 
   it.skipIf(skip)(
+    'moves margin once per key and closes once per key, however often the same request comes',
+    async () => {
+      const a = await newTrader(server);
+      const b = await newTrader(server);
+      await markAt('60000');
+      expect((await place(b, { side: 'sell', type: 'limit', price: '60000', qty: '0.1' })).code).toBe(1000);
+      expect((await place(a, { side: 'buy', type: 'market', qty: '0.1' })).code).toBe(1000);
+      const add = { symbol: 'BTCUSDT', direction: 'add', amount: '100', idempotency_key: randomUUID() };
+      const answers = await Promise.all([1, 2, 3].map(() => call(a, 'POST', '/Perp/margin', add)));
+      expect(answers.map((x) => x.code)).toEqual([1000, 1000, 1000]);
+      const account = await call(a, 'GET', '/Perp/account', { symbol: 'BTCUSDT' });
+      expect(account.data.position.margin).toBe('1300.00000000');
+      expect(account.data.available).toBe('8697.00000000');
+      await place(b, { side: 'buy', type: 'limit', price: '60000', qty: '0.1' });
+      const close = { symbol: 'BTCUSDT', idempotency_key: randomUUID() };
+      const first = await call(a, 'POST', '/Perp/close', close);
+      const again = await call(a, 'POST', '/Perp/close', close);
+      expect(first.code).toBe(1000);
+      expect(again.data.map((o: { id: string }) => o.id)).toEqual(
+        first.data.map((o: { id: string }) => o.id),
+      );
+      expect((await call(a, 'GET', '/Perp/account', { symbol: 'BTCUSDT' })).data.position).toBeNull();
+    },
+  );
+
+  it.skipIf(skip)(
     'freezes the market while the index is out: no mark, no liquidation, only orders that reduce',
     async () => {
       const a = await newTrader(server);

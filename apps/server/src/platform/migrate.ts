@@ -28,6 +28,7 @@ import * as marketOwnership from './migrations/2026_11_27_0030_market_ownership.
 import * as storedFiles from './migrations/2026_11_27_0031_stored_files.ts';
 import * as platformHalt from './migrations/2026_11_27_0032_platform_halt.ts';
 import * as perpetual from './migrations/2026_11_27_0033_perpetual.ts';
+import * as perpMarginRequests from './migrations/2026_11_27_0034_perp_margin_requests.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0031_stored_files': storedFiles,
   '2026_11_27_0032_platform_halt': platformHalt,
   '2026_11_27_0033_perpetual': perpetual,
+  '2026_11_27_0034_perp_margin_requests': perpMarginRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

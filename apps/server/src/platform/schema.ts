@@ -60,6 +60,7 @@ import type {
   PerpInsuranceMovesTable,
   PerpLiquidationsTable,
   PerpLotsTable,
+  PerpMarginRequestsTable,
   PerpMarketsTable,
   PerpOrdersTable,
   PerpPositionsTable,
@@ -185,4 +186,5 @@ export interface Database {
   perp_liquidations: PerpLiquidationsTable;
   perp_insurance_moves: PerpInsuranceMovesTable;
   perp_premiums: PerpPremiumsTable;
+  perp_margin_requests: PerpMarginRequestsTable;
 }

@@ -87,7 +87,12 @@ export const PERP_MAX_LEVERAGE = 5;
 
 export const PerpSymbolQuery = z.object({ symbol: marketSymbolField, token: tokenField });
 export type PerpSymbolQuery = z.input<typeof PerpSymbolQuery>;
-export const PerpSymbolBody = z.object({ symbol: marketSymbolField, token: tokenField });
+/** POST `/Perp/close`: the key (one per tap) makes a retried close close once. */
+export const PerpSymbolBody = z.object({
+  symbol: marketSymbolField,
+  idempotency_key: idempotencyKeyField.optional(),
+  token: tokenField,
+});
 export type PerpSymbolBody = z.input<typeof PerpSymbolBody>;
 
 export const PerpDepthQuery = z.object({
@@ -156,11 +161,15 @@ export const PerpTpslBody = z.object({
 });
 export type PerpTpslBody = z.input<typeof PerpTpslBody>;
 
-/** POST `/Perp/margin`: add from available, or remove while the rule of perpetual.md §2 allows it. */
+/**
+ * POST `/Perp/margin`: add from available, or remove while the rule of perpetual.md §2 allows it.
+ * The same key (one per submission) moves the margin once, however often it is sent.
+ */
 export const PerpMarginBody = z.object({
   symbol: marketSymbolField,
   direction: z.enum(['add', 'remove'], { error: 'PARAM_ERROR' }),
   amount: amountField(),
+  idempotency_key: idempotencyKeyField.optional(),
   token: tokenField,
 });
 export type PerpMarginBody = z.input<typeof PerpMarginBody>;

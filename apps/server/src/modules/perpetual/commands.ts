@@ -9,7 +9,7 @@ export type PerpCommand =
   | { kind: 'cancel'; userId: bigint; orderNo: bigint }
   | { kind: 'leverage'; userId: bigint; leverage: number }
   | { kind: 'stops'; userId: bigint; stopLoss?: bigint; takeProfit?: bigint; ref: TriggerRef }
-  | { kind: 'margin'; userId: bigint; amount: bigint; direction: 'add' | 'remove' }
+  | { kind: 'margin'; userId: bigint; amount: bigint; direction: 'add' | 'remove'; key?: string }
   | { kind: 'mark'; mark: bigint; index: bigint }
   | { kind: 'freeze' }
   | { kind: 'fund'; rate: bigint; mark: bigint; at: Millis }

@@ -274,6 +274,31 @@ export async function findUsedKeys(
   return used;
 }
 
+/** Whether a margin change with this key was made before. */
+export async function marginKeyUsed(db: Db, userId: bigint, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('perp_margin_requests')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertMarginRequest(
+  db: Db,
+  row: {
+    user_id: bigint;
+    idempotency_key: string;
+    symbol: string;
+    direction: 'add' | 'remove';
+    amount: bigint;
+    created_at: Millis;
+  },
+): Promise<void> {
+  await db.insertInto('perp_margin_requests').values(row).execute();
+}
+
 // --- records --------------------------------------------------------------------------------------
 
 export async function insertTrades(db: Db, rows: readonly Omit<TradeRow, 'id'>[]): Promise<void> {

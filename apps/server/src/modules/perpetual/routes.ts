@@ -237,7 +237,11 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
     },
     config: { ...auth, errors: [...PERP_PLACE_ERRORS, 'POSITION_NOT_FOUND'] },
     handler: async (request) =>
-      ok(request, await perp.close(requireAuth(request), request.body.symbol), 'ORDER_PLACED'),
+      ok(
+        request,
+        await perp.close(requireAuth(request), request.body.symbol, request.body.idempotency_key),
+        'ORDER_PLACED',
+      ),
   });
 
   api.post('/Perp/tpsl', {
@@ -273,7 +277,13 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
       const b = request.body;
       return ok(
         request,
-        await perp.margin(requireAuth(request), b.symbol, b.direction, parseAmount(b.amount)),
+        await perp.margin(
+          requireAuth(request),
+          b.symbol,
+          b.direction,
+          parseAmount(b.amount),
+          b.idempotency_key,
+        ),
       );
     },
   });

@@ -249,6 +249,7 @@ export class PerpSequencer {
     const statuses = await this.#deps.users.tradingStatuses(trx, [...new Set(places.map((c) => c.userId))]);
     const records = new BatchRecords(this.symbol, this.#market.tick_size, now, this.#created);
     const answers: (PerpOutcome | AppError)[] = [];
+    const marginKeys = new Set<string>();
     const results: CommandResult<unknown>[] = [];
     let configured: repo.PerpMarketRow | undefined;
     // why: told once; each command's moves keep the clearing's figures current for the next one.
@@ -270,6 +271,15 @@ export class PerpSequencer {
           answers.push(new AppError('MARKET_NOT_OPEN'));
           continue;
         }
+      }
+      if (command.kind === 'margin' && command.key !== undefined) {
+        const owner = `${command.userId}|${command.key}`;
+        // why: the same key moves the margin once: a retry answers as the first did, moving nothing.
+        if (marginKeys.has(owner) || (await repo.marginKeyUsed(trx, command.userId, command.key))) {
+          answers.push({ orderIds: [], duplicate: true });
+          continue;
+        }
+        marginKeys.add(owner);
       }
       if (command.kind === 'fund' && (await repo.fundingExists(trx, this.symbol, command.at))) {
         answers.push({ orderIds: [] });
@@ -332,6 +342,16 @@ export class PerpSequencer {
       if (!result.ok) {
         answers.push(new AppError(result.error as ResultKey));
         continue;
+      }
+      if (command.kind === 'margin' && command.key !== undefined) {
+        await repo.insertMarginRequest(trx, {
+          user_id: command.userId,
+          idempotency_key: command.key,
+          symbol: this.symbol,
+          direction: command.direction,
+          amount: command.amount,
+          created_at: now,
+        });
       }
       if (command.kind === 'place') {
         const made = (result.value as PerpOrder[] | undefined) ?? [];

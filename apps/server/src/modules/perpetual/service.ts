@@ -382,9 +382,15 @@ export class PerpService {
   }
 
   /** Closes the whole position at market (reduce-only, band-capped). */
-  async close(auth: AuthContext, symbol: string): Promise<PerpOrder[]> {
+  async close(auth: AuthContext, symbol: string, key?: string): Promise<PerpOrder[]> {
     const position = await repo.findPosition(this.#deps.db, symbol, auth.userId);
-    if (!position || position.qty === 0n) throw new AppError('POSITION_NOT_FOUND');
+    if (!position || position.qty === 0n) {
+      // why: a retry of a close that went through finds the position gone; it answers that close.
+      const used = key ? await repo.findUsedKeys(this.#deps.db, [{ userId: auth.userId, key }]) : undefined;
+      const previous = used?.get(`${auth.userId}|${key}`);
+      if (previous) return (await repo.listOrdersByIds(this.#deps.db, previous)).map(orderView);
+      throw new AppError('POSITION_NOT_FOUND');
+    }
     return this.place(auth, {
       symbol,
       side: position.qty > 0n ? 'sell' : 'buy',
@@ -395,7 +401,8 @@ export class PerpService {
       reduceOnly: true,
       closePosition: false,
       postOnly: false,
-      idempotencyKey: `close-${randomUUID()}`,
+      // why: a retried close with its key answers the first close; without one it is a new order.
+      idempotencyKey: key ?? `close-${randomUUID()}`,
     });
   }
 
@@ -439,10 +446,11 @@ export class PerpService {
     symbol: string,
     direction: 'add' | 'remove',
     amount: bigint,
+    key?: string,
   ): Promise<PerpAccount> {
     await this.#deps.platformHalt.requireRunning();
     await this.#market(symbol);
-    await this.#markets.send(symbol, { kind: 'margin', userId: auth.userId, amount, direction });
+    await this.#markets.send(symbol, { kind: 'margin', userId: auth.userId, amount, direction, key });
     return this.account(auth.userId, symbol);
   }
 

@@ -178,3 +178,12 @@ export interface PerpPremiumsTable {
   minute: bigint;
   premium: bigint;
 }
+
+export interface PerpMarginRequestsTable {
+  user_id: bigint;
+  idempotency_key: string;
+  symbol: string;
+  direction: 'add' | 'remove';
+  amount: bigint;
+  created_at: Millis;
+}

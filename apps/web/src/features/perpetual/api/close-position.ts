@@ -6,7 +6,8 @@ import { useRefreshAccount } from './use-refresh-account.ts';
 export function useClosePosition() {
   const refresh = useRefreshAccount();
   return useMutation({
-    mutationFn: (symbol: string) => post('/Perp/close', { symbol }, 'PerpOrderList'),
+    mutationFn: (input: { symbol: string; idempotency_key: string }) =>
+      post('/Perp/close', input, 'PerpOrderList'),
     onSettled: refresh,
   });
 }

@@ -13,6 +13,7 @@ import { Amount } from '../../../shared/ui/amount.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useChangeMargin } from '../api/change-margin.ts';
 import { atomsOf, decimalOf, maxRemovableMargin } from './perp-math.ts';
+import { useSubmissionKey } from './submission-key.ts';
 
 type Direction = 'add' | 'remove';
 const MarginValues = z.object({ amount: z.string() });
@@ -58,6 +59,7 @@ export function MarginSheet({
   const form = useSchemaForm(schema, { defaultValues: { amount: '' } });
   const amount = useWatch({ control: form.control, name: 'amount' }) ?? '';
   const mutation = useChangeMargin();
+  const key = useSubmissionKey();
   const current = atomsOf(position.margin);
   const change = atomsOf(amount);
   const after = direction === 'add' ? current + change : current - change;
@@ -70,9 +72,11 @@ export function MarginSheet({
   const onSubmit = form.handleSubmit((values) => {
     if (mutation.isPending) return;
     mutation.mutate(
-      { symbol: market.symbol, direction, amount: values.amount },
+      { symbol: market.symbol, direction, amount: values.amount, idempotency_key: key.current() },
       {
+        onError: (error) => key.settle(error),
         onSuccess: (body) => {
+          key.settle();
           showToast(body.msg, 'success');
           form.reset({ amount: '' });
           onClose();

@@ -11,6 +11,7 @@ import { useClosePosition } from '../api/close-position.ts';
 import { SideTag } from './labels.tsx';
 import { MarginSheet } from './margin-sheet.tsx';
 import { atomsOf, liveFigures, percentText } from './perp-math.ts';
+import { useSubmissionKey } from './submission-key.ts';
 import { TpslSheet } from './tpsl-sheet.tsx';
 
 type SheetName = 'close' | 'tpsl' | 'margin' | null;
@@ -90,17 +91,23 @@ function PositionCard({
   const titleId = useId();
   const [sheet, setSheet] = useState<SheetName>(null);
   const close = useClosePosition();
+  const closeKey = useSubmissionKey();
   const live = liveFigures(spec, position, ticker?.mark);
   const price = (value: string | null) =>
     value ? <Amount value={value} decimals={market.price_decimals} /> : <span>—</span>;
 
   function confirmClose() {
-    close.mutate(market.symbol, {
-      onSuccess: (body) => {
-        showToast(body.msg, 'success');
-        setSheet(null);
+    close.mutate(
+      { symbol: market.symbol, idempotency_key: closeKey.current() },
+      {
+        onError: (error) => closeKey.settle(error),
+        onSuccess: (body) => {
+          closeKey.settle();
+          showToast(body.msg, 'success');
+          setSheet(null);
+        },
       },
-    });
+    );
   }
 
   return (
