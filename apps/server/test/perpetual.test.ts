@@ -139,6 +139,30 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
   });
 
   it.skipIf(skip)(
+    'holds a burst of orders against one balance: exactly as many as it covers are accepted',
+    async () => {
+      const a = await newTrader(server);
+      await markAt('60000');
+      // why: each holds 0.15 × 59 000 / 5 + the taker fee = 1 774.425 USDT; 10 000 covers five.
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          place(a, { side: 'buy', type: 'limit', price: '59000', qty: '0.15' }),
+        ),
+      );
+      expect(answers.filter((x) => x.code === 1000)).toHaveLength(5);
+      expect(answers.filter((x) => x.code === 3004)).toHaveLength(5);
+      const account = await call(a, 'GET', '/Perp/account', { symbol: 'BTCUSDT' });
+      expect(account.data.available).toBe('1127.87500000');
+      for (const order of account.data.orders) {
+        expect((await call(a, 'POST', '/Perp/cancel', { id: order.id })).code).toBe(1000);
+      }
+      expect((await call(a, 'GET', '/Perp/account', { symbol: 'BTCUSDT' })).data.available).toBe(
+        '10000.00000000',
+      );
+    },
+  );
+
+  it.skipIf(skip)(
     'moves margin once per key and closes once per key, however often the same request comes',
     async () => {
       const a = await newTrader(server);

@@ -24,6 +24,9 @@ import type {
 } from './state.ts';
 import type { PerpSpec } from './types.ts';
 
+/** The most lots one order may carry (the engine's bound): a larger quantity is refused. */
+const MAX_LOTS = 1_000_000_000;
+
 /** The engine's user id for the insurance fund's unwind orders. */
 const FUND_USER = Number.MAX_SAFE_INTEGER;
 
@@ -90,7 +93,7 @@ export class PerpClearing {
       lotSize: Number(spec.lotAtoms),
       minPrice: 1,
       maxPrice: 1_000_000_000_000,
-      maxQty: 1_000_000_000,
+      maxQty: MAX_LOTS,
       selfTradePrevention: 'cancel-newest',
       triggerSource: 'external',
     });
@@ -359,6 +362,8 @@ export class PerpClearing {
     const reduceOnly = input.reduceOnly === true || closePosition;
     if (frozen && !reduceOnly) return 'REDUCE_ONLY_WHILE_FROZEN';
     if (!closePosition && (input.qty <= 0n || input.qty % spec.lotAtoms !== 0n)) return 'QTY_INVALID';
+    // why: a quantity past the engine's bound would be refused inside the book after its hold was taken.
+    if (input.qty / spec.lotAtoms > BigInt(MAX_LOTS)) return 'QTY_INVALID';
     if (input.type === 'limit' && (input.price === undefined || input.price <= 0n)) return 'PRICE_INVALID';
     const s = input.side === 'buy' ? 1n : -1n;
     const opposite = position.qty !== 0n && signOf(position.qty) !== s;

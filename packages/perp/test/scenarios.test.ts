@@ -325,6 +325,15 @@ describe('perpetual scenarios (perpetual.md §5)', () => {
     expect(m.clearing.position(1n)!.qty).toBe(U('1'));
   });
 
+  it('refuses a quantity past the bound of the book before any hold', () => {
+    const m = new Market();
+    m.deposit(1n, U('100000'));
+    m.ok(mark('60000.0'));
+    expect(m.run(limit(1n, 'buy', '60000.0', '1000000.001')).error).toBe('QTY_INVALID');
+    expect(m.avail(1n)).toBe(U('100000'));
+    expect(m.clearing.openOrders(1n)).toEqual([]);
+  });
+
   it('T14 funding snapshot: a close before the event pays nothing, an open after it pays nothing', () => {
     const m = new Market();
     for (const u of [1n, 2n, 3n, 4n]) m.deposit(u, U('50000'));
