@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { FIRST_LOAD_BUDGET_KB, FIRST_SCREEN as ROUTE, measureFirstLoad } from './lib/first-load.mjs';
+import { FIRST_LOAD_BUDGET_KB, measureFirstLoad, FIRST_SCREEN as ROUTE } from './lib/first-load.mjs';
 import { MAIN_PAGES, seedSession } from './lib/main-pages.mjs';
 import { CHROME_FLAGS, CHROME_PATH, launchChromium, ROOT, startPlatform } from './lib/platform.mjs';
 
@@ -157,7 +157,9 @@ async function main() {
   const base = platform.url;
   try {
     const browser = await launchChromium();
-    const { files, totalKb: initialKb } = await measureFirstLoad(browser, base).finally(() => browser.close());
+    const { files, totalKb: initialKb } = await measureFirstLoad(browser, base).finally(() =>
+      browser.close(),
+    );
     console.log(`\ninitial load of ${ROUTE} (JS and CSS until network idle):`);
     for (const file of files) {
       console.log(
