@@ -107,6 +107,10 @@ async function runLighthouse(url, { base, session } = {}) {
       a11y: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
       a11yFailures,
       lcpElement: lcpElementOf(lhr),
+      longTasks: (lhr.audits['long-tasks']?.details?.items ?? []).map(
+        (task) =>
+          `${Math.round(task.startTime)}+${Math.round(task.duration)} ms ${new URL(task.url, 'http://x').pathname}`,
+      ),
       metrics: {
         'First Contentful Paint': metric('first-contentful-paint'),
         'Largest Contentful Paint': metric('largest-contentful-paint'),
@@ -189,7 +193,7 @@ async function main() {
       const failures = runs.flatMap((run) => run.a11yFailures);
       const m = median.metrics;
       console.log(
-        `  ${main.path.padEnd(24)} performance ${String(median.score).padStart(3)} (${runs.map((run) => run.score).join(' ')})  accessibility ${String(Math.min(...runs.map((run) => run.a11y))).padStart(3)}  FCP ${m['First Contentful Paint']}  LCP ${m['Largest Contentful Paint']}  TBT ${m['Total Blocking Time']}  CLS ${m['Cumulative Layout Shift']}${process.env.BENCH_WEB_PAGES ? `  LCP element ${median.lcpElement}` : ''}${failures.length ? `  failing: ${[...new Set(failures)].join(', ')}` : ''}`,
+        `  ${main.path.padEnd(24)} performance ${String(median.score).padStart(3)} (${runs.map((run) => run.score).join(' ')})  accessibility ${String(Math.min(...runs.map((run) => run.a11y))).padStart(3)}  FCP ${m['First Contentful Paint']}  LCP ${m['Largest Contentful Paint']}  TBT ${m['Total Blocking Time']}  CLS ${m['Cumulative Layout Shift']}${process.env.BENCH_WEB_PAGES ? `\n    LCP element ${median.lcpElement}\n    long tasks: ${median.longTasks.join(', ') || 'none'}` : ''}${failures.length ? `  failing: ${[...new Set(failures)].join(', ')}` : ''}`,
       );
     }
     const markets = results.find(({ main }) => `/#${main.path}` === ROUTE)?.median;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { bootFrame } from './scripts/boot-frame.ts';
 import { i18nChunks } from './scripts/i18n-chunks.ts';
 import { porVerifyPage } from './scripts/por-verify-page.ts';
 
@@ -12,6 +13,13 @@ const API_TARGET = process.env.BOURSE_API ?? 'http://127.0.0.1:8080';
 async function shellOnly(entries: { url: string; revision: string | null; size: number }[]) {
   const html = fs.readFileSync(path.join(import.meta.dirname, 'dist/index.html'), 'utf8');
   const referenced = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]));
+  // why: the main script and its imports are named in the boot script's data (scripts/boot-frame.ts
+  // writes `"entry":…,"entryFiles":[…]`), not in tags.
+  const boot = html.match(/"entry":"\/([^"]+)","entryFiles":\[([^\]]*)\]/);
+  if (boot) {
+    referenced.add(boot[1]);
+    for (const file of boot[2]?.matchAll(/"\/([^"]+)"/g) ?? []) referenced.add(file[1]);
+  }
   const manifest = entries.filter(
     (entry) => entry.url === 'index.html' || entry.url.startsWith('icons/') || referenced.has(entry.url),
   );
@@ -65,6 +73,7 @@ export default defineConfig({
     preload.plugin,
     react(),
     i18nChunks(),
+    bootFrame(),
     porVerifyPage(),
     // The installable app: a manifest, and a service worker that keeps the app shell (the built
     // HTML, scripts, styles, fonts and icons) for instant and offline starts. It never caches API

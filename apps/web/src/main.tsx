@@ -1,6 +1,10 @@
 import 'antd-mobile/es/global';
 import './shared/theme/theme.css';
 import './shared/theme/app.css';
+// why: the frame index.html paints before any script (app/boot/frame.html) is the market list's:
+// its styles, and the skeleton's, are in the first stylesheet so that frame is drawn as the page.
+import 'antd-mobile/es/components/skeleton/skeleton.css';
+import './features/markets/components/markets.css';
 import { createRoot } from 'react-dom/client';
 import { installAntdLocale } from './app/antd-locale.ts';
 import { App } from './app/app.tsx';
@@ -21,10 +25,12 @@ installZodConfig();
 installAntdRender();
 installHttpHooks();
 // why: the entry page's code downloads while the language resources do.
-preloadEntryPage(window.location.hash);
+const entryPage = preloadEntryPage(window.location.hash);
 
 async function start(): Promise<void> {
-  const locale = await initI18n();
+  // why: the first render is the entry page itself, never a loading state between the frame
+  // index.html painted and the page.
+  const [locale] = await Promise.all([initI18n(), entryPage]);
   installUpDownMode();
   installAntdLocale(locale);
   createRoot(document.getElementById('root')!).render(<App />);

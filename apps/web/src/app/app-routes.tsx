@@ -5,7 +5,7 @@ import { PageFallback } from '../shared/ui/lazy-fallback.tsx';
 import { PageErrorBoundary } from './page-error-boundary.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteGuard } from './route-guard.tsx';
-import { APP_ROUTES, type AppRoute } from './routes.tsx';
+import { APP_ROUTES, type AppRoute, getLoadedPage } from './routes.tsx';
 import { TabBarLayout } from './tab-bar-layout.tsx';
 
 interface BuiltRoute {
@@ -13,10 +13,28 @@ interface BuiltRoute {
   Page: LazyExoticComponent<ComponentType>;
 }
 
+/**
+ * A module already loaded, as a thenable that calls back at once: React.lazy then renders the page
+ * in the same pass instead of showing the fallback for a moment (it reads a thenable's result
+ * synchronously when `then` calls back synchronously).
+ */
+function settled<T>(value: T): Promise<T> {
+  // biome-ignore lint/suspicious/noThenProperty: a thenable is the point: React.lazy reads it at once.
+  return { then: (resolve: (v: T) => unknown) => resolve(value) } as unknown as Promise<T>;
+}
+
 // why: one lazy component per route, made once, so each page's code loads on first visit only.
-const BUILT_ROUTES: readonly BuiltRoute[] = APP_ROUTES.flatMap((route) =>
-  route.page ? [{ route, Page: lazy(route.page) }] : [],
-);
+// The entry page is loaded before the first render (main.tsx): that render is the page itself,
+// which replaces the frame index.html painted, with no loading state in between.
+const BUILT_ROUTES: readonly BuiltRoute[] = APP_ROUTES.flatMap((route) => {
+  const page = route.page;
+  if (!page) return [];
+  const Page = lazy(() => {
+    const loaded = getLoadedPage(route.path);
+    return loaded ? settled(loaded) : page();
+  });
+  return [{ route, Page }];
+});
 
 function renderRoute({ route, Page }: BuiltRoute) {
   return <Route key={route.path} path={route.path} element={<Page />} />;

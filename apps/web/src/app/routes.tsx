@@ -41,7 +41,23 @@ function route(
             import('../shared/i18n/i18n.ts').then((i18n) => i18n.ensureNamespaces(texts)),
             page(),
           ]).then(([, m]) => m);
-  return { path, page: load, meta: { ...DEFAULT_META, ...meta } };
+  const remembered: NonNullable<AppRoute['page']> = () =>
+    load().then((m) => {
+      loadedPages.set(path, m);
+      return m;
+    });
+  return { path, page: remembered, meta: { ...DEFAULT_META, ...meta } };
+}
+
+/** Page modules whose code and texts are in, by route path. */
+const loadedPages = new Map<string, { default: ComponentType }>();
+
+/**
+ * The page module of `path` when its code and texts have already loaded (the entry page, which
+ * main.tsx loads before the first render), else undefined.
+ */
+export function getLoadedPage(path: string): { default: ComponentType } | undefined {
+  return loadedPages.get(path);
 }
 
 const USER = ['user', 'security'];

@@ -77,11 +77,13 @@ export function loadDeferredCode(): void {
   timer = window.setTimeout(load, DEFERRED_LOAD_MS);
 }
 
-/** Starts fetching the page of the entry URL right away, in parallel with the language resources. */
-export function preloadEntryPage(hash: string): void {
+/**
+ * Starts fetching the page of the entry URL right away, in parallel with the language resources;
+ * resolves when it is in (or failed: the route then loads it again and shows its error).
+ */
+export function preloadEntryPage(hash: string): Promise<unknown> {
   const path = hash.replace(/^#/, '').split('?')[0] || '/';
   const key = path === '/' ? PATHS.markets.toLowerCase() : path.toLowerCase();
-  APP_ROUTES.find((route) => route.path.toLowerCase() === key)
-    ?.page?.()
-    .catch(() => undefined);
+  const page = APP_ROUTES.find((route) => route.path.toLowerCase() === key)?.page;
+  return page ? page().catch(() => undefined) : Promise.resolve();
 }
