@@ -5,6 +5,7 @@ import './shared/theme/app.css';
 // its styles, and the skeleton's, are in the first stylesheet so that frame is drawn as the page.
 import 'antd-mobile/es/components/skeleton/skeleton.css';
 import './features/markets/components/markets.css';
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { installAntdLocale } from './app/antd-locale.ts';
 import { App } from './app/app.tsx';
@@ -33,7 +34,10 @@ async function start(): Promise<void> {
   const [locale] = await Promise.all([initI18n(), entryPage]);
   installUpDownMode();
   installAntdLocale(locale);
-  createRoot(document.getElementById('root')!).render(<App />);
+  const root = createRoot(document.getElementById('root')!);
+  // why: a transition renders in slices that yield to the browser (a slow phone stays responsive
+  // while the first page renders); the frame index.html painted stays until the page commits.
+  startTransition(() => root.render(<App />));
   showNoticeFromLastLoad();
   loadDeferredCode();
 }

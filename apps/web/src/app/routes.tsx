@@ -1,4 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
+import { hasToken } from '../shared/storage.ts';
+import { queryClient } from './query-client.ts';
 
 /** What a route needs from the shell around its page. */
 export interface RouteMeta {
@@ -10,6 +13,16 @@ export interface RouteMeta {
   background: 'dark' | 'white';
 }
 
+/**
+ * What a page module may export beside its page: `prefetch` starts the page's first data requests
+ * (`client.prefetchQuery` with the options its hooks use) as soon as its code has arrived, while
+ * its texts load and the app renders; the page's queries then join those requests.
+ */
+export interface PageModule {
+  default: ComponentType;
+  prefetch?: (client: QueryClient, search: URLSearchParams) => void;
+}
+
 export interface AppRoute {
   /** The spec's path, exactly as in the URL (matched case-insensitively). */
   path: string;
@@ -19,7 +32,7 @@ export interface AppRoute {
    * belong to a later issue: their metadata already counts (guards, background), and the
    * path shows /404 until the page arrives.
    */
-  page?: () => Promise<{ default: ComponentType }>;
+  page?: () => Promise<PageModule>;
 }
 
 const DEFAULT_META: RouteMeta = { public: false, tabBar: false, background: 'dark' };
@@ -33,13 +46,23 @@ function route(
   if (page === null) return { path, meta: { ...DEFAULT_META, ...meta } };
   // why: a page's texts beyond the core ones are chunks of their own, loaded with its code (the
   // i18n module is imported here only when a page loads, so the route table stays plain data).
+  const isPublic = meta.public === true;
+  const withData: NonNullable<AppRoute['page']> = () =>
+    page().then((m) => {
+      // why: a private page's requests wait for a session (without one the guard sends the
+      // visitor to /login); the search is the URL's at the time the page's code arrives.
+      if (m.prefetch && (isPublic || hasToken())) {
+        m.prefetch(queryClient, new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
+      }
+      return m;
+    });
   const load: NonNullable<AppRoute['page']> =
     texts.length === 0
-      ? page
+      ? withData
       : () =>
           Promise.all([
             import('../shared/i18n/i18n.ts').then((i18n) => i18n.ensureNamespaces(texts)),
-            page(),
+            withData(),
           ]).then(([, m]) => m);
   const remembered: NonNullable<AppRoute['page']> = () =>
     load().then((m) => {
@@ -50,13 +73,13 @@ function route(
 }
 
 /** Page modules whose code and texts are in, by route path. */
-const loadedPages = new Map<string, { default: ComponentType }>();
+const loadedPages = new Map<string, PageModule>();
 
 /**
  * The page module of `path` when its code and texts have already loaded (the entry page, which
  * main.tsx loads before the first render), else undefined.
  */
-export function getLoadedPage(path: string): { default: ComponentType } | undefined {
+export function getLoadedPage(path: string): PageModule | undefined {
   return loadedPages.get(path);
 }
 

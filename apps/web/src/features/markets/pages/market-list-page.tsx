@@ -1,4 +1,5 @@
 import '../components/markets.css';
+import type { QueryClient } from '@tanstack/react-query';
 import Button from 'antd-mobile/es/components/button';
 import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +13,7 @@ import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { IconSearch, IconWifiOff } from '../../../shared/ui/shell-icons.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useHasToken } from '../../../shared/use-session.ts';
-import { useTickers } from '../api/get-tickers.ts';
+import { tickersQueryOptions, useTickers } from '../api/get-tickers.ts';
 import { useTickerStream } from '../api/subscribe-tickers.ts';
 import { AnnouncementLine } from '../components/announcement-line.tsx';
 import { MarketListSkeleton } from '../components/market-list-skeleton.tsx';
@@ -52,6 +53,11 @@ function useFavourites(): [ReadonlySet<string>, (symbol: string) => void] {
     });
   }, []);
   return [favourites, toggle];
+}
+
+/** The markets are asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(tickersQueryOptions());
 }
 
 /**
