@@ -1,7 +1,8 @@
 import '../components/markets.css';
+import type { Ticker } from '@bourse/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import Button from 'antd-mobile/es/components/button';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSpotTickers } from '../../../api/spot-tickers.ts';
@@ -40,6 +41,8 @@ function WelcomeCard() {
 
 type Filter = 'all' | 'favourites';
 
+const NO_TICKERS: readonly Ticker[] = [];
+
 /** The starred markets, kept in the browser and saved on every change. */
 function useFavourites(): [ReadonlySet<string>, (symbol: string) => void] {
   const [favourites, setFavourites] = useState<ReadonlySet<string>>(() => new Set(getFavouriteMarkets()));
@@ -76,7 +79,11 @@ export default function MarketListPage() {
   const [search, setSearch] = useState('');
   useTickerStream();
 
-  const all = tickers.data ?? [];
+  // why: the rows render in a background pass the browser can interrupt (a slow phone stays
+  // responsive when the markets arrive, or the search narrows them); the skeleton holds until then.
+  const shown = useDeferredValue(tickers.data);
+  const all = shown ?? NO_TICKERS;
+  const isCatchingUp = tickers.data !== undefined && shown === undefined;
   const isAllSimulated = all.length > 0 && all.every((ticker) => ticker.source === 'simulated');
   const needle = search.trim().toUpperCase();
   const list = all.filter(
@@ -86,7 +93,7 @@ export default function MarketListPage() {
   );
 
   let content: ReactNode;
-  if (tickers.isPending) content = <MarketListSkeleton />;
+  if (tickers.isPending || isCatchingUp) content = <MarketListSkeleton />;
   else if (tickers.isError && all.length === 0)
     content = <ErrorState message={tickers.error.message} onRetry={() => tickers.refetch()} />;
   else if (all.length === 0) content = <EmptyState message={t('markets.empty')} />;
