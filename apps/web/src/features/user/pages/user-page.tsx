@@ -1,6 +1,5 @@
 import '../components/user.css';
 import { LOCALE_NAMES } from '@bourse/i18n';
-import ActionSheet from 'antd-mobile/es/components/action-sheet';
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../api/get-user-info.ts';
@@ -52,19 +51,23 @@ export default function UserPage() {
   const unread = useLiveUnread();
   const chatUnread = useChatUnread();
 
+  // why: the sheet (with antd-mobile's popup, gesture and animation code) opens only on a tap;
+  // loaded then, it stays out of the code the Me tab needs before its first paint.
   function chooseUpDown() {
-    const handler = ActionSheet.show({
-      extra: t('user.upDown.title'),
-      cancelText: t('common.cancel'),
-      actions: (Object.keys(UP_DOWN_LABELS) as UpDownMode[]).map((mode) => ({
-        key: mode,
-        text: t(UP_DOWN_LABELS[mode]),
-        bold: mode === upDown,
-        onClick: () => {
-          setUpDownMode(mode);
-          handler.close();
-        },
-      })),
+    void import('antd-mobile/es/components/action-sheet').then(({ default: ActionSheet }) => {
+      const handler = ActionSheet.show({
+        extra: t('user.upDown.title'),
+        cancelText: t('common.cancel'),
+        actions: (Object.keys(UP_DOWN_LABELS) as UpDownMode[]).map((mode) => ({
+          key: mode,
+          text: t(UP_DOWN_LABELS[mode]),
+          bold: mode === upDown,
+          onClick: () => {
+            setUpDownMode(mode);
+            handler.close();
+          },
+        })),
+      });
     });
   }
 
