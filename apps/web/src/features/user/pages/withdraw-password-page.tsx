@@ -1,8 +1,7 @@
 import '../components/user.css';
-import { useSchemaForm } from '@bourse/forms';
-import { PASSWORD_MAX } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../api/get-user-info.ts';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
@@ -14,16 +13,25 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
-import { withdrawPasswordFields } from '../components/validate-password.ts';
+import { lazyResolver } from '../components/lazy-resolver.ts';
+import { PASSWORD_MAX_LENGTH } from '../components/password-limits.ts';
+import type { WithdrawPasswordOutput, WithdrawPasswordValues } from '../components/validate-password.ts';
 
 function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation();
   const goBack = useBack();
   const mutation = useSetWithdrawPassword();
   const support = useOpenOnlineSupport();
-  const [schema] = useState(() => withdrawPasswordFields(hasPassword));
-  const form = useSchemaForm(schema, {
+  const [validation] = useState(() =>
+    lazyResolver<WithdrawPasswordValues, WithdrawPasswordOutput>(() =>
+      import('../components/validate-password.ts').then((m) => m.withdrawPasswordResolver(hasPassword)),
+    ),
+  );
+  // why: `useSchemaForm`'s settings, with the schema loaded on first use (see lazyResolver).
+  const form = useForm<WithdrawPasswordValues, unknown, WithdrawPasswordOutput>({
+    mode: 'onTouched',
     defaultValues: { oldpaypassword: '', paypassword: '', repaypassword: '' },
+    resolver: validation.resolver,
   });
   const [isDone, setIsDone] = useState(false);
   const isBusy = mutation.isPending || isDone;
@@ -47,7 +55,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={submit} onFocus={validation.preload} noValidate>
       <p className="note note-info">{t('security.withdrawPassword.note')}</p>
       {hasPassword && (
         <FormTextField
@@ -68,7 +76,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         placeholder={t('security.passwordRule')}
         type="password"
         autoComplete="new-password"
-        maxLength={PASSWORD_MAX}
+        maxLength={PASSWORD_MAX_LENGTH}
         testId="withdrawpwd-new"
       />
       <FormTextField
@@ -78,7 +86,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         placeholder={t('auth.fields.password2Placeholder')}
         type="password"
         autoComplete="new-password"
-        maxLength={PASSWORD_MAX}
+        maxLength={PASSWORD_MAX_LENGTH}
         testId="withdrawpwd-confirm"
       />
       <SubmitButton isBusy={isBusy} testId="withdrawpwd-submit" className="form-actions">
