@@ -2,7 +2,7 @@ import '../components/user.css';
 import { LOCALE_NAMES } from '@bourse/i18n';
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../api/get-user-info.ts';
+import { userInfoQueryOptions, useUserInfo } from '../../../api/get-user-info.ts';
 import { useChatUnread } from '../../../api/unread-chat.ts';
 import { useLiveUnread } from '../../../api/unread-notices.ts';
 import { getCurrentLocale } from '../../../shared/i18n/i18n.ts';
@@ -34,8 +34,11 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useLogout } from '../api/logout.ts';
+import { prefetchOnLoad } from '../api/prefetch.ts';
 import { PasswordStatus } from '../components/password-status.tsx';
 import { ProfileHeader, ProfileHeaderSkeleton } from '../components/profile-header.tsx';
+
+prefetchOnLoad(userInfoQueryOptions());
 
 const UP_DOWN_LABELS: Record<UpDownMode, string> = {
   'green-up': 'user.upDown.greenUp',

@@ -3,7 +3,7 @@ import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../api/get-user-info.ts';
+import { userInfoQueryOptions, useUserInfo } from '../../../api/get-user-info.ts';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
@@ -12,10 +12,13 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
+import { prefetchOnLoad } from '../api/prefetch.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
 import { lazyResolver } from '../components/lazy-resolver.ts';
 import { PASSWORD_MAX_LENGTH } from '../components/password-limits.ts';
 import type { WithdrawPasswordOutput, WithdrawPasswordValues } from '../components/validate-password.ts';
+
+prefetchOnLoad(userInfoQueryOptions());
 
 function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation();
