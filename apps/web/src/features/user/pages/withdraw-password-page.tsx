@@ -59,7 +59,6 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
 
   return (
     <form onSubmit={submit} onFocus={validation.preload} noValidate>
-      <p className="note note-info">{t('security.withdrawPassword.note')}</p>
       {hasPassword && (
         <FormTextField
           control={form.control}
@@ -124,12 +123,19 @@ export default function WithdrawPasswordPage() {
       : t('security.withdrawPassword.setTitle');
   return (
     <Page title={title}>
-      {user.isPending ? (
-        <Skeleton.Paragraph lineCount={5} animated />
-      ) : user.isError ? (
+      {user.isError ? (
         <ErrorState message={user.error.message} onRetry={() => user.refetch()} />
       ) : (
-        <WithdrawPasswordForm key={String(hasPassword)} hasPassword={hasPassword} />
+        <>
+          {/* why: the note is the page's largest text and needs no data: drawn with the first
+              render, it is not held back until the user info arrives. */}
+          <p className="note note-info">{t('security.withdrawPassword.note')}</p>
+          {user.isPending ? (
+            <Skeleton.Paragraph lineCount={5} animated />
+          ) : (
+            <WithdrawPasswordForm key={String(hasPassword)} hasPassword={hasPassword} />
+          )}
+        </>
       )}
     </Page>
   );
