@@ -1,6 +1,5 @@
-import { useSchemaForm } from '@bourse/forms';
-import { PASSWORD_MAX } from '@bourse/shared/api';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
@@ -8,7 +7,13 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useChangeLoginPassword } from '../api/change-login-password.ts';
-import { LoginPasswordFields } from './validate-password.ts';
+import { lazyResolver } from './lazy-resolver.ts';
+import { PASSWORD_MAX_LENGTH } from './password-limits.ts';
+import type { LoginPasswordOutput, LoginPasswordValues } from './validate-password.ts';
+
+const validation = lazyResolver<LoginPasswordValues, LoginPasswordOutput>(() =>
+  import('./validate-password.ts').then((m) => m.loginPasswordResolver()),
+);
 
 /**
  * The login-password form: current, new and confirmation, then back to where the user came from.
@@ -18,8 +23,12 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
   const { t } = useTranslation();
   const goBack = useBack();
   const mutation = useChangeLoginPassword();
-  const form = useSchemaForm(LoginPasswordFields, {
+  // why: `useSchemaForm`'s settings (checked when first left, then on every change), with the
+  // schema loaded on first use (see lazyResolver).
+  const form = useForm<LoginPasswordValues, unknown, LoginPasswordOutput>({
+    mode: 'onTouched',
     defaultValues: { oldpwd: '', newpwd: '', renewpwd: '' },
+    resolver: validation.resolver,
   });
   const [isDone, setIsDone] = useState(false);
   const isBusy = mutation.isPending || isDone;
@@ -43,7 +52,7 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
       <p className="note" data-testid={`${testIdPrefix}-note`}>
         {t('security.changePassword.note')}
       </p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} onFocus={validation.preload} noValidate>
         <FormTextField
           control={form.control}
           name="oldpwd"
@@ -61,7 +70,7 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
           placeholder={t('security.passwordRule')}
           type="password"
           autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
+          maxLength={PASSWORD_MAX_LENGTH}
           testId={`${testIdPrefix}-new`}
         />
         <FormTextField
@@ -71,7 +80,7 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
           placeholder={t('auth.fields.password2Placeholder')}
           type="password"
           autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
+          maxLength={PASSWORD_MAX_LENGTH}
           testId={`${testIdPrefix}-confirm`}
         />
         <SubmitButton isBusy={isBusy} testId={`${testIdPrefix}-submit`} className="form-actions">

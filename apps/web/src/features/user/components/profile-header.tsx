@@ -58,6 +58,8 @@ export function ProfileHeaderSkeleton() {
           <p className="placeholder-line" style={{ width: '70%' }} />
         </div>
       </div>
+      {/* why: holds the referral row's place, so the menus below do not move when the user arrives. */}
+      <div className="profile-referral" />
     </section>
   );
 }

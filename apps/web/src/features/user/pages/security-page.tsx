@@ -1,6 +1,6 @@
 import '../components/user.css';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../api/get-user-info.ts';
+import { userInfoQueryOptions, useUserInfo } from '../../../api/get-user-info.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import {
   IconDevices,
@@ -14,8 +14,12 @@ import {
 import { Menu, MenuItem } from '../../../shared/ui/menu.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
-import { useSecurityOverview } from '../api/get-security.ts';
+import { securityQueryOptions, useSecurityOverview } from '../api/get-security.ts';
+import { prefetchOnLoad } from '../api/prefetch.ts';
 import { PasswordStatus } from '../components/password-status.tsx';
+
+prefetchOnLoad(userInfoQueryOptions());
+prefetchOnLoad(securityQueryOptions());
 
 /**
  * Security centre: both passwords, two-factor codes, the anti-phishing code, the bound e-mail and

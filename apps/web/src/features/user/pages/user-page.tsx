@@ -1,9 +1,8 @@
 import '../components/user.css';
 import { LOCALE_NAMES } from '@bourse/i18n';
-import ActionSheet from 'antd-mobile/es/components/action-sheet';
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../api/get-user-info.ts';
+import { userInfoQueryOptions, useUserInfo } from '../../../api/get-user-info.ts';
 import { useChatUnread } from '../../../api/unread-chat.ts';
 import { useLiveUnread } from '../../../api/unread-notices.ts';
 import { getCurrentLocale } from '../../../shared/i18n/i18n.ts';
@@ -35,8 +34,11 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useLogout } from '../api/logout.ts';
+import { prefetchOnLoad } from '../api/prefetch.ts';
 import { PasswordStatus } from '../components/password-status.tsx';
 import { ProfileHeader, ProfileHeaderSkeleton } from '../components/profile-header.tsx';
+
+prefetchOnLoad(userInfoQueryOptions());
 
 const UP_DOWN_LABELS: Record<UpDownMode, string> = {
   'green-up': 'user.upDown.greenUp',
@@ -52,19 +54,23 @@ export default function UserPage() {
   const unread = useLiveUnread();
   const chatUnread = useChatUnread();
 
+  // why: the sheet (with antd-mobile's popup, gesture and animation code) opens only on a tap;
+  // loaded then, it stays out of the code the Me tab needs before its first paint.
   function chooseUpDown() {
-    const handler = ActionSheet.show({
-      extra: t('user.upDown.title'),
-      cancelText: t('common.cancel'),
-      actions: (Object.keys(UP_DOWN_LABELS) as UpDownMode[]).map((mode) => ({
-        key: mode,
-        text: t(UP_DOWN_LABELS[mode]),
-        bold: mode === upDown,
-        onClick: () => {
-          setUpDownMode(mode);
-          handler.close();
-        },
-      })),
+    void import('antd-mobile/es/components/action-sheet').then(({ default: ActionSheet }) => {
+      const handler = ActionSheet.show({
+        extra: t('user.upDown.title'),
+        cancelText: t('common.cancel'),
+        actions: (Object.keys(UP_DOWN_LABELS) as UpDownMode[]).map((mode) => ({
+          key: mode,
+          text: t(UP_DOWN_LABELS[mode]),
+          bold: mode === upDown,
+          onClick: () => {
+            setUpDownMode(mode);
+            handler.close();
+          },
+        })),
+      });
     });
   }
 

@@ -1,10 +1,9 @@
 import '../components/user.css';
-import { useSchemaForm } from '@bourse/forms';
-import { PASSWORD_MAX } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../api/get-user-info.ts';
+import { userInfoQueryOptions, useUserInfo } from '../../../api/get-user-info.ts';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
 import { Page } from '../../../shared/ui/page.tsx';
@@ -13,17 +12,29 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
+import { prefetchOnLoad } from '../api/prefetch.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
-import { withdrawPasswordFields } from '../components/validate-password.ts';
+import { lazyResolver } from '../components/lazy-resolver.ts';
+import { PASSWORD_MAX_LENGTH } from '../components/password-limits.ts';
+import type { WithdrawPasswordOutput, WithdrawPasswordValues } from '../components/validate-password.ts';
+
+prefetchOnLoad(userInfoQueryOptions());
 
 function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation();
   const goBack = useBack();
   const mutation = useSetWithdrawPassword();
   const support = useOpenOnlineSupport();
-  const [schema] = useState(() => withdrawPasswordFields(hasPassword));
-  const form = useSchemaForm(schema, {
+  const [validation] = useState(() =>
+    lazyResolver<WithdrawPasswordValues, WithdrawPasswordOutput>(() =>
+      import('../components/validate-password.ts').then((m) => m.withdrawPasswordResolver(hasPassword)),
+    ),
+  );
+  // why: `useSchemaForm`'s settings, with the schema loaded on first use (see lazyResolver).
+  const form = useForm<WithdrawPasswordValues, unknown, WithdrawPasswordOutput>({
+    mode: 'onTouched',
     defaultValues: { oldpaypassword: '', paypassword: '', repaypassword: '' },
+    resolver: validation.resolver,
   });
   const [isDone, setIsDone] = useState(false);
   const isBusy = mutation.isPending || isDone;
@@ -47,8 +58,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <p className="note note-info">{t('security.withdrawPassword.note')}</p>
+    <form onSubmit={submit} onFocus={validation.preload} noValidate>
       {hasPassword && (
         <FormTextField
           control={form.control}
@@ -68,7 +78,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         placeholder={t('security.passwordRule')}
         type="password"
         autoComplete="new-password"
-        maxLength={PASSWORD_MAX}
+        maxLength={PASSWORD_MAX_LENGTH}
         testId="withdrawpwd-new"
       />
       <FormTextField
@@ -78,7 +88,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         placeholder={t('auth.fields.password2Placeholder')}
         type="password"
         autoComplete="new-password"
-        maxLength={PASSWORD_MAX}
+        maxLength={PASSWORD_MAX_LENGTH}
         testId="withdrawpwd-confirm"
       />
       <SubmitButton isBusy={isBusy} testId="withdrawpwd-submit" className="form-actions">
@@ -113,12 +123,19 @@ export default function WithdrawPasswordPage() {
       : t('security.withdrawPassword.setTitle');
   return (
     <Page title={title}>
-      {user.isPending ? (
-        <Skeleton.Paragraph lineCount={5} animated />
-      ) : user.isError ? (
+      {user.isError ? (
         <ErrorState message={user.error.message} onRetry={() => user.refetch()} />
       ) : (
-        <WithdrawPasswordForm key={String(hasPassword)} hasPassword={hasPassword} />
+        <>
+          {/* why: the note is the page's largest text and needs no data: drawn with the first
+              render, it is not held back until the user info arrives. */}
+          <p className="note note-info">{t('security.withdrawPassword.note')}</p>
+          {user.isPending ? (
+            <Skeleton.Paragraph lineCount={5} animated />
+          ) : (
+            <WithdrawPasswordForm key={String(hasPassword)} hasPassword={hasPassword} />
+          )}
+        </>
       )}
     </Page>
   );
