@@ -1,12 +1,8 @@
-import {
-  type ContractList,
-  type ContractListQuery,
-  type ContractRecord,
-  LIVE_CONTRACT_STATUSES,
-} from '@bourse/shared/api';
+import type { ContractList, ContractListQuery, ContractRecord } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { serverNow } from '../../../shared/server-clock.ts';
+import { isLive } from './contract-status.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
 
 /** `GET /Contract/ctbill`: open (and settling) or settled (and closed) contracts, newest first. */
@@ -20,11 +16,6 @@ export async function getContractList(
 
 /** How often a contract that waits for its opening tick or its settlement is asked after. */
 export const SETTLING_POLL_MS = 2000;
-
-/** True while a contract's amount is held: waiting to open, counting down, or settling. */
-export function isLive(record: Pick<ContractRecord, 'status'>): boolean {
-  return (LIVE_CONTRACT_STATUSES as readonly string[]).includes(record.status);
-}
 
 /** True once a listed contract has run out its time but is not settled yet. */
 export function isAwaitingSettlement(record: ContractRecord, now = serverNow()): boolean {
