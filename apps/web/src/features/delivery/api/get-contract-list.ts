@@ -1,13 +1,10 @@
-import {
-  type ContractList,
-  type ContractListQuery,
-  type ContractRecord,
-  LIVE_CONTRACT_STATUSES,
-} from '@bourse/shared/api';
+import type { ContractList, ContractListQuery, ContractRecord } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { serverNow } from '../../../shared/server-clock.ts';
+import { isLive } from './contract-status.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
+import { type EarlyRequest, earlyRequest } from './early-request.ts';
 
 /** `GET /Contract/ctbill`: open (and settling) or settled (and closed) contracts, newest first. */
 export async function getContractList(
@@ -20,11 +17,6 @@ export async function getContractList(
 
 /** How often a contract that waits for its opening tick or its settlement is asked after. */
 export const SETTLING_POLL_MS = 2000;
-
-/** True while a contract's amount is held: waiting to open, counting down, or settling. */
-export function isLive(record: Pick<ContractRecord, 'status'>): boolean {
-  return (LIVE_CONTRACT_STATUSES as readonly string[]).includes(record.status);
-}
 
 /** True once a listed contract has run out its time but is not settled yet. */
 export function isAwaitingSettlement(record: ContractRecord, now = serverNow()): boolean {
@@ -48,10 +40,23 @@ export function nextCheckIn(records: readonly ContractRecord[], now = serverNow(
   return next;
 }
 
-export function contractListQueryOptions(status: NonNullable<ContractListQuery['status']>) {
+type ContractListStatus = NonNullable<ContractListQuery['status']>;
+
+const firstPages: Record<ContractListStatus, EarlyRequest<ContractList>> = {
+  open: earlyRequest((signal) => getContractList('open', 1, signal)),
+  settled: earlyRequest((signal) => getContractList('settled', 1, signal)),
+};
+
+/** Asks for the first page of a contract list as the page's code loads (see early-request.ts). */
+export function startContractList(status: ContractListStatus): void {
+  firstPages[status].start();
+}
+
+export function contractListQueryOptions(status: ContractListStatus) {
   return infiniteQueryOptions({
     queryKey: [...deliveryQueryKey, 'contracts', status],
-    queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
+    queryFn: ({ pageParam, signal }) =>
+      pageParam === 1 ? firstPages[status].take(signal) : getContractList(status, pageParam, signal),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
     // why: a contract opens, and an expired one settles, on the next index tick; the list asks
@@ -61,6 +66,6 @@ export function contractListQueryOptions(status: NonNullable<ContractListQuery['
   });
 }
 
-export function useContractList(status: NonNullable<ContractListQuery['status']>) {
+export function useContractList(status: ContractListStatus) {
   return useInfiniteQuery(contractListQueryOptions(status));
 }

@@ -1,7 +1,8 @@
-import { type DeliveryPage, IndexTick, KlineUpdate } from '@bourse/shared/api';
+import type { DeliveryPage, IndexTick, KlineUpdate } from '@bourse/shared/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { useChannel } from '../../../api/ws.ts';
 import { deliveryPageQueryKey } from './get-delivery-page.ts';
+import { readIndexTick, readKlineUpdate } from './index-frames.ts';
 
 /**
  * The live index of one market (`index:<symbol>`: the latest tick, then every new one): each
@@ -29,15 +30,15 @@ export function useIndexStream(symbol: string): void {
 /** Every live index tick of one market (`index:<symbol>`). */
 export function useTickStream(symbol: string, onTick: (tick: IndexTick) => void): void {
   useChannel(`index:${symbol}`, (data) => {
-    const parsed = IndexTick.safeParse(data);
-    if (parsed.success && parsed.data.symbol === symbol) onTick(parsed.data);
+    const tick = readIndexTick(data);
+    if (tick && tick.symbol === symbol) onTick(tick);
   });
 }
 
 /** The live candles of one market and interval (`kline:<symbol>:<interval>`). */
 export function useKlineStream(channel: string, onCandle: (update: KlineUpdate) => void): void {
   useChannel(channel, (data) => {
-    const parsed = KlineUpdate.safeParse(data);
-    if (parsed.success) onCandle(parsed.data);
+    const update = readKlineUpdate(data);
+    if (update) onCandle(update);
   });
 }

@@ -4,7 +4,8 @@ import { Link } from 'react-router';
 import { formatCountdown, secondsLeft } from '../../../shared/format/countdown.ts';
 import { PATHS, withQuery } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
-import { isAwaitingSettlement, isLive } from '../api/get-contract-list.ts';
+import { isLive } from '../api/contract-status.ts';
+import { isAwaitingSettlement } from '../api/get-contract-list.ts';
 import { DirectionTag, ResultTag, StatusTag, useFormatPeriod } from './labels.tsx';
 import { pairLabel } from './pair-label.ts';
 

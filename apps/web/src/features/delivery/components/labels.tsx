@@ -2,7 +2,7 @@ import { splitDuration } from '@bourse/shared';
 import type { ContractDirection, ContractRecord } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { IconArrowDown, IconArrowUp } from '../../../shared/ui/icons.tsx';
-import { isLive } from '../api/get-contract-list.ts';
+import { isLive } from '../api/contract-status.ts';
 
 const UNIT_KEYS = {
   seconds: 'delivery.duration.seconds',

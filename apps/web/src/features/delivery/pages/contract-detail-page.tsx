@@ -9,8 +9,8 @@ import { useServerNow } from '../../../shared/server-clock.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
+import { isLive } from '../api/contract-status.ts';
 import { useContract } from '../api/get-contract.ts';
-import { isLive } from '../api/get-contract-list.ts';
 import { ratioPercent } from '../components/contract-math.ts';
 import { Countdown } from '../components/contract-row.tsx';
 import {

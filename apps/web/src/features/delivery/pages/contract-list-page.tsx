@@ -10,11 +10,18 @@ import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
-import { useContractList } from '../api/get-contract-list.ts';
+import { startContractList, useContractList } from '../api/get-contract-list.ts';
+import { ContractRow } from '../components/contract-row.tsx';
 
 type ContractListStatus = NonNullable<ContractListQuery['status']>;
 
-import { ContractRow } from '../components/contract-row.tsx';
+/** The list the address asks for: `?status=settled`, or the open contracts. */
+function statusOf(params: URLSearchParams): ContractListStatus {
+  return params.get('status') === 'settled' ? 'settled' : 'open';
+}
+
+// why: the list is asked for as the page's code arrives, while its texts load and the app renders.
+startContractList(statusOf(new URLSearchParams(window.location.hash.split('?')[1] ?? '')));
 
 const TABS: readonly { status: ContractListStatus; label: string; empty: string }[] = [
   { status: 'open', label: 'delivery.list.open', empty: 'delivery.list.openEmpty' },
@@ -25,7 +32,7 @@ const TABS: readonly { status: ContractListStatus; label: string; empty: string 
 export default function ContractListPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const status: ContractListStatus = params.get('status') === 'settled' ? 'settled' : 'open';
+  const status = statusOf(params);
   const tab = TABS.find((each) => each.status === status) ?? TABS[0]!;
   const contracts = useContractList(status);
   const now = useServerNow();

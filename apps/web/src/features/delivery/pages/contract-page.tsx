@@ -1,7 +1,7 @@
 import '../components/delivery.css';
 import type { ContractDirection } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRealtimeStatus } from '../../../api/ws.ts';
@@ -13,14 +13,40 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { usePriceFlash } from '../../../shared/ui/use-price-flash.ts';
-import { useDeliveryPage } from '../api/get-delivery-page.ts';
+import { startContractList, useContractList } from '../api/get-contract-list.ts';
+import { startDeliveryPage, useDeliveryPage } from '../api/get-delivery-page.ts';
 import { useIndexStream } from '../api/subscribe-index.ts';
 import { IndexChart } from '../components/index-chart.tsx';
 import { useSourceLabel } from '../components/labels.tsx';
 import { OpenContracts } from '../components/open-contracts.tsx';
-import { OrderSheet } from '../components/order-sheet.tsx';
 import { pairLabel } from '../components/pair-label.ts';
 import { TrialCard } from '../components/trial-card.tsx';
+
+// why: the page's data is asked for as its code arrives, while its texts load and the app renders.
+startDeliveryPage();
+startContractList('open');
+
+// why: the order sheet (its form, the request schema with zod, the popup and its animations) is
+// most of this page's code and shows only on a tap; it loads apart, as soon as the user first
+// touches or types on the page, so it is there by the time a buy button is tapped.
+const loadOrderSheet = () => import('../components/order-sheet.tsx');
+const OrderSheet = lazy(() => loadOrderSheet().then((m) => ({ default: m.OrderSheet })));
+const INTENT_EVENTS = ['pointerdown', 'keydown', 'touchstart'] as const;
+
+/** Fetches the order sheet's code on the first sign of the user's hand on the page. */
+function usePreloadOrderSheet() {
+  useEffect(() => {
+    const preload = () => {
+      for (const type of INTENT_EVENTS) document.removeEventListener(type, preload, true);
+      void loadOrderSheet();
+    };
+    for (const type of INTENT_EVENTS)
+      document.addEventListener(type, preload, { capture: true, passive: true });
+    return () => {
+      for (const type of INTENT_EVENTS) document.removeEventListener(type, preload, true);
+    };
+  }, []);
+}
 
 /** Keeps the chosen market's index live while the page shows it. */
 function IndexStream({ symbol }: { symbol: string }) {
@@ -41,6 +67,10 @@ function LivePrice({ price, decimals }: { price: string; decimals: number }) {
 export default function ContractPage() {
   const { t } = useTranslation();
   const delivery = useDeliveryPage();
+  // why: the open contracts show below the chart once the page's data is in; asked for here,
+  // their list arrives with that data instead of after it.
+  useContractList('open');
+  usePreloadOrderSheet();
   const status = useRealtimeStatus();
   const sourceLabel = useSourceLabel();
   const now = useServerNow();
@@ -159,15 +189,17 @@ export default function ContractPage() {
         </button>
       </div>
       {delivery.data && market && direction && (
-        <OrderSheet
-          key={`${market.symbol}-${direction}`}
-          page={delivery.data}
-          market={market}
-          direction={direction}
-          isOpen
-          onClose={() => setDirection(null)}
-          onPlaced={() => setDirection(null)}
-        />
+        <Suspense fallback={null}>
+          <OrderSheet
+            key={`${market.symbol}-${direction}`}
+            page={delivery.data}
+            market={market}
+            direction={direction}
+            isOpen
+            onClose={() => setDirection(null)}
+            onPlaced={() => setDirection(null)}
+          />
+        </Suspense>
       )}
     </Page>
   );
