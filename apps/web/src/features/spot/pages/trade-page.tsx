@@ -1,7 +1,7 @@
 import '../components/spot.css';
 import type { SpotMarket, SpotTicker } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useSpotTickers } from '../../../api/spot-tickers.ts';
@@ -15,11 +15,15 @@ import { useSpotMarkets } from '../api/get-spot-markets.ts';
 import { useDepth } from '../api/live-market.ts';
 import { CandleChart } from '../components/candle-chart.tsx';
 import { ChangeText } from '../components/change-text.tsx';
-import { MarketSheet } from '../components/market-sheet.tsx';
 import { OpenOrders } from '../components/open-orders.tsx';
 import { OrderBook } from '../components/order-book.tsx';
 import { OrderForm } from '../components/order-form.tsx';
 import { RecentTrades } from '../components/recent-trades.tsx';
+import { useHasOpened } from '../components/sheet-on-demand.ts';
+
+const MarketSheet = lazy(() =>
+  import('../components/market-sheet.tsx').then((module) => ({ default: module.MarketSheet })),
+);
 
 function TickerHead({ market, ticker }: { market: SpotMarket; ticker: SpotTicker | undefined }) {
   const { t } = useTranslation();
@@ -106,6 +110,7 @@ export default function TradePage() {
   const markets = useSpotMarkets();
   const tickers = useSpotTickers();
   const [isSwitching, setIsSwitching] = useState(false);
+  const hasSwitched = useHasOpened(isSwitching);
   const list = markets.data ?? [];
   const wanted = (params.get('symbol') ?? '').toUpperCase();
   const market = list.find((each) => each.symbol === wanted) ?? list[0];
@@ -181,17 +186,21 @@ export default function TradePage() {
       }
     >
       {content}
-      <MarketSheet
-        isOpen={isSwitching}
-        markets={list}
-        tickers={tickers.data ?? []}
-        current={market?.symbol ?? ''}
-        onPick={(symbol) => {
-          setIsSwitching(false);
-          setParams({ symbol }, { replace: true });
-        }}
-        onClose={() => setIsSwitching(false)}
-      />
+      {hasSwitched && (
+        <Suspense fallback={null}>
+          <MarketSheet
+            isOpen={isSwitching}
+            markets={list}
+            tickers={tickers.data ?? []}
+            current={market?.symbol ?? ''}
+            onPick={(symbol) => {
+              setIsSwitching(false);
+              setParams({ symbol }, { replace: true });
+            }}
+            onClose={() => setIsSwitching(false)}
+          />
+        </Suspense>
+      )}
     </Page>
   );
 }
