@@ -1,6 +1,6 @@
 import type { SpotMarket, SpotOrder } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { lazy, Suspense, useId, useState } from 'react';
+import { lazy, memo, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
@@ -12,8 +12,17 @@ import { useHasOpened } from './sheet-on-demand.ts';
 
 const CancelAllSheet = lazy(() => import('./cancel-all-sheet.tsx'));
 
-/** The user's open orders on this market, each with cancel, and cancel-all behind a confirmation. */
-export function OpenOrders({ market, markets }: { market: SpotMarket; markets: readonly SpotMarket[] }) {
+/**
+ * The user's open orders on this market, each with cancel, and cancel-all behind a confirmation.
+ * Memoised: the trade page renders again on every ticker push, the list only for its own data.
+ */
+export const OpenOrders = memo(function OpenOrders({
+  market,
+  markets,
+}: {
+  market: SpotMarket;
+  markets: readonly SpotMarket[];
+}) {
   const { t } = useTranslation();
   const titleId = useId();
   const orders = useOpenOrders(market.symbol, true);
@@ -99,4 +108,4 @@ export function OpenOrders({ market, markets }: { market: SpotMarket; markets: r
       )}
     </section>
   );
-}
+});
