@@ -1,12 +1,5 @@
-import type { PlaceOrderBody, SpotOrderStatus } from '@bourse/shared/api';
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import type { PlaceOrderBody } from '@bourse/shared/api';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../../../api/http.ts';
 import { LIVE_POLL_MS } from '../../../api/spot-tickers.ts';
 import { usePrivateChannel, useRealtimeStatus } from '../../../api/ws.ts';
@@ -47,23 +40,6 @@ export function useOpenOrders(symbol: string, isEnabled: boolean) {
     refetchInterval: isLive ? false : LIVE_POLL_MS * 2,
     enabled: isEnabled && symbol !== '',
   });
-}
-
-/** `GET /Trade/tradebill`: the caller's orders in one state, newest first, 20 a page. */
-export function orderHistoryQueryOptions(status: SpotOrderStatus) {
-  return infiniteQueryOptions({
-    queryKey: [...mineKey, 'history', status],
-    queryFn: async ({ pageParam, signal }) =>
-      (await get('/Trade/tradebill', { status, page: pageParam }, 'SpotOrderPage', { signal, silent: true }))
-        .data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
-    staleTime: 0,
-  });
-}
-
-export function useOrderHistory(status: SpotOrderStatus) {
-  return useInfiniteQuery(orderHistoryQueryOptions(status));
 }
 
 /** `GET /Trade/billinfo`: one order with its fills; an open one is asked again while shown. */

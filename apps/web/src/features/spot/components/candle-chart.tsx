@@ -1,6 +1,6 @@
 import type { TradeKlineInterval } from '@bourse/shared/api';
 import type { ISeriesApi } from 'lightweight-charts';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUpDownMode } from '../../../shared/preferences/up-down.ts';
 import {
@@ -27,8 +27,10 @@ type CandleInterval = (typeof CANDLE_INTERVALS)[number];
  * The K-line of a spot market: candles of its own trades (`/Market/candles`) in the chosen
  * interval, the newest kept current. The charting library is fetched when the chart first
  * shows, so it never joins the app's first load.
+ *
+ * Memoised: the trade page renders again on every ticker push, the chart only for its own props.
  */
-export function CandleChart({
+export const CandleChart = memo(function CandleChart({
   symbol,
   decimals,
   label,
@@ -106,4 +108,4 @@ export function CandleChart({
       emptyText={t('spot.chart.empty')}
     />
   );
-}
+});

@@ -1,8 +1,6 @@
 import type { SpotMarket, SpotOrder } from '@bourse/shared/api';
-import Button from 'antd-mobile/es/components/button';
-import Popup from 'antd-mobile/es/components/popup';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { useId, useState } from 'react';
+import { lazy, memo, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
@@ -10,15 +8,28 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useCancelAll, useCancelOrder, useOpenOrders } from '../api/orders.ts';
 import { pairLabel } from './labels.tsx';
 import { OrderRow } from './order-row.tsx';
+import { useHasOpened } from './sheet-on-demand.ts';
 
-/** The user's open orders on this market, each with cancel, and cancel-all behind a confirmation. */
-export function OpenOrders({ market, markets }: { market: SpotMarket; markets: readonly SpotMarket[] }) {
+const CancelAllSheet = lazy(() => import('./cancel-all-sheet.tsx'));
+
+/**
+ * The user's open orders on this market, each with cancel, and cancel-all behind a confirmation.
+ * Memoised: the trade page renders again on every ticker push, the list only for its own data.
+ */
+export const OpenOrders = memo(function OpenOrders({
+  market,
+  markets,
+}: {
+  market: SpotMarket;
+  markets: readonly SpotMarket[];
+}) {
   const { t } = useTranslation();
   const titleId = useId();
   const orders = useOpenOrders(market.symbol, true);
   const cancel = useCancelOrder();
   const cancelAll = useCancelAll();
   const [isConfirming, setIsConfirming] = useState(false);
+  const hasConfirmed = useHasOpened(isConfirming);
   const list = orders.data ?? [];
 
   function cancelOne(order: SpotOrder) {
@@ -80,48 +91,21 @@ export function OpenOrders({ market, markets }: { market: SpotMarket; markets: r
           ))}
         </ul>
       )}
-      <Popup
-        visible={isConfirming}
-        onMaskClick={cancelAll.isPending ? undefined : () => setIsConfirming(false)}
-        bodyClassName="spot-sheet-body"
-      >
-        <section
-          className="spot-sheet"
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby={`${titleId}-confirm`}
-          data-testid="cancel-all-sheet"
-        >
-          <h2 className="spot-sheet-title" id={`${titleId}-confirm`}>
-            {t('spot.open.cancelAllTitle')}
-          </h2>
-          <p className="spot-sheet-text">
-            {t('spot.open.cancelAllText', { count: list.length, pair: pairLabel(market.symbol, markets) })}
-          </p>
-          <div className="spot-sheet-actions">
-            <Button
-              block
-              size="large"
-              fill="outline"
-              onClick={() => setIsConfirming(false)}
-              disabled={cancelAll.isPending}
-            >
-              {t('common.back')}
-            </Button>
-            <Button
-              block
-              size="large"
-              color="danger"
-              loading={cancelAll.isPending}
-              disabled={cancelAll.isPending}
-              onClick={confirmCancelAll}
-              data-testid="cancel-all-confirm"
-            >
-              {t('spot.open.cancelAllConfirm')}
-            </Button>
-          </div>
-        </section>
-      </Popup>
+      {hasConfirmed && (
+        <Suspense fallback={null}>
+          <CancelAllSheet
+            isOpen={isConfirming}
+            isPending={cancelAll.isPending}
+            titleId={`${titleId}-confirm`}
+            text={t('spot.open.cancelAllText', {
+              count: list.length,
+              pair: pairLabel(market.symbol, markets),
+            })}
+            onClose={() => setIsConfirming(false)}
+            onConfirm={confirmCancelAll}
+          />
+        </Suspense>
+      )}
     </section>
   );
-}
+});

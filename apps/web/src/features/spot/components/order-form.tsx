@@ -1,5 +1,5 @@
 import { useSchemaForm } from '@bourse/forms';
-import { ATOMS_PER_UNIT, truncateDecimal } from '@bourse/shared';
+import { truncateDecimal } from '@bourse/shared';
 import type {
   OrderSide,
   SpotMarket,
@@ -7,11 +7,9 @@ import type {
   TriggerCondition,
   TriggerOrderType,
 } from '@bourse/shared/api';
-import { PlaceOrderBody, TRIGGER_ORDER_TYPES } from '@bourse/shared/api';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { ApiError } from '../../../api/http.ts';
 import { FormAmountField } from '../../../shared/form/form-fields.tsx';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
@@ -28,83 +26,42 @@ import {
   feePercent,
   hasLimitPrice,
   highestFee,
-  isOnStep,
-  isTriggerReached,
   isTriggerType,
   plainDecimal,
   sliderAmount,
   stepDecimals,
+  TRIGGER_TYPES,
   triggerCondition,
 } from './order-math.ts';
+import type { OrderFormContext, OrderFormSchema } from './order-schema.ts';
 import { PercentSlider } from './percent-slider.tsx';
 
-interface Context {
-  market: SpotMarket;
-  side: OrderSide;
-  type: SpotOrderType;
-  /** Available balance: quote coin for buys, base coin for sells. */
-  available: string;
-  /** The market's last trade price, which a trigger must not have reached yet; null before a trade. */
-  lastPrice: string | null;
+/** The order form's validation (zod and the request schema): fetched once, on first need. */
+function loadOrderSchema() {
+  return import('./order-schema.ts');
 }
 
-const FormValues = z.object({
-  price: z.string(),
-  qty: z.string(),
-  quote_amount: z.string(),
-  trigger_price: z.string(),
-});
-type FormValues = z.input<typeof FormValues>;
+function warmOrderSchema() {
+  void loadOrderSchema();
+}
 
 /**
- * The form over the shared request schema's fields (`PlaceOrderBody`): each field the order type
- * sends is checked as the server checks it, then on the market's tick and lot size, its minimum
- * total and the balance available; a trigger price also on not being reached already.
+ * The form's schema for `useSchemaForm`, standing in for the real one until it has loaded: zod and
+ * the API schemas are about 40 KB gzipped that the trade page's first render does not need.
  */
-function orderFormSchema({ market, side, type, available, lastPrice }: Context) {
-  const shape = PlaceOrderBody.shape;
-  const isLimit = hasLimitPrice(type);
-  return FormValues.superRefine((values, context) => {
-    const fail = (path: keyof FormValues, message: string) =>
-      context.addIssue({ code: 'custom', path: [path], message });
-    const funds = decimalAtoms(available);
-    if (isTriggerType(type)) {
-      if (!shape.trigger_price.unwrap().safeParse(values.trigger_price).success)
-        fail('trigger_price', 'TRIGGER_PRICE_INVALID');
-      else if (!isOnStep(values.trigger_price, market.tick_size)) fail('trigger_price', 'spot.errors.tick');
-      else if (isTriggerReached(triggerCondition(type, side), lastPrice, values.trigger_price))
-        fail('trigger_price', 'TRIGGER_WOULD_FIRE');
-    }
-    if (side === 'buy' && !isLimit) {
-      if (!shape.quote_amount.unwrap().safeParse(values.quote_amount).success)
-        return fail('quote_amount', 'spot.errors.amount');
-      const amount = amountAtoms(values.quote_amount);
-      if (amount < decimalAtoms(market.min_notional)) return fail('quote_amount', 'spot.errors.minTotal');
-      if (amount > funds) fail('quote_amount', 'BALANCE_INSUFFICIENT');
-      return;
-    }
-    if (isLimit) {
-      if (!shape.price.unwrap().safeParse(values.price).success) fail('price', 'spot.errors.price');
-      else if (!isOnStep(values.price, market.tick_size)) fail('price', 'spot.errors.tick');
-    }
-    if (!shape.qty.unwrap().safeParse(values.qty).success) return fail('qty', 'spot.errors.qty');
-    if (!isOnStep(values.qty, market.lot_size)) return fail('qty', 'spot.errors.lot');
-    if (isLimit && amountAtoms(values.price) > 0n) {
-      const total = (amountAtoms(values.price) * amountAtoms(values.qty)) / ATOMS_PER_UNIT;
-      if (total < decimalAtoms(market.min_notional)) return fail('qty', 'spot.errors.minTotal');
-      if (side === 'buy') {
-        const fee = decimalAtoms(highestFee(market.maker_fee, market.taker_fee));
-        const held = total + (total * fee) / ATOMS_PER_UNIT;
-        if (held > funds) return fail('qty', 'BALANCE_INSUFFICIENT');
-      }
-    }
-    // why: a stop-market or take-profit sell is sized at its trigger price, as the server checks it.
-    if (!isLimit && isTriggerType(type) && amountAtoms(values.trigger_price) > 0n) {
-      const total = (amountAtoms(values.trigger_price) * amountAtoms(values.qty)) / ATOMS_PER_UNIT;
-      if (total < decimalAtoms(market.min_notional)) return fail('qty', 'spot.errors.minTotal');
-    }
-    if (side === 'sell' && amountAtoms(values.qty) > funds) fail('qty', 'BALANCE_INSUFFICIENT');
-  });
+// why: zodResolver takes an object with `_zod` for a zod 4 schema and only ever calls its
+// `parseAsync` (always async here), so validation, its issues and the values it hands on are the
+// real schema's; the first check just waits for the module (warmed as soon as the form is touched).
+function deferredOrderSchema(context: OrderFormContext): OrderFormSchema {
+  let schema: OrderFormSchema | null = null;
+  const standIn = {
+    _zod: {},
+    parseAsync: async (values: unknown, params: unknown) => {
+      schema ??= (await loadOrderSchema()).orderFormSchema(context);
+      return schema.parseAsync(values, params as Parameters<OrderFormSchema['parseAsync']>[1]);
+    },
+  };
+  return standIn as unknown as OrderFormSchema;
 }
 
 const SIDES: readonly OrderSide[] = ['buy', 'sell'];
@@ -128,8 +85,10 @@ const TRIGGER_TYPE_KEYS: Record<TriggerOrderType, string> = {
  * stop-limit), the quantity or (a buy at the market) the amount to spend, a slider for a share of
  * what is available, and before anything is sent the total and the most fee it can cost. A price
  * tapped in the book arrives through `picked`.
+ *
+ * Memoised: the desk renders again on every change of the book, the form only when its prices do.
  */
-export function OrderForm({
+export const OrderForm = memo(function OrderForm({
   market,
   picked,
   referencePrice,
@@ -160,7 +119,7 @@ export function OrderForm({
   const mutation = usePlaceOrder();
   const idempotencyKey = useRef(newIdempotencyKey());
   const schema = useMemo(
-    () => orderFormSchema({ market, side, type, available, lastPrice }),
+    () => deferredOrderSchema({ market, side, type, available, lastPrice }),
     [market, side, type, available, lastPrice],
   );
   const priceDecimals = stepDecimals(market.tick_size);
@@ -262,7 +221,15 @@ export function OrderForm({
   });
 
   return (
-    <form className="order-form" onSubmit={onSubmit} noValidate aria-labelledby={`${formId}-title`}>
+    <form
+      className="order-form"
+      onSubmit={onSubmit}
+      // why: the validation module is fetched while the trader starts on the form, not on the check.
+      onFocus={warmOrderSchema}
+      onPointerDown={warmOrderSchema}
+      noValidate
+      aria-labelledby={`${formId}-title`}
+    >
       <h2 className="visually-hidden" id={`${formId}-title`}>
         {t('spot.form.title')}
       </h2>
@@ -300,7 +267,7 @@ export function OrderForm({
         <>
           <fieldset className="type-switch trigger-switch">
             <legend className="visually-hidden">{t('spot.form.triggerType')}</legend>
-            {TRIGGER_ORDER_TYPES.map((each) => (
+            {TRIGGER_TYPES.map((each) => (
               <button
                 key={each}
                 type="button"
@@ -411,7 +378,7 @@ export function OrderForm({
       </SubmitButton>
     </form>
   );
-}
+});
 
 /**
  * Under the trigger price: the last price it is measured against, and the condition in words with

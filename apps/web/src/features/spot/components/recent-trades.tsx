@@ -1,21 +1,24 @@
 import type { SpotMarket } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
+import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
 import { useRecentTrades } from '../api/live-market.ts';
 
 const SHOWN = 15;
 
-/** The market's latest trades, newest first, each in the colour of the taker's side. */
-export function RecentTrades({ market }: { market: SpotMarket }) {
+/**
+ * The market's latest trades, newest first, each in the colour of the taker's side.
+ * Memoised: the trade page renders again on every ticker push, the trades only for their own data.
+ */
+export const RecentTrades = memo(function RecentTrades({ market }: { market: SpotMarket }) {
   const { t, i18n } = useTranslation();
   const format = useFormatDecimal();
   const trades = useRecentTrades(market.symbol);
-  const time = new Intl.DateTimeFormat(i18n.language, {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+  const time = useMemo(
+    () => new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
+    [i18n.language],
+  );
   const list = (trades.data ?? []).slice(0, SHOWN);
   return (
     <section className="recent-trades" aria-labelledby="trades-title">
@@ -49,4 +52,4 @@ export function RecentTrades({ market }: { market: SpotMarket }) {
       )}
     </section>
   );
-}
+});

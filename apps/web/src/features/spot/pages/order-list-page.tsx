@@ -1,5 +1,5 @@
 import '../components/spot.css';
-import { ORDER_STATUSES, type SpotOrder, type SpotOrderStatus } from '@bourse/shared/api';
+import type { SpotOrder, SpotOrderStatus } from '@bourse/shared/api';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -11,7 +11,9 @@ import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useSpotMarkets } from '../api/get-spot-markets.ts';
-import { useCancelOrder, useOrderHistory } from '../api/orders.ts';
+import { useOrderHistory } from '../api/order-history.ts';
+import { useCancelOrder } from '../api/orders.ts';
+import { ORDER_STATES } from '../components/order-math.ts';
 import { OrderRow } from '../components/order-row.tsx';
 
 const TAB_KEYS: Record<SpotOrderStatus, { label: string; empty: string }> = {
@@ -28,7 +30,7 @@ export default function OrderListPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const wanted = params.get('status');
-  const status: SpotOrderStatus = ORDER_STATUSES.find((each) => each === wanted) ?? 'entrusted';
+  const status: SpotOrderStatus = ORDER_STATES.find((each) => each === wanted) ?? 'entrusted';
   const orders = useOrderHistory(status);
   const markets = useSpotMarkets();
   const cancel = useCancelOrder();
@@ -74,7 +76,7 @@ export default function OrderListPage() {
   return (
     <Page title={t('spot.list.title')} className="spot-orders-page">
       <div className="spot-tabs" role="tablist" aria-label={t('spot.list.title')}>
-        {ORDER_STATUSES.map((each) => (
+        {ORDER_STATES.map((each) => (
           <button
             key={each}
             type="button"

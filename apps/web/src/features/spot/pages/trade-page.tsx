@@ -1,7 +1,7 @@
 import '../components/spot.css';
 import type { SpotMarket, SpotTicker } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { type ReactNode, useState } from 'react';
+import { lazy, memo, type ReactNode, Suspense, useCallback, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useSpotTickers } from '../../../api/spot-tickers.ts';
@@ -15,11 +15,15 @@ import { useSpotMarkets } from '../api/get-spot-markets.ts';
 import { useDepth } from '../api/live-market.ts';
 import { CandleChart } from '../components/candle-chart.tsx';
 import { ChangeText } from '../components/change-text.tsx';
-import { MarketSheet } from '../components/market-sheet.tsx';
 import { OpenOrders } from '../components/open-orders.tsx';
 import { OrderBook } from '../components/order-book.tsx';
 import { OrderForm } from '../components/order-form.tsx';
 import { RecentTrades } from '../components/recent-trades.tsx';
+import { useHasOpened } from '../components/sheet-on-demand.ts';
+
+const MarketSheet = lazy(() =>
+  import('../components/market-sheet.tsx').then((module) => ({ default: module.MarketSheet })),
+);
 
 function TickerHead({ market, ticker }: { market: SpotMarket; ticker: SpotTicker | undefined }) {
   const { t } = useTranslation();
@@ -72,28 +76,47 @@ function TickerHead({ market, ticker }: { market: SpotMarket; ticker: SpotTicker
   );
 }
 
-/** The order form and the book side by side, sharing the book's best prices and tapped price. */
-function TradeDesk({ market, ticker }: { market: SpotMarket; ticker: SpotTicker | undefined }) {
+/**
+ * The order form and the book side by side, sharing the book's best prices and tapped price.
+ * Memoised on its plain props: the page renders again on every ticker push, the desk only when its
+ * prices change.
+ */
+const TradeDesk = memo(function TradeDesk({
+  market,
+  referencePrice,
+  lastPrice,
+}: {
+  market: SpotMarket;
+  referencePrice: string | null;
+  lastPrice: string | null;
+}) {
   const [picked, setPicked] = useState<{ price: string; at: number } | null>(null);
   const depth = useDepth(market.symbol);
+  const onPick = useCallback((price: string) => setPicked({ price, at: Date.now() }), []);
   return (
     <div className="trade-desk">
       <OrderForm
         key={market.symbol}
         market={market}
         picked={picked}
-        referencePrice={ticker?.last ?? ticker?.index ?? null}
-        lastPrice={ticker?.last ?? null}
+        referencePrice={referencePrice}
+        lastPrice={lastPrice}
         bestAsk={depth.data?.asks[0]?.[0] ?? null}
         bestBid={depth.data?.bids[0]?.[0] ?? null}
       />
-      <OrderBook
-        market={market}
-        last={ticker?.last ?? null}
-        onPick={(price) => setPicked({ price, at: Date.now() })}
-      />
+      <OrderBook market={market} last={lastPrice} onPick={onPick} />
     </div>
   );
+});
+
+/**
+ * Its children one pass after the rest of the page: the ticker above (the page's largest text)
+ * paints without waiting for them, and React renders them in a background pass it can break up,
+ * so the market's arrival does not block the main thread in one long task. They close the page,
+ * so nothing above them moves when they arrive.
+ */
+function AfterFirstPaint({ children }: { children: ReactNode }) {
+  return useDeferredValue(true, false) ? children : null;
 }
 
 /**
@@ -106,6 +129,7 @@ export default function TradePage() {
   const markets = useSpotMarkets();
   const tickers = useSpotTickers();
   const [isSwitching, setIsSwitching] = useState(false);
+  const hasSwitched = useHasOpened(isSwitching);
   const list = markets.data ?? [];
   const wanted = (params.get('symbol') ?? '').toUpperCase();
   const market = list.find((each) => each.symbol === wanted) ?? list[0];
@@ -150,9 +174,16 @@ export default function TradePage() {
           decimals={market.price_decimals}
           label={t('spot.chart.label', { pair })}
         />
-        <TradeDesk key={market.symbol} market={market} ticker={ticker} />
-        <OpenOrders market={market} markets={list} />
-        <RecentTrades market={market} />
+        <AfterFirstPaint>
+          <TradeDesk
+            key={market.symbol}
+            market={market}
+            referencePrice={ticker?.last ?? ticker?.index ?? null}
+            lastPrice={ticker?.last ?? null}
+          />
+          <OpenOrders market={market} markets={list} />
+          <RecentTrades market={market} />
+        </AfterFirstPaint>
       </div>
     );
 
@@ -181,17 +212,21 @@ export default function TradePage() {
       }
     >
       {content}
-      <MarketSheet
-        isOpen={isSwitching}
-        markets={list}
-        tickers={tickers.data ?? []}
-        current={market?.symbol ?? ''}
-        onPick={(symbol) => {
-          setIsSwitching(false);
-          setParams({ symbol }, { replace: true });
-        }}
-        onClose={() => setIsSwitching(false)}
-      />
+      {hasSwitched && (
+        <Suspense fallback={null}>
+          <MarketSheet
+            isOpen={isSwitching}
+            markets={list}
+            tickers={tickers.data ?? []}
+            current={market?.symbol ?? ''}
+            onPick={(symbol) => {
+              setIsSwitching(false);
+              setParams({ symbol }, { replace: true });
+            }}
+            onClose={() => setIsSwitching(false)}
+          />
+        </Suspense>
+      )}
     </Page>
   );
 }

@@ -1,0 +1,24 @@
+import type { SpotOrderStatus } from '@bourse/shared/api';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { get } from '../../../api/http.ts';
+import { mineKey } from './orders.ts';
+
+// why: apart from orders.ts, so the trade page (open orders only) does not carry the infinite
+// query's code; only the order list pages through history.
+
+/** `GET /Trade/tradebill`: the caller's orders in one state, newest first, 20 a page. */
+export function orderHistoryQueryOptions(status: SpotOrderStatus) {
+  return infiniteQueryOptions({
+    queryKey: [...mineKey, 'history', status],
+    queryFn: async ({ pageParam, signal }) =>
+      (await get('/Trade/tradebill', { status, page: pageParam }, 'SpotOrderPage', { signal, silent: true }))
+        .data,
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+    staleTime: 0,
+  });
+}
+
+export function useOrderHistory(status: SpotOrderStatus) {
+  return useInfiniteQuery(orderHistoryQueryOptions(status));
+}
