@@ -3,21 +3,24 @@ import { trimDecimal } from '@bourse/shared';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { CopyButton } from '../../../shared/ui/copy-button.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
-import { useDepositPage } from '../api/get-deposit-page.ts';
+import { fetchDepositPageAhead, useDepositPage } from '../api/get-deposit-page.ts';
 import { AddressQr, preloadAddressQr } from '../components/address-qr.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
+import { useAfterPaint } from '../components/use-after-paint.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
-// why: the form's code (zod, the request schemas, react-hook-form: most of the page's weight) and
-// the QR encoder are fetched as the page starts, beside its data, instead of before its first paint.
-const loadForm = () => import('./deposit-form.tsx');
-const DepositForm = lazy(loadForm);
-loadForm().catch(() => undefined);
+// why: the page's data and the QR encoder are fetched as soon as this module loads, while the
+// texts load and React renders. The form's code (zod, the request schemas, react-hook-form: most
+// of the page's weight) is fetched once the address card is painted, so neither its download nor
+// its start-up holds up that paint.
+fetchDepositPageAhead(PATHS.deposit);
 preloadAddressQr();
+const DepositForm = lazy(() => import('./deposit-form.tsx'));
 
 /**
  * `User/czpage?coin=…`: choose the network, send to the platform address (QR code, copy), then
@@ -31,6 +34,7 @@ export default function DepositPage() {
   const [chosen, setChosen] = useState('');
   const networks = page.data?.networks ?? [];
   const network = networks.find((each) => each.network === chosen) ?? networks[0];
+  const showsForm = useAfterPaint(network !== undefined);
 
   return (
     <Page title={t('wallet.deposit.title', { coin })}>
@@ -77,9 +81,11 @@ export default function DepositPage() {
               <Amount value={network.min_deposit} decimals={page.data.decimals} unit={page.data.coin} />
             </span>
           </section>
-          <Suspense fallback={null}>
-            <DepositForm key={network.network} page={page.data} network={network} />
-          </Suspense>
+          {showsForm && (
+            <Suspense fallback={null}>
+              <DepositForm key={network.network} page={page.data} network={network} />
+            </Suspense>
+          )}
         </Suspense>
       )}
     </Page>

@@ -6,15 +6,17 @@ import { Link } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
-import { useWithdrawPage } from '../api/get-withdraw-page.ts';
+import { fetchWithdrawPageAhead, useWithdrawPage } from '../api/get-withdraw-page.ts';
 import { OptionPicker } from '../components/option-picker.tsx';
+import { useAfterPaint } from '../components/use-after-paint.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
-// why: the form's code (zod, the request schemas, react-hook-form: most of the page's weight) is
-// fetched as the page starts, beside its data, instead of before its first paint.
-const loadForm = () => import('./withdraw-form.tsx');
-const WithdrawForm = lazy(loadForm);
-loadForm().catch(() => undefined);
+// why: the page's data is fetched as soon as this module loads, while the texts load and React
+// renders. The form's code (zod, the request schemas, react-hook-form: most of the page's weight)
+// is fetched once the network and notes are painted, so neither its download nor its start-up
+// holds up that paint.
+fetchWithdrawPageAhead(PATHS.withdrawForm);
+const WithdrawForm = lazy(() => import('./withdraw-form.tsx'));
 
 /**
  * `User/txpage?coin=…`: withdraw to a saved address or bank card. The amount must lie within the
@@ -28,6 +30,7 @@ export default function WithdrawPage() {
   const [chosen, setChosen] = useState('');
   const networks = page.data?.networks ?? [];
   const network = networks.find((each) => each.network === chosen) ?? networks[0];
+  const showsForm = useAfterPaint(network !== undefined);
 
   return (
     <Page
@@ -66,7 +69,11 @@ export default function WithdrawPage() {
             testId="withdraw-network"
           />
           <Suspense fallback={<Skeleton.Paragraph lineCount={8} animated />}>
-            <WithdrawForm key={network.network} page={page.data} network={network} />
+            {showsForm ? (
+              <WithdrawForm key={network.network} page={page.data} network={network} />
+            ) : (
+              <Skeleton.Paragraph lineCount={8} animated />
+            )}
           </Suspense>
         </>
       )}
