@@ -1,56 +1,12 @@
-import Button from 'antd-mobile/es/components/button';
-import Popup from 'antd-mobile/es/components/popup';
-import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
-import { DetailList, type DetailRow } from './detail-list.tsx';
+import { lazySheet } from './lazy-sheet.tsx';
+
+export type { ConfirmSheetProps } from './confirm-sheet-body.tsx';
+
+const confirmSheet = lazySheet(() => import('./confirm-sheet-body.tsx').then((m) => m.ConfirmSheet));
 
 /**
- * The bottom sheet that confirms a money-moving action with its figures spelled out (amount,
- * fee, what arrives). Confirming runs `onConfirm`; the sheet stays busy until it settles.
+ * The bottom sheet that confirms a money-moving action (see confirm-sheet-body.tsx); its code
+ * loads when it first opens, or at `preloadConfirmSheet`.
  */
-export function ConfirmSheet({
-  isOpen,
-  title,
-  rows,
-  isBusy,
-  onConfirm,
-  onClose,
-  testId,
-}: {
-  isOpen: boolean;
-  title: string;
-  rows: readonly DetailRow[];
-  isBusy: boolean;
-  onConfirm: () => void;
-  onClose: () => void;
-  testId: string;
-}) {
-  const { t } = useTranslation();
-  const titleId = useId();
-  return (
-    <Popup visible={isOpen} onMaskClick={isBusy ? undefined : onClose} bodyClassName="confirm-sheet-body">
-      <section className="confirm-sheet" role="dialog" aria-modal="true" aria-labelledby={titleId}>
-        <h2 className="confirm-sheet-title" id={titleId}>
-          {title}
-        </h2>
-        <DetailList rows={rows} />
-        <div className="confirm-sheet-actions">
-          <Button block size="large" fill="outline" onClick={onClose} disabled={isBusy}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            block
-            size="large"
-            color="primary"
-            loading={isBusy}
-            disabled={isBusy}
-            onClick={onConfirm}
-            data-testid={testId}
-          >
-            {t('common.confirm')}
-          </Button>
-        </div>
-      </section>
-    </Popup>
-  );
-}
+export const ConfirmSheet = confirmSheet.Sheet;
+export const preloadConfirmSheet = confirmSheet.preload;

@@ -1,8 +1,27 @@
-import ActionSheet from 'antd-mobile/es/components/action-sheet';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconChevronRight } from '../../../shared/ui/icons.tsx';
+
+/**
+ * antd-mobile's ActionSheet with its Popup and animation library (about 30 KB gzipped): fetched at
+ * the first touch or focus of a picker, not with the page, which shows the field before any tap.
+ */
+let actionSheet: Promise<typeof import('antd-mobile/es/components/action-sheet').default> | null = null;
+function loadActionSheet() {
+  actionSheet ??= import('antd-mobile/es/components/action-sheet').then(
+    (m) => m.default,
+    (error: unknown) => {
+      actionSheet = null;
+      throw error;
+    },
+  );
+  return actionSheet;
+}
+
+function preloadActionSheet() {
+  loadActionSheet().catch(() => undefined);
+}
 
 export interface PickerOption {
   value: string;
@@ -40,6 +59,10 @@ export function OptionPicker({
   const current = options.find((option) => option.value === value);
 
   function open() {
+    loadActionSheet().then(show, () => undefined);
+  }
+
+  function show(ActionSheet: Awaited<ReturnType<typeof loadActionSheet>>) {
     const handler = ActionSheet.show({
       extra: extra ?? label,
       cancelText: t('common.cancel'),
@@ -71,6 +94,8 @@ export function OptionPicker({
         disabled={options.length === 0}
         aria-busy={options.length === 0}
         onClick={open}
+        onPointerDown={preloadActionSheet}
+        onFocus={preloadActionSheet}
         data-testid={testId}
         data-value={value}
       >

@@ -13,8 +13,11 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useDeleteAddress } from '../api/delete-address.ts';
-import { useAddresses } from '../api/get-addresses.ts';
-import { ConfirmSheet } from '../components/confirm-sheet.tsx';
+import { fetchAddressesAhead, useAddresses } from '../api/get-addresses.ts';
+import { ConfirmSheet, preloadConfirmSheet } from '../components/confirm-sheet.tsx';
+
+// why: the list is fetched as soon as this module loads, while the texts load and React renders.
+fetchAddressesAhead(PATHS.addressList);
 
 /** `User/addresslist`: the saved withdrawal addresses; copy, delete, or add one. */
 export default function AddressListPage() {
@@ -74,6 +77,7 @@ export default function AddressListPage() {
                 type="button"
                 className="icon-button"
                 aria-label={t('wallet.addresses.delete', { remark: address.remark || address.network })}
+                onPointerDown={() => void preloadConfirmSheet().catch(() => undefined)}
                 onClick={() => setDoomed(address)}
               >
                 <IconTrash />
