@@ -4,7 +4,6 @@ import { get } from '../../../api/http.ts';
 import { serverNow } from '../../../shared/server-clock.ts';
 import { isLive } from './contract-status.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
-import { type EarlyRequest, earlyRequest } from './early-request.ts';
 
 /** `GET /Contract/ctbill`: open (and settling) or settled (and closed) contracts, newest first. */
 export async function getContractList(
@@ -42,21 +41,10 @@ export function nextCheckIn(records: readonly ContractRecord[], now = serverNow(
 
 type ContractListStatus = NonNullable<ContractListQuery['status']>;
 
-const firstPages: Record<ContractListStatus, EarlyRequest<ContractList>> = {
-  open: earlyRequest((signal) => getContractList('open', 1, signal)),
-  settled: earlyRequest((signal) => getContractList('settled', 1, signal)),
-};
-
-/** Asks for the first page of a contract list as the page's code loads (see early-request.ts). */
-export function startContractList(status: ContractListStatus): void {
-  firstPages[status].start();
-}
-
 export function contractListQueryOptions(status: ContractListStatus) {
   return infiniteQueryOptions({
     queryKey: [...deliveryQueryKey, 'contracts', status],
-    queryFn: ({ pageParam, signal }) =>
-      pageParam === 1 ? firstPages[status].take(signal) : getContractList(status, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
     // why: a contract opens, and an expired one settles, on the next index tick; the list asks

@@ -3,7 +3,6 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { syncServerClock } from '../../../shared/server-clock.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
-import { earlyRequest } from './early-request.ts';
 
 /** `GET /Contract/index`: the markets with their periods, both balances, trial grants, the server's clock. */
 export async function getDeliveryPage(signal?: AbortSignal): Promise<DeliveryPage> {
@@ -15,15 +14,10 @@ export async function getDeliveryPage(signal?: AbortSignal): Promise<DeliveryPag
 
 export const deliveryPageQueryKey = [...deliveryQueryKey, 'page'] as const;
 
-const firstDeliveryPage = earlyRequest(getDeliveryPage);
-
-/** Asks for the trade tab's data as its code loads (see early-request.ts). */
-export const startDeliveryPage = firstDeliveryPage.start;
-
 export function deliveryPageQueryOptions() {
   return queryOptions({
     queryKey: deliveryPageQueryKey,
-    queryFn: ({ signal }) => firstDeliveryPage.take(signal),
+    queryFn: ({ signal }) => getDeliveryPage(signal),
   });
 }
 

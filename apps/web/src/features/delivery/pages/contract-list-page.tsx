@@ -1,4 +1,5 @@
 import type { ContractListQuery } from '@bourse/shared/api';
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/delivery.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,7 @@ import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
-import { startContractList, useContractList } from '../api/get-contract-list.ts';
+import { contractListQueryOptions, useContractList } from '../api/get-contract-list.ts';
 import { ContractRow } from '../components/contract-row.tsx';
 
 type ContractListStatus = NonNullable<ContractListQuery['status']>;
@@ -21,7 +22,10 @@ function statusOf(params: URLSearchParams): ContractListStatus {
 }
 
 // why: the list is asked for as the page's code arrives, while its texts load and the app renders.
-startContractList(statusOf(new URLSearchParams(window.location.hash.split('?')[1] ?? '')));
+/** The list the address names is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient, search: URLSearchParams): void {
+  void client.prefetchInfiniteQuery(contractListQueryOptions(statusOf(search)));
+}
 
 const TABS: readonly { status: ContractListStatus; label: string; empty: string }[] = [
   { status: 'open', label: 'delivery.list.open', empty: 'delivery.list.openEmpty' },

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/delivery.css';
 import type { ContractDirection } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
@@ -13,8 +14,8 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { usePriceFlash } from '../../../shared/ui/use-price-flash.ts';
-import { startContractList, useContractList } from '../api/get-contract-list.ts';
-import { startDeliveryPage, useDeliveryPage } from '../api/get-delivery-page.ts';
+import { contractListQueryOptions, useContractList } from '../api/get-contract-list.ts';
+import { deliveryPageQueryOptions, useDeliveryPage } from '../api/get-delivery-page.ts';
 import { useIndexStream } from '../api/subscribe-index.ts';
 import { IndexChart } from '../components/index-chart.tsx';
 import { useSourceLabel } from '../components/labels.tsx';
@@ -22,9 +23,11 @@ import { OpenContracts } from '../components/open-contracts.tsx';
 import { pairLabel } from '../components/pair-label.ts';
 import { TrialCard } from '../components/trial-card.tsx';
 
-// why: the page's data is asked for as its code arrives, while its texts load and the app renders.
-startDeliveryPage();
-startContractList('open');
+/** The markets and the open contracts are asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(deliveryPageQueryOptions());
+  void client.prefetchInfiniteQuery(contractListQueryOptions('open'));
+}
 
 // why: the order sheet (its form, the request schema with zod, the popup and its animations) is
 // most of this page's code and shows only on a tap; it loads apart, as soon as the user first

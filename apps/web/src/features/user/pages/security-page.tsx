@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/user.css';
 import { useTranslation } from 'react-i18next';
 import { userInfoQueryOptions, useUserInfo } from '../../../api/get-user-info.ts';
@@ -15,11 +16,13 @@ import { Menu, MenuItem } from '../../../shared/ui/menu.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { securityQueryOptions, useSecurityOverview } from '../api/get-security.ts';
-import { prefetchOnLoad } from '../api/prefetch.ts';
 import { PasswordStatus } from '../components/password-status.tsx';
 
-prefetchOnLoad(userInfoQueryOptions());
-prefetchOnLoad(securityQueryOptions());
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(userInfoQueryOptions());
+  void client.prefetchQuery(securityQueryOptions());
+}
 
 /**
  * Security centre: both passwords, two-factor codes, the anti-phishing code, the bound e-mail and

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/user.css';
 import { LOCALE_NAMES } from '@bourse/i18n';
 import Button from 'antd-mobile/es/components/button';
@@ -34,11 +35,13 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useLogout } from '../api/logout.ts';
-import { prefetchOnLoad } from '../api/prefetch.ts';
 import { PasswordStatus } from '../components/password-status.tsx';
 import { ProfileHeader, ProfileHeaderSkeleton } from '../components/profile-header.tsx';
 
-prefetchOnLoad(userInfoQueryOptions());
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(userInfoQueryOptions());
+}
 
 const UP_DOWN_LABELS: Record<UpDownMode, string> = {
   'green-up': 'user.upDown.greenUp',

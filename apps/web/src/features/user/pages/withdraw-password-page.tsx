@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/user.css';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useState } from 'react';
@@ -12,13 +13,15 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
-import { prefetchOnLoad } from '../api/prefetch.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
 import { lazyResolver } from '../components/lazy-resolver.ts';
 import { PASSWORD_MAX_LENGTH } from '../components/password-limits.ts';
 import type { WithdrawPasswordOutput, WithdrawPasswordValues } from '../components/validate-password.ts';
 
-prefetchOnLoad(userInfoQueryOptions());
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(userInfoQueryOptions());
+}
 
 function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation();

@@ -1,7 +1,6 @@
 import type { WithdrawAddress } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
-import { fetchAhead, takeEarlyAnswer } from './early-answer.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** Query key of the saved withdrawal addresses. */
@@ -13,19 +12,7 @@ export async function getAddresses(signal?: AbortSignal): Promise<WithdrawAddres
 }
 
 export function addressesQueryOptions() {
-  return queryOptions({
-    queryKey: addressesQueryKey,
-    queryFn: ({ signal }) => takeEarlyAnswer<WithdrawAddress[]>('addresses') ?? getAddresses(signal),
-  });
-}
-
-/** Starts the address list's request as its module loads (see early-answer.ts). */
-export function fetchAddressesAhead(path: string): void {
-  fetchAhead(
-    path,
-    () => 'addresses',
-    () => getAddresses(),
-  );
+  return queryOptions({ queryKey: addressesQueryKey, queryFn: ({ signal }) => getAddresses(signal) });
 }
 
 export function useAddresses() {

@@ -2,7 +2,6 @@ import type { ConvertPage, ConvertQuery } from '@bourse/shared/api';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
-import { fetchAhead, takeEarlyAnswer } from './early-answer.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /**
@@ -20,20 +19,10 @@ export async function getConvertPage(
 export function convertPageQueryOptions(quote: Required<WireInput<ConvertQuery>> | null) {
   return queryOptions({
     queryKey: [...walletQueryKey, 'convert', quote?.from ?? '', quote?.to ?? '', quote?.amount ?? ''],
-    queryFn: ({ signal }) =>
-      (quote ? undefined : takeEarlyAnswer<ConvertPage>('convert')) ?? getConvertPage(quote, signal),
+    queryFn: ({ signal }) => getConvertPage(quote, signal),
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });
-}
-
-/** Starts the conversion page's first request (no quote) as its module loads (see early-answer.ts). */
-export function fetchConvertPageAhead(path: string): void {
-  fetchAhead(
-    path,
-    () => 'convert',
-    () => getConvertPage(null),
-  );
 }
 
 export function useConvertPage(quote: Required<WireInput<ConvertQuery>> | null) {

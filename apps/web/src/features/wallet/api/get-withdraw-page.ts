@@ -1,7 +1,6 @@
 import type { WithdrawPage } from '@bourse/shared/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
-import { fetchAhead, takeEarlyAnswer } from './early-answer.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `GET /Finance/txpage`: networks with limits and fees, saved addresses and cards, the balance. */
@@ -12,18 +11,8 @@ export async function getWithdrawPage(coin: string, signal?: AbortSignal): Promi
 export function withdrawPageQueryOptions(coin: string) {
   return queryOptions({
     queryKey: [...walletQueryKey, 'withdraw-page', coin],
-    queryFn: ({ signal }) =>
-      takeEarlyAnswer<WithdrawPage>(`withdraw-page:${coin}`) ?? getWithdrawPage(coin, signal),
+    queryFn: ({ signal }) => getWithdrawPage(coin, signal),
   });
-}
-
-/** Starts the withdrawal page's request as its module loads (see early-answer.ts). */
-export function fetchWithdrawPageAhead(path: string): void {
-  fetchAhead(
-    path,
-    (params) => `withdraw-page:${(params.get('coin') ?? '').toUpperCase()}`,
-    (params) => getWithdrawPage((params.get('coin') ?? '').toUpperCase()),
-  );
 }
 
 export function useWithdrawPage(coin: string) {

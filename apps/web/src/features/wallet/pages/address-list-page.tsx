@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/wallet.css';
 import type { WithdrawAddress } from '@bourse/shared/api';
 import Button from 'antd-mobile/es/components/button';
@@ -13,11 +14,14 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useDeleteAddress } from '../api/delete-address.ts';
-import { fetchAddressesAhead, useAddresses } from '../api/get-addresses.ts';
+import { addressesQueryOptions, useAddresses } from '../api/get-addresses.ts';
 import { ConfirmSheet, preloadConfirmSheet } from '../components/confirm-sheet.tsx';
 
 // why: the list is fetched as soon as this module loads, while the texts load and React renders.
-fetchAddressesAhead(PATHS.addressList);
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(addressesQueryOptions());
+}
 
 /** `User/addresslist`: the saved withdrawal addresses; copy, delete, or add one. */
 export default function AddressListPage() {

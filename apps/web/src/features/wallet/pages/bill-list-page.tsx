@@ -1,18 +1,21 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/wallet.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PATHS } from '../../../shared/paths.ts';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
-import { fetchBillsAhead, useBills } from '../api/get-bills.ts';
+import { billsQueryOptions, useBills } from '../api/get-bills.ts';
 import { BillRows } from '../components/bill-rows.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 // why: the first page is fetched as soon as this module loads, while the texts load and React renders.
-fetchBillsAhead(PATHS.bills);
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient, search: URLSearchParams): void {
+  void client.prefetchInfiniteQuery(billsQueryOptions((search.get('coin') ?? '').toUpperCase() || undefined));
+}
 
 /** Bills: every movement of the user's money (optionally one coin's), newest first. */
 export default function BillListPage() {

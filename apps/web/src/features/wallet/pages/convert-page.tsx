@@ -1,17 +1,20 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/wallet.css';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PATHS } from '../../../shared/paths.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
-import { fetchConvertPageAhead, useConvertPage } from '../api/get-convert-page.ts';
+import { convertPageQueryOptions, useConvertPage } from '../api/get-convert-page.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 // why: the page's data and the form's code (zod, the request schemas, react-hook-form: most of the
 // page's weight) are fetched as soon as this module loads, side by side, while the texts load and
 // React renders; not the code first, then the data.
-fetchConvertPageAhead(PATHS.convert);
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(convertPageQueryOptions(null));
+}
 const loadForm = () => import('./convert-form.tsx');
 const ConvertForm = lazy(loadForm);
 loadForm().catch(() => undefined);

@@ -1,14 +1,14 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/wallet.css';
 import { trimDecimal } from '@bourse/shared';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { CopyButton } from '../../../shared/ui/copy-button.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
-import { fetchDepositPageAhead, useDepositPage } from '../api/get-deposit-page.ts';
+import { depositPageQueryOptions, useDepositPage } from '../api/get-deposit-page.ts';
 import { AddressQr, preloadAddressQr } from '../components/address-qr.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
 import { useAfterPaint } from '../components/use-after-paint.ts';
@@ -18,7 +18,10 @@ import { useQueryParam } from '../components/use-query-param.ts';
 // texts load and React renders. The form's code (zod, the request schemas, react-hook-form: most
 // of the page's weight) is fetched once the address card is painted, so neither its download nor
 // its start-up holds up that paint.
-fetchDepositPageAhead(PATHS.deposit);
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient, search: URLSearchParams): void {
+  void client.prefetchQuery(depositPageQueryOptions((search.get('coin') ?? '').toUpperCase()));
+}
 preloadAddressQr();
 const DepositForm = lazy(() => import('./deposit-form.tsx'));
 

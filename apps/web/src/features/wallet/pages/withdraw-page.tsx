@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/wallet.css';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, Suspense, useState } from 'react';
@@ -6,7 +7,7 @@ import { Link } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
-import { fetchWithdrawPageAhead, useWithdrawPage } from '../api/get-withdraw-page.ts';
+import { useWithdrawPage, withdrawPageQueryOptions } from '../api/get-withdraw-page.ts';
 import { OptionPicker } from '../components/option-picker.tsx';
 import { useAfterPaint } from '../components/use-after-paint.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
@@ -15,7 +16,10 @@ import { useQueryParam } from '../components/use-query-param.ts';
 // renders. The form's code (zod, the request schemas, react-hook-form: most of the page's weight)
 // is fetched once the network and notes are painted, so neither its download nor its start-up
 // holds up that paint.
-fetchWithdrawPageAhead(PATHS.withdrawForm);
+/** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient, search: URLSearchParams): void {
+  void client.prefetchQuery(withdrawPageQueryOptions((search.get('coin') ?? '').toUpperCase()));
+}
 const WithdrawForm = lazy(() => import('./withdraw-form.tsx'));
 
 /**
