@@ -97,14 +97,15 @@ export function bootFrame(): Plugin {
         );
         const notYetLoaded = (files: string[]) =>
           files.filter((file) => !entryFiles.has(file)).map((file) => `/${file}`);
-        const preload = Object.fromEntries(
-          locales.map((locale) => {
-            const core = chunks.find(
-              (chunk) => chunk.facadeModuleId === `\0virtual:bourse-texts/${locale}/core`,
-            );
-            return [locale, core && bundle ? notYetLoaded(closure(bundle, core.fileName)) : []];
-          }),
-        );
+        const textFiles = (part: string) =>
+          Object.fromEntries(
+            locales.map((locale) => {
+              const chunk = chunks.find(
+                (each) => each.facadeModuleId === `\0virtual:bourse-texts/${locale}/${part}`,
+              );
+              return [locale, chunk && bundle ? notYetLoaded(closure(bundle, chunk.fileName)) : []];
+            }),
+          );
         const page = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(FIRST_SCREEN_PAGE));
         // why: in a build, the entry script, its modulepreload links and the first stylesheet leave
         // the HTML: the stylesheet is inlined (the frame paints without another round trip) and
@@ -131,7 +132,10 @@ export function bootFrame(): Plugin {
           locales,
           fallback: FALLBACK,
           firstScreen: FIRST_SCREEN,
-          preload,
+          preload: textFiles('core'),
+          // why: every other page's own texts are found through this table; fetched at once, it
+          // is not one more round trip after the main script.
+          parts: textFiles('_parts'),
           firstScreenFiles: page && bundle ? notYetLoaded(closure(bundle, page.fileName)) : [],
           keys,
           texts: byLocale,

@@ -23,6 +23,7 @@
   const isFirstScreen = path === '' || path === '/' || path === boot.firstScreen;
   const files = [...(boot.preload[locale] || []), ...(boot.preload[boot.fallback] || [])];
   if (isFirstScreen) files.push(...boot.firstScreenFiles);
+  else files.push(...(boot.parts[locale] || []), ...(boot.parts[boot.fallback] || []));
   // Fills the market list's frame (frame.html) with the visitor's texts, drops the welcome card for
   // a signed-in visitor and repeats the skeleton rows; on any other page removes the frame. React
   // replaces it at its first render.
