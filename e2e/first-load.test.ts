@@ -19,7 +19,7 @@ import { lookup } from './page-helpers.ts';
  */
 function canonicalRoot(): string {
   const skip =
-    /^(data-testid|data-discover|data-t|data-t-aria-label|data-t-placeholder|data-guest-only|data-repeat|data-boot-frame|data-boot-ready|inert)$/;
+    /^(data-testid|data-discover|data-t|data-t-aria-label|data-t-placeholder|data-guest-only|data-repeat|data-boot-[a-z-]+|inert)$/;
   const walk = (node: Node): string => {
     if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
     if (!(node instanceof Element)) return '';

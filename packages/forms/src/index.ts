@@ -8,4 +8,4 @@ export {
   fieldErrorText,
   type Translator,
 } from './field-error.ts';
-export { type SchemaForm, useSchemaForm } from './use-schema-form.ts';
+export { LazySchema, type SchemaForm, useSchemaForm } from './use-schema-form.ts';

@@ -40,6 +40,9 @@
       element.setAttribute('aria-label', text(element.dataset.tAriaLabel));
     for (const element of root.querySelectorAll('[data-t-placeholder]'))
       element.setAttribute('placeholder', text(element.dataset.tPlaceholder));
+    // why: the policy allows no style attribute in the HTML; a style set from a script it allows.
+    for (const element of root.querySelectorAll('[data-boot-height]'))
+      element.style.height = element.dataset.bootHeight;
     for (const list of root.querySelectorAll('[data-repeat]')) {
       const row = list.firstElementChild;
       for (let i = 1; i < Number(list.dataset.repeat); i++) list.appendChild(row.cloneNode(true));

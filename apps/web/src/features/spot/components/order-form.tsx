@@ -1,4 +1,4 @@
-import { useSchemaForm } from '@bourse/forms';
+import { LazySchema, useSchemaForm } from '@bourse/forms';
 import { truncateDecimal } from '@bourse/shared';
 import type {
   OrderSide,
@@ -33,7 +33,7 @@ import {
   TRIGGER_TYPES,
   triggerCondition,
 } from './order-math.ts';
-import type { OrderFormContext, OrderFormSchema } from './order-schema.ts';
+import type { OrderFormSchema } from './order-schema.ts';
 import { PercentSlider } from './percent-slider.tsx';
 
 /** The order form's validation (zod and the request schema): fetched once, on first need. */
@@ -41,27 +41,9 @@ function loadOrderSchema() {
   return import('./order-schema.ts');
 }
 
+/** Starts fetching the validation while the trader turns to the form. */
 function warmOrderSchema() {
-  void loadOrderSchema();
-}
-
-/**
- * The form's schema for `useSchemaForm`, standing in for the real one until it has loaded: zod and
- * the API schemas are about 40 KB gzipped that the trade page's first render does not need.
- */
-// why: zodResolver takes an object with `_zod` for a zod 4 schema and only ever calls its
-// `parseAsync` (always async here), so validation, its issues and the values it hands on are the
-// real schema's; the first check just waits for the module (warmed as soon as the form is touched).
-function deferredOrderSchema(context: OrderFormContext): OrderFormSchema {
-  let schema: OrderFormSchema | null = null;
-  const standIn = {
-    _zod: {},
-    parseAsync: async (values: unknown, params: unknown) => {
-      schema ??= (await loadOrderSchema()).orderFormSchema(context);
-      return schema.parseAsync(values, params as Parameters<OrderFormSchema['parseAsync']>[1]);
-    },
-  };
-  return standIn as unknown as OrderFormSchema;
+  loadOrderSchema().catch(() => undefined);
 }
 
 const SIDES: readonly OrderSide[] = ['buy', 'sell'];
@@ -119,7 +101,12 @@ export const OrderForm = memo(function OrderForm({
   const mutation = usePlaceOrder();
   const idempotencyKey = useRef(newIdempotencyKey());
   const schema = useMemo(
-    () => deferredOrderSchema({ market, side, type, available, lastPrice }),
+    // why: zod and the request schemas (about 26 KB gzipped) load when the form is first checked
+    // (warmed on its first focus or touch), not with the trade page.
+    () =>
+      new LazySchema<OrderFormSchema>(() =>
+        loadOrderSchema().then((m) => m.orderFormSchema({ market, side, type, available, lastPrice })),
+      ),
     [market, side, type, available, lastPrice],
   );
   const priceDecimals = stepDecimals(market.tick_size);

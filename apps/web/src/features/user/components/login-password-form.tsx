@@ -1,5 +1,5 @@
+import { LazySchema, useSchemaForm } from '@bourse/forms';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
@@ -7,12 +7,12 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useChangeLoginPassword } from '../api/change-login-password.ts';
-import { lazyResolver } from './lazy-resolver.ts';
 import { PASSWORD_MAX_LENGTH } from './password-limits.ts';
-import type { LoginPasswordOutput, LoginPasswordValues } from './validate-password.ts';
+import type { LoginPasswordFields } from './validate-password.ts';
 
-const validation = lazyResolver<LoginPasswordValues, LoginPasswordOutput>(() =>
-  import('./validate-password.ts').then((m) => m.loginPasswordResolver()),
+// why: zod and the request schemas load when the form is first used, not with the page.
+const validation = new LazySchema<typeof LoginPasswordFields>(() =>
+  import('./validate-password.ts').then((m) => m.LoginPasswordFields),
 );
 
 /**
@@ -23,13 +23,7 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
   const { t } = useTranslation();
   const goBack = useBack();
   const mutation = useChangeLoginPassword();
-  // why: `useSchemaForm`'s settings (checked when first left, then on every change), with the
-  // schema loaded on first use (see lazyResolver).
-  const form = useForm<LoginPasswordValues, unknown, LoginPasswordOutput>({
-    mode: 'onTouched',
-    defaultValues: { oldpwd: '', newpwd: '', renewpwd: '' },
-    resolver: validation.resolver,
-  });
+  const form = useSchemaForm(validation, { defaultValues: { oldpwd: '', newpwd: '', renewpwd: '' } });
   const [isDone, setIsDone] = useState(false);
   const isBusy = mutation.isPending || isDone;
 

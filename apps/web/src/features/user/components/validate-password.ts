@@ -1,5 +1,4 @@
 import { ChangePasswordBody, WithdrawPasswordBody } from '@bourse/shared/api';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 
 /**
@@ -42,13 +41,3 @@ export function withdrawPasswordFields(hasPassword: boolean) {
     })
     .refine((v) => v.paypassword === v.repaypassword, { error: INCONSISTENT, path: ['repaypassword'] });
 }
-
-/** The forms' resolvers (what `useSchemaForm` would build): this module loads on first use. */
-export const loginPasswordResolver = () => zodResolver(LoginPasswordFields);
-export const withdrawPasswordResolver = (hasPassword: boolean) =>
-  zodResolver(withdrawPasswordFields(hasPassword));
-
-export type LoginPasswordValues = z.input<typeof LoginPasswordFields>;
-export type LoginPasswordOutput = z.output<typeof LoginPasswordFields>;
-export type WithdrawPasswordValues = z.input<ReturnType<typeof withdrawPasswordFields>>;
-export type WithdrawPasswordOutput = z.output<ReturnType<typeof withdrawPasswordFields>>;

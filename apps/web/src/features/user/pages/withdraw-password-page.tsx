@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import '../components/user.css';
+import { LazySchema, useSchemaForm } from '@bourse/forms';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { userInfoQueryOptions, useUserInfo } from '../../../api/get-user-info.ts';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
@@ -14,9 +14,8 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
-import { lazyResolver } from '../components/lazy-resolver.ts';
 import { PASSWORD_MAX_LENGTH } from '../components/password-limits.ts';
-import type { WithdrawPasswordOutput, WithdrawPasswordValues } from '../components/validate-password.ts';
+import type { withdrawPasswordFields } from '../components/validate-password.ts';
 
 /** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
 export function prefetch(client: QueryClient): void {
@@ -28,16 +27,15 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const goBack = useBack();
   const mutation = useSetWithdrawPassword();
   const support = useOpenOnlineSupport();
-  const [validation] = useState(() =>
-    lazyResolver<WithdrawPasswordValues, WithdrawPasswordOutput>(() =>
-      import('../components/validate-password.ts').then((m) => m.withdrawPasswordResolver(hasPassword)),
-    ),
+  // why: zod and the request schemas load when the form is first used, not with the page.
+  const [validation] = useState(
+    () =>
+      new LazySchema<ReturnType<typeof withdrawPasswordFields>>(() =>
+        import('../components/validate-password.ts').then((m) => m.withdrawPasswordFields(hasPassword)),
+      ),
   );
-  // why: `useSchemaForm`'s settings, with the schema loaded on first use (see lazyResolver).
-  const form = useForm<WithdrawPasswordValues, unknown, WithdrawPasswordOutput>({
-    mode: 'onTouched',
+  const form = useSchemaForm(validation, {
     defaultValues: { oldpaypassword: '', paypassword: '', repaypassword: '' },
-    resolver: validation.resolver,
   });
   const [isDone, setIsDone] = useState(false);
   const isBusy = mutation.isPending || isDone;
