@@ -12,6 +12,7 @@ import { App } from './app/app.tsx';
 import {
   installAntdRender,
   installHttpHooks,
+  installPagePrefetch,
   installZodConfig,
   loadDeferredCode,
   preloadEntryPage,
@@ -25,6 +26,7 @@ captureInviteCode(window.location);
 installZodConfig();
 installAntdRender();
 installHttpHooks();
+installPagePrefetch();
 // why: the entry page's code downloads while the language resources do.
 const entryPage = preloadEntryPage(window.location.hash);
 

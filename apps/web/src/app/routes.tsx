@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { hasToken } from '../shared/storage.ts';
-import { queryClient } from './query-client.ts';
 
 /** What a route needs from the shell around its page. */
 export interface RouteMeta {
@@ -51,8 +50,8 @@ function route(
     page().then((m) => {
       // why: a private page's requests wait for a session (without one the guard sends the
       // visitor to /login); the search is the URL's at the time the page's code arrives.
-      if (m.prefetch && (isPublic || hasToken())) {
-        m.prefetch(queryClient, new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
+      if (m.prefetch && pageQueryClient && (isPublic || hasToken())) {
+        m.prefetch(pageQueryClient, new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
       }
       return m;
     });
@@ -70,6 +69,13 @@ function route(
       return m;
     });
   return { path, page: remembered, meta: { ...DEFAULT_META, ...meta } };
+}
+
+/** The query client pages prefetch into; set at start (app/setup.ts), so this table stays data. */
+let pageQueryClient: QueryClient | undefined;
+
+export function setPageQueryClient(client: QueryClient): void {
+  pageQueryClient = client;
 }
 
 /** Page modules whose code and texts are in, by route path. */

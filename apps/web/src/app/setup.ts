@@ -4,7 +4,8 @@ import { configureHttp } from '../api/http.ts';
 import { PATHS } from '../shared/paths.ts';
 import { takeNoticeFromLastLoad } from '../shared/storage.ts';
 import { preloadToast, showToast } from '../shared/ui/toast.ts';
-import { APP_ROUTES, isPublicPath } from './routes.tsx';
+import { queryClient } from './query-client.ts';
+import { APP_ROUTES, isPublicPath, setPageQueryClient } from './routes.tsx';
 
 type Container = (Element | DocumentFragment) & { _bourseRoot?: Root };
 
@@ -75,6 +76,11 @@ export function loadDeferredCode(): void {
   for (const name of events)
     window.addEventListener(name, load, { capture: true, passive: true, once: true });
   timer = window.setTimeout(load, DEFERRED_LOAD_MS);
+}
+
+/** Lets page modules start their first requests as their code arrives (their `prefetch`). */
+export function installPagePrefetch(): void {
+  setPageQueryClient(queryClient);
 }
 
 /**
