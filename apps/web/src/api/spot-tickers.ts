@@ -1,5 +1,5 @@
 import type { SpotTicker } from '@bourse/shared/api';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get } from './http.ts';
 import { useChannel, useRealtimeStatus } from './ws.ts';
 
@@ -16,13 +16,19 @@ export async function getSpotTickers(signal?: AbortSignal): Promise<SpotTicker[]
  * by `spot-ticker` (every market on subscribe, then the markets that traded); polled only while
  * the socket is down.
  */
+export function spotTickersQueryOptions() {
+  return queryOptions({
+    queryKey: ['spot-tickers'],
+    queryFn: ({ signal }) => getSpotTickers(signal),
+    staleTime: 0,
+  });
+}
+
 export function useSpotTickers() {
   const client = useQueryClient();
   const query = useQuery({
-    queryKey: ['spot-tickers'],
-    queryFn: ({ signal }) => getSpotTickers(signal),
+    ...spotTickersQueryOptions(),
     refetchInterval: useRealtimeStatus() === 'open' ? false : LIVE_POLL_MS * 2,
-    staleTime: 0,
   });
   useChannel('spot-ticker', (data) => {
     const changed = new Map((data as SpotTicker[]).map((ticker) => [ticker.symbol, ticker]));

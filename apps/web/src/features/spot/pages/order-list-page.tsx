@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/spot.css';
 import type { SpotOrder, SpotOrderStatus } from '@bourse/shared/api';
 import type { ReactNode } from 'react';
@@ -10,8 +11,8 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { PullToRefresh } from '../../../shared/ui/pull-to-refresh.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
-import { useSpotMarkets } from '../api/get-spot-markets.ts';
-import { useOrderHistory } from '../api/order-history.ts';
+import { spotMarketsQueryOptions, useSpotMarkets } from '../api/get-spot-markets.ts';
+import { orderHistoryQueryOptions, useOrderHistory } from '../api/order-history.ts';
 import { useCancelOrder } from '../api/orders.ts';
 import { ORDER_STATES } from '../components/order-math.ts';
 import { OrderRow } from '../components/order-row.tsx';
@@ -21,6 +22,14 @@ const TAB_KEYS: Record<SpotOrderStatus, { label: string; empty: string }> = {
   completed: { label: 'spot.status.completed', empty: 'spot.list.completedEmpty' },
   revoked: { label: 'spot.status.revoked', empty: 'spot.list.revokedEmpty' },
 };
+
+/** The orders the address names are asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient, search: URLSearchParams): void {
+  const wanted = search.get('status');
+  const status = ORDER_STATES.find((each) => each === wanted) ?? 'entrusted';
+  void client.prefetchInfiniteQuery(orderHistoryQueryOptions(status));
+  void client.prefetchQuery(spotMarketsQueryOptions());
+}
 
 /**
  * `Trade/tradebill`: the user's spot orders by the spec's states — entrusted (open, cancellable

@@ -1,17 +1,18 @@
+import type { QueryClient } from '@tanstack/react-query';
 import '../components/spot.css';
 import type { SpotMarket, SpotTicker } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, memo, type ReactNode, Suspense, useCallback, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useSpotTickers } from '../../../api/spot-tickers.ts';
+import { spotTickersQueryOptions, useSpotTickers } from '../../../api/spot-tickers.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { IconChevronDown } from '../../../shared/ui/icons.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { usePriceFlash } from '../../../shared/ui/use-price-flash.ts';
-import { useSpotMarkets } from '../api/get-spot-markets.ts';
+import { spotMarketsQueryOptions, useSpotMarkets } from '../api/get-spot-markets.ts';
 import { useDepth } from '../api/live-market.ts';
 import { CandleChart } from '../components/candle-chart.tsx';
 import { ChangeText } from '../components/change-text.tsx';
@@ -117,6 +118,12 @@ const TradeDesk = memo(function TradeDesk({
  */
 function AfterFirstPaint({ children }: { children: ReactNode }) {
   return useDeferredValue(true, false) ? children : null;
+}
+
+/** The markets and their tickers are asked for as soon as this page's code is in (app/routes.tsx). */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(spotMarketsQueryOptions());
+  void client.prefetchQuery(spotTickersQueryOptions());
 }
 
 /**
