@@ -20,6 +20,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { FIRST_LOAD_BUDGET_KB, measureFirstLoad, FIRST_SCREEN as ROUTE } from './lib/first-load.mjs';
@@ -34,6 +35,42 @@ function build() {
   console.log('building apps/web …');
   const result = spawnSync('npm', ['run', 'build', '-w', '@bourse/web'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/**
+ * The least any first screen built on the app's libraries loads: React with React DOM, React
+ * Router, i18next with react-i18next and TanStack Query, as the market list imports them,
+ * minified and gzipped together (built by Vite from apps/web, so the same versions and settings).
+ */
+async function measureLibraryFloor() {
+  const { build: viteBuild } = await import('vite');
+  const entry = `
+    import { createRoot } from 'react-dom/client';
+    import { createElement, lazy, Suspense, useState, startTransition } from 'react';
+    import { HashRouter, Routes, Route, Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+    import i18next from 'i18next';
+    import { initReactI18next, useTranslation } from 'react-i18next';
+    import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+    window.floor = { createRoot, createElement, lazy, Suspense, useState, startTransition, HashRouter, Routes,
+      Route, Link, Navigate, Outlet, useLocation, useNavigate, i18next, initReactI18next, useTranslation,
+      QueryClient, QueryClientProvider, useQuery };`;
+  const output = await viteBuild({
+    configFile: false,
+    logLevel: 'silent',
+    root: path.join(ROOT, 'apps/web'),
+    mode: 'production',
+    plugins: [
+      {
+        name: 'floor-entry',
+        resolveId: (id) => (id === 'floor-entry' ? '\0floor-entry' : undefined),
+        load: (id) => (id === '\0floor-entry' ? entry : undefined),
+      },
+    ],
+    build: { write: false, minify: true, target: 'es2022', rollupOptions: { input: 'floor-entry' } },
+  });
+  const result = Array.isArray(output) ? output[0] : output;
+  const code = result.output.map((chunk) => chunk.code ?? '').join('');
+  return Math.round((zlib.gzipSync(code).length / 1024) * 10) / 10;
 }
 
 /** Starts Chromium with a DevTools port for Lighthouse; resolves with the port and the process. */
@@ -173,6 +210,10 @@ async function main() {
     const jsGzip = files.filter((f) => f.type === 'script').reduce((sum, file) => sum + file.gzip, 0);
     console.log(
       `  total ${initialKb} KB gzip (${(jsGzip / 1024).toFixed(1)} KB JS, ${files.length} files; budget ${FIRST_LOAD_BUDGET_KB} KB)`,
+    );
+
+    console.log(
+      `  the libraries alone (React, React DOM, React Router, i18next, react-i18next, TanStack Query): ${await measureLibraryFloor()} KB gzip`,
     );
 
     const session = await signIn(base);
