@@ -1,7 +1,5 @@
 import { lazySheet } from './lazy-sheet.tsx';
 
-export type { ConfirmSheetProps } from './confirm-sheet-body.tsx';
-
 const confirmSheet = lazySheet(() => import('./confirm-sheet-body.tsx').then((m) => m.ConfirmSheet));
 
 /**
