@@ -44,20 +44,46 @@ export function toBar(candle: {
 }
 
 /**
- * Creates the chart in `containerRef` once the library has loaded: the theme's colours, times in
- * the user's time zone and language, prices grouped and truncated as everywhere else. The chart is
- * made again when `decimals` or the language change; series are the caller's (add them once
- * `isReady`, from `chartRef` and `libraryRef`).
+ * True from the frame after `hasData` first turned true, for good: a chart's library (some 60 KB
+ * gzipped) is fetched once the page's data is on screen, so it never holds up that paint.
  */
-export function usePriceChart(containerRef: RefObject<HTMLDivElement | null>, decimals: number) {
+function useAfterFirstData(hasData: boolean): boolean {
+  const [isAfter, setIsAfter] = useState(false);
+  useEffect(() => {
+    if (!hasData || isAfter) return;
+    let timer = 0;
+    const frame = window.requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setIsAfter(true), 0);
+    });
+    return () => {
+      window.cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [hasData, isAfter]);
+  return isAfter;
+}
+
+/**
+ * Creates the chart in `containerRef` once its data first arrived (`hasData`) and the library has
+ * loaded: the theme's colours, times in the user's time zone and language, prices grouped and
+ * truncated as everywhere else. The chart is made again when `decimals` or the language change;
+ * series are the caller's (add them once `isReady`, from `chartRef` and `libraryRef`).
+ */
+export function usePriceChart(
+  containerRef: RefObject<HTMLDivElement | null>,
+  decimals: number,
+  hasData: boolean,
+) {
   const { i18n } = useTranslation();
   const locale = i18n.language;
   const chartRef = useRef<IChartApi | null>(null);
   const libraryRef = useRef<ChartLibrary | null>(null);
   const [isReady, setIsReady] = useState(false);
   const [isLibraryFailed, setIsLibraryFailed] = useState(false);
+  const isWanted = useAfterFirstData(hasData);
 
   useEffect(() => {
+    if (!isWanted) return;
     let isDisposed = false;
     let chart: IChartApi | null = null;
     import('lightweight-charts').then(
@@ -106,7 +132,7 @@ export function usePriceChart(containerRef: RefObject<HTMLDivElement | null>, de
       chart?.remove();
       setIsReady(false);
     };
-  }, [containerRef, decimals, locale]);
+  }, [containerRef, decimals, locale, isWanted]);
 
   return { chartRef, libraryRef, isReady, isLibraryFailed };
 }

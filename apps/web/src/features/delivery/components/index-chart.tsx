@@ -57,7 +57,11 @@ export function IndexChart({ symbol, decimals, label }: { symbol: string; decima
   const candles = useKline(symbol, interval, !isLine);
   const history = isLine ? ticks : candles;
   const containerRef = useRef<HTMLDivElement>(null);
-  const { chartRef, libraryRef, isReady, isLibraryFailed } = usePriceChart(containerRef, decimals);
+  const { chartRef, libraryRef, isReady, isLibraryFailed } = usePriceChart(
+    containerRef,
+    decimals,
+    history.isSuccess,
+  );
   const seriesRef = useRef<Series | null>(null);
   const lastTime = useRef(0);
   const [seriesKey, setSeriesKey] = useState(0);

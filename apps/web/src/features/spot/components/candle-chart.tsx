@@ -43,7 +43,11 @@ export const CandleChart = memo(function CandleChart({
   const [interval, setInterval] = useState<CandleInterval>('15m');
   const candles = useCandles(symbol, interval);
   const containerRef = useRef<HTMLDivElement>(null);
-  const { chartRef, libraryRef, isReady, isLibraryFailed } = usePriceChart(containerRef, decimals);
+  const { chartRef, libraryRef, isReady, isLibraryFailed } = usePriceChart(
+    containerRef,
+    decimals,
+    candles.isSuccess,
+  );
   const seriesRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const shownRef = useRef<{ key: string; last: number }>({ key: '', last: 0 });
   const [seriesKey, setSeriesKey] = useState(0);
