@@ -1,6 +1,6 @@
-import { useSchemaForm } from '@bourse/forms';
-import { isAmountString, toAtoms, trimDecimal, truncateDecimal } from '@bourse/shared';
-import { ConvertBody, type ConvertCoin, type ConvertPage as ConvertPageData } from '@bourse/shared/api';
+import { LazySchema, useSchemaForm } from '@bourse/forms';
+import { isAmountString, trimDecimal, truncateDecimal } from '@bourse/shared';
+import type { ConvertPage as ConvertPageData } from '@bourse/shared/api';
 import { useMemo, useRef, useState } from 'react';
 import { useController, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -21,21 +21,16 @@ import { ConfirmSheet, preloadConfirmSheet } from '../components/confirm-sheet.t
 import { OptionPicker } from '../components/option-picker.tsx';
 import { useDebounced } from '../components/use-debounced.ts';
 
-/** The confirmation sheet's code is fetched when the form is first touched, before it is submitted. */
+/**
+ * The confirmation sheet's code and the form's validation are fetched when the form is first
+ * touched, before it is submitted.
+ */
 function preloadSheet() {
   preloadConfirmSheet().catch(() => undefined);
+  import('./convert-schema.ts').catch(() => undefined);
 }
 
-/** The conversion form over the shared request schema, bounded by the balance of the coin given. */
-function convertFormSchema(coins: readonly ConvertCoin[]) {
-  return ConvertBody.pick({ from: true, to: true, amount: true }).superRefine((values, context) => {
-    if (values.from && values.from === values.to)
-      context.addIssue({ code: 'custom', path: ['to'], message: 'CONVERT_SAME_COIN' });
-    const from = coins.find((coin) => coin.coin === values.from);
-    if (from && isAmountString(values.amount) && toAtoms(values.amount) > toAtoms(from.available))
-      context.addIssue({ code: 'custom', path: ['amount'], message: 'BALANCE_INSUFFICIENT' });
-  });
-}
+type ConvertFormSchema = ReturnType<typeof import('./convert-schema.ts').convertFormSchema>;
 
 export default function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom: string }) {
   const { t } = useTranslation();
@@ -46,7 +41,15 @@ export default function ConvertForm({ data, initialFrom }: { data: ConvertPageDa
   const [isConfirming, setIsConfirming] = useState(false);
   const [isDone, setIsDone] = useState(false);
   const coins = data.coins;
-  const schema = useMemo(() => convertFormSchema(coins), [coins]);
+  // why: zod and the request schema load at the form's first check (warmed on its first touch),
+  // not before the form can paint.
+  const schema = useMemo(
+    () =>
+      new LazySchema<ConvertFormSchema>(() =>
+        import('./convert-schema.ts').then((m) => m.convertFormSchema(coins)),
+      ),
+    [coins],
+  );
   const first =
     coins.find((coin) => coin.coin === initialFrom) ?? coins.find((coin) => coin.coin !== 'USDT') ?? coins[0];
   const second = coins.find((coin) => coin.coin !== first?.coin);
