@@ -39,9 +39,7 @@ export function nextCheckIn(records: readonly ContractRecord[], now = serverNow(
   return next;
 }
 
-type ContractListStatus = NonNullable<ContractListQuery['status']>;
-
-export function contractListQueryOptions(status: ContractListStatus) {
+export function contractListQueryOptions(status: NonNullable<ContractListQuery['status']>) {
   return infiniteQueryOptions({
     queryKey: [...deliveryQueryKey, 'contracts', status],
     queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
@@ -54,6 +52,6 @@ export function contractListQueryOptions(status: ContractListStatus) {
   });
 }
 
-export function useContractList(status: ContractListStatus) {
+export function useContractList(status: NonNullable<ContractListQuery['status']>) {
   return useInfiniteQuery(contractListQueryOptions(status));
 }

@@ -29,9 +29,7 @@ const INTERVALS: Readonly<Record<KlineInterval, true>> = {
   '1d': true,
 };
 
-type Fields = Record<string, unknown>;
-
-function isObject(value: unknown): value is Fields {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
