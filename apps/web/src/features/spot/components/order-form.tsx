@@ -7,7 +7,7 @@ import type {
   TriggerCondition,
   TriggerOrderType,
 } from '@bourse/shared/api';
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/http.ts';
@@ -142,7 +142,9 @@ export const OrderForm = memo(function OrderForm({
       setValue('price', plainDecimal(truncateDecimal(referencePrice, priceDecimals)));
   }, [referencePrice, priceDecimals, getValues, setValue]);
 
-  useEffect(() => {
+  // why: a layout effect, so the tapped price is in the field within the tap's own update (the
+  // same frame), not one task later.
+  useLayoutEffect(() => {
     if (!picked) return;
     // why: a stop-limit keeps its kind and takes the tapped price as its limit price.
     if (tab !== 'trigger' || triggerType !== 'stop_limit') setTab('limit');
