@@ -4,6 +4,7 @@ import type { CandlestickData, IChartApi, UTCTimestamp } from 'lightweight-chart
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDecimal } from '../format/format-decimal.ts';
+import { useAfterPaint } from './use-after-paint.ts';
 
 /** The charting library's module; fetched when a chart first shows, never in the app's first load. */
 export type ChartLibrary = typeof import('lightweight-charts');
@@ -44,26 +45,6 @@ export function toBar(candle: {
 }
 
 /**
- * True from the frame after `hasData` first turned true, for good: a chart's library (some 60 KB
- * gzipped) is fetched once the page's data is on screen, so it never holds up that paint.
- */
-function useAfterFirstData(hasData: boolean): boolean {
-  const [isAfter, setIsAfter] = useState(false);
-  useEffect(() => {
-    if (!hasData || isAfter) return;
-    let timer = 0;
-    const frame = window.requestAnimationFrame(() => {
-      timer = window.setTimeout(() => setIsAfter(true), 0);
-    });
-    return () => {
-      window.cancelAnimationFrame(frame);
-      window.clearTimeout(timer);
-    };
-  }, [hasData, isAfter]);
-  return isAfter;
-}
-
-/**
  * Creates the chart in `containerRef` once its data first arrived (`hasData`) and the library has
  * loaded: the theme's colours, times in the user's time zone and language, prices grouped and
  * truncated as everywhere else. The chart is made again when `decimals` or the language change;
@@ -80,7 +61,9 @@ export function usePriceChart(
   const libraryRef = useRef<ChartLibrary | null>(null);
   const [isReady, setIsReady] = useState(false);
   const [isLibraryFailed, setIsLibraryFailed] = useState(false);
-  const isWanted = useAfterFirstData(hasData);
+  // why: the library (some 60 KB gzipped) is fetched once the page's data is on screen, so it
+  // never holds up that paint.
+  const isWanted = useAfterPaint(hasData);
 
   useEffect(() => {
     if (!isWanted) return;

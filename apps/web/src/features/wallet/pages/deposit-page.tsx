@@ -8,10 +8,10 @@ import { Amount } from '../../../shared/ui/amount.tsx';
 import { CopyButton } from '../../../shared/ui/copy-button.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
+import { useAfterPaint } from '../../../shared/ui/use-after-paint.ts';
 import { depositPageQueryOptions, useDepositPage } from '../api/get-deposit-page.ts';
 import { AddressQr, preloadAddressQr } from '../components/address-qr.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
-import { useAfterPaint } from '../components/use-after-paint.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 // why: the page's data and the QR encoder are fetched as soon as this module loads, while the

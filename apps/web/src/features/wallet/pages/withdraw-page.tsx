@@ -7,9 +7,9 @@ import { Link } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ErrorState } from '../../../shared/ui/state-block.tsx';
+import { useAfterPaint } from '../../../shared/ui/use-after-paint.ts';
 import { useWithdrawPage, withdrawPageQueryOptions } from '../api/get-withdraw-page.ts';
 import { OptionPicker } from '../components/option-picker.tsx';
-import { useAfterPaint } from '../components/use-after-paint.ts';
 import { useQueryParam } from '../components/use-query-param.ts';
 
 // why: the page's data is fetched as soon as this module loads, while the texts load and React
