@@ -356,6 +356,41 @@ export class Cluster {
   }
 
   /**
+   * Waits until the markets are spread for good: every market leased, unexpired, by a running
+   * node, and no node above its share (the markets divided by the running nodes, rounded up), so
+   * no node hands one back. Nodes that join take markets from the others for a few lease rounds;
+   * a test that reads one market's deltas or owner starts after that.
+   */
+  async settled(ms = 30_000): Promise<void> {
+    const running = this.nodes.filter((_, k) => this.running(k + 1)).map((node) => node.id);
+    const deadline = Date.now() + ms;
+    let last = '';
+    for (;;) {
+      const { rows } = await this.#pg.query<{
+        symbol: string;
+        holder: string | null;
+        expires_at: string | null;
+      }>(
+        `select m.symbol, l.holder, l.expires_at::text as expires_at
+         from spot_markets m left join market_leases l on l.symbol = m.symbol order by m.symbol`,
+      );
+      const share = Math.ceil(rows.length / Math.max(1, running.length));
+      const held = new Map<string, number>();
+      let spread = true;
+      for (const row of rows) {
+        const live =
+          row.holder !== null && running.includes(row.holder) && Number(row.expires_at) > Date.now();
+        if (!live) spread = false;
+        else held.set(row.holder!, (held.get(row.holder!) ?? 0) + 1);
+      }
+      if (spread && [...held.values()].every((n) => n <= share)) return;
+      last = rows.map((row) => `${row.symbol}:${row.holder ?? '-'}`).join(' ');
+      if (Date.now() > deadline) throw new Error(`the markets did not settle in ${ms} ms: ${last}`);
+      await sleep(200);
+    }
+  }
+
+  /**
    * The lease of `symbol`'s market (`market_leases`), or null when none is recorded — or when the
    * store has no such table (a server without market leases: every node sequences every market).
    */
