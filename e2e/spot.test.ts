@@ -301,6 +301,63 @@ describe('spot trading at phone size (demo markets, no market maker)', () => {
     // why: the socket is open, so the page never asked for the book or the tape again.
     expect(polled).toEqual([]);
   });
+
+  it('switches the market from its sheet, and cancels every open order of the market after confirming in a sheet', async () => {
+    const usdt = () =>
+      api<{ available: string; frozen: string }>(trader, 'GET', '/Finance/getmoney', { coin: 'USDT' });
+    const before = await usdt();
+    const prices = [await priceOffIndex(-5n), await priceOffIndex(-6n)];
+    for (const [k, price] of prices.entries()) {
+      await api<SpotOrder>(trader, 'POST', '/Trade/place', {
+        symbol: SYMBOL,
+        side: 'buy',
+        type: 'limit',
+        price,
+        qty: '0.01',
+        idempotency_key: `e2e-cancel-all-${k}`,
+      });
+    }
+    await openTradePage(page);
+
+    // the switcher: a sheet of the markets; picking one opens its page and closes the sheet
+    await page.getByTestId('pair-switch').click();
+    await page.getByTestId('market-sheet').waitFor({ state: 'visible' });
+    await page.getByTestId('switch-ETHUSDT').click();
+    await page
+      .locator('[data-testid="spot-trade-ready"][data-symbol="ETHUSDT"]')
+      .waitFor({ state: 'visible' });
+    await waitForHash(page, '#/Trade/index?symbol=ETHUSDT');
+    await page.getByTestId('market-sheet').waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('open-orders-empty').isVisible()).toBe(true);
+    await page.getByTestId('pair-switch').click();
+    await page.getByTestId(`switch-${SYMBOL}`).click();
+    await page
+      .locator(`[data-testid="spot-trade-ready"][data-symbol="${SYMBOL}"]`)
+      .waitFor({ state: 'visible' });
+    await page.getByTestId('market-sheet').waitFor({ state: 'hidden' });
+
+    // cancel-all asks first; backing out cancels nothing
+    await page.locator('[data-testid="open-orders"] li').nth(1).waitFor({ state: 'visible' });
+    await page.getByTestId('cancel-all').click();
+    const sheet = page.getByTestId('cancel-all-sheet');
+    await sheet.waitFor({ state: 'visible' });
+    expect(await sheet.locator('h2').textContent()).toBe(webText('spot.open.cancelAllTitle'));
+    await sheet.getByRole('button', { name: webText('common.back') }).click();
+    await sheet.waitFor({ state: 'hidden' });
+    expect(await api<SpotOrder[]>(trader, 'GET', '/Trade/openorders', { symbol: SYMBOL })).toHaveLength(2);
+
+    await page.getByTestId('cancel-all').click();
+    await sheet.waitFor({ state: 'visible' });
+    expect(await toastAfter(page, () => page.getByTestId('cancel-all-confirm').click())).toBe(
+      serverText('success.ORDER_CANCELLED'),
+    );
+    await sheet.waitFor({ state: 'hidden' });
+    await page.getByTestId('open-orders-empty').waitFor({ state: 'visible' });
+    expect(await api<SpotOrder[]>(trader, 'GET', '/Trade/openorders', { symbol: SYMBOL })).toEqual([]);
+    // the holds are back, to the atom
+    expect(await usdt()).toEqual(before);
+    await waitForNoToast(page);
+  });
 });
 
 describe('spot trading against the market maker at phone size', () => {

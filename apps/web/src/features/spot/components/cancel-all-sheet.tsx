@@ -1,10 +1,9 @@
 import Button from 'antd-mobile/es/components/button';
 import Popup from 'antd-mobile/es/components/popup';
 import { useTranslation } from 'react-i18next';
-import { useOpenAfterMount } from './sheet-on-demand.ts';
 
 /** The confirmation before every open order of the market is cancelled (loaded on its first opening). */
-export default function CancelAllSheet({
+export function CancelAllSheet({
   isOpen,
   isPending,
   titleId,
@@ -21,9 +20,8 @@ export default function CancelAllSheet({
   onConfirm: () => void;
 }) {
   const { t } = useTranslation();
-  const isShown = useOpenAfterMount(isOpen);
   return (
-    <Popup visible={isShown} onMaskClick={isPending ? undefined : onClose} bodyClassName="spot-sheet-body">
+    <Popup visible={isOpen} onMaskClick={isPending ? undefined : onClose} bodyClassName="spot-sheet-body">
       <section
         className="spot-sheet"
         role="dialog"

@@ -3,7 +3,6 @@ import Popup from 'antd-mobile/es/components/popup';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
-import { useOpenAfterMount } from './sheet-on-demand.ts';
 
 /** The market switcher: a bottom sheet of the spot markets with their last price. */
 export function MarketSheet({
@@ -24,9 +23,8 @@ export function MarketSheet({
   const { t } = useTranslation();
   const titleId = useId();
   const format = useFormatDecimal();
-  const isShown = useOpenAfterMount(isOpen);
   return (
-    <Popup visible={isShown} onMaskClick={onClose} bodyClassName="spot-sheet-body">
+    <Popup visible={isOpen} onMaskClick={onClose} bodyClassName="spot-sheet-body">
       <section className="spot-sheet" role="dialog" aria-modal="true" aria-labelledby={titleId}>
         <h2 className="spot-sheet-title" id={titleId}>
           {t('spot.switcher.title')}

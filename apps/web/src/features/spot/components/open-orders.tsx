@@ -1,16 +1,18 @@
 import type { SpotMarket, SpotOrder } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { lazy, memo, Suspense, useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS } from '../../../shared/paths.ts';
+import { lazySheet } from '../../../shared/ui/lazy-sheet.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useCancelAll, useCancelOrder, useOpenOrders } from '../api/orders.ts';
 import { pairLabel } from './labels.tsx';
 import { OrderRow } from './order-row.tsx';
-import { useHasOpened } from './sheet-on-demand.ts';
 
-const CancelAllSheet = lazy(() => import('./cancel-all-sheet.tsx'));
+const { Sheet: CancelAllSheet } = lazySheet(() =>
+  import('./cancel-all-sheet.tsx').then((m) => m.CancelAllSheet),
+);
 
 /**
  * The user's open orders on this market, each with cancel, and cancel-all behind a confirmation.
@@ -29,7 +31,6 @@ export const OpenOrders = memo(function OpenOrders({
   const cancel = useCancelOrder();
   const cancelAll = useCancelAll();
   const [isConfirming, setIsConfirming] = useState(false);
-  const hasConfirmed = useHasOpened(isConfirming);
   const list = orders.data ?? [];
 
   function cancelOne(order: SpotOrder) {
@@ -91,21 +92,17 @@ export const OpenOrders = memo(function OpenOrders({
           ))}
         </ul>
       )}
-      {hasConfirmed && (
-        <Suspense fallback={null}>
-          <CancelAllSheet
-            isOpen={isConfirming}
-            isPending={cancelAll.isPending}
-            titleId={`${titleId}-confirm`}
-            text={t('spot.open.cancelAllText', {
-              count: list.length,
-              pair: pairLabel(market.symbol, markets),
-            })}
-            onClose={() => setIsConfirming(false)}
-            onConfirm={confirmCancelAll}
-          />
-        </Suspense>
-      )}
+      <CancelAllSheet
+        isOpen={isConfirming}
+        isPending={cancelAll.isPending}
+        titleId={`${titleId}-confirm`}
+        text={t('spot.open.cancelAllText', {
+          count: list.length,
+          pair: pairLabel(market.symbol, markets),
+        })}
+        onClose={() => setIsConfirming(false)}
+        onConfirm={confirmCancelAll}
+      />
     </section>
   );
 });

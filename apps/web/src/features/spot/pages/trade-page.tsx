@@ -2,13 +2,14 @@ import type { QueryClient } from '@tanstack/react-query';
 import '../components/spot.css';
 import type { SpotMarket, SpotTicker } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import { lazy, memo, type ReactNode, Suspense, useCallback, useDeferredValue, useState } from 'react';
+import { memo, type ReactNode, useCallback, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { spotTickersQueryOptions, useSpotTickers } from '../../../api/spot-tickers.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { IconChevronDown } from '../../../shared/ui/icons.tsx';
+import { lazySheet } from '../../../shared/ui/lazy-sheet.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
 import { EmptyState, ErrorState } from '../../../shared/ui/state-block.tsx';
 import { usePriceFlash } from '../../../shared/ui/use-price-flash.ts';
@@ -20,10 +21,9 @@ import { OpenOrders } from '../components/open-orders.tsx';
 import { OrderBook } from '../components/order-book.tsx';
 import { OrderForm } from '../components/order-form.tsx';
 import { RecentTrades } from '../components/recent-trades.tsx';
-import { useHasOpened } from '../components/sheet-on-demand.ts';
 
-const MarketSheet = lazy(() =>
-  import('../components/market-sheet.tsx').then((module) => ({ default: module.MarketSheet })),
+const { Sheet: MarketSheet } = lazySheet(() =>
+  import('../components/market-sheet.tsx').then((module) => module.MarketSheet),
 );
 
 function TickerHead({ market, ticker }: { market: SpotMarket; ticker: SpotTicker | undefined }) {
@@ -136,7 +136,6 @@ export default function TradePage() {
   const markets = useSpotMarkets();
   const tickers = useSpotTickers();
   const [isSwitching, setIsSwitching] = useState(false);
-  const hasSwitched = useHasOpened(isSwitching);
   const list = markets.data ?? [];
   const wanted = (params.get('symbol') ?? '').toUpperCase();
   const market = list.find((each) => each.symbol === wanted) ?? list[0];
@@ -219,21 +218,17 @@ export default function TradePage() {
       }
     >
       {content}
-      {hasSwitched && (
-        <Suspense fallback={null}>
-          <MarketSheet
-            isOpen={isSwitching}
-            markets={list}
-            tickers={tickers.data ?? []}
-            current={market?.symbol ?? ''}
-            onPick={(symbol) => {
-              setIsSwitching(false);
-              setParams({ symbol }, { replace: true });
-            }}
-            onClose={() => setIsSwitching(false)}
-          />
-        </Suspense>
-      )}
+      <MarketSheet
+        isOpen={isSwitching}
+        markets={list}
+        tickers={tickers.data ?? []}
+        current={market?.symbol ?? ''}
+        onPick={(symbol) => {
+          setIsSwitching(false);
+          setParams({ symbol }, { replace: true });
+        }}
+        onClose={() => setIsSwitching(false)}
+      />
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import { lazySheet } from './lazy-sheet.tsx';
+import { lazySheet } from '../../../shared/ui/lazy-sheet.tsx';
 
 const confirmSheet = lazySheet(() => import('./confirm-sheet-body.tsx').then((m) => m.ConfirmSheet));
 
