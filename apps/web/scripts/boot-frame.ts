@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_LOCALE, LOCALES, lookupText, type TextTree } from '@bourse/i18n';
 import type { Plugin } from 'vite';
 
 const BOOT = fileURLToPath(new URL('../src/app/boot/', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../../packages/i18n/resources/web', import.meta.url));
-const FALLBACK = 'ja-JP';
 /** The first screen's route, lower-cased as the app matches it, and its page module. */
 const FIRST_SCREEN = '/trade/tradelist';
 const FIRST_SCREEN_PAGE = 'src/features/markets/pages/market-list-page.tsx';
 
-type Tree = { [key: string]: string | Tree };
 type Chunk = { type: 'chunk'; fileName: string; facadeModuleId: string | null; imports: string[] };
 type Bundle = Record<string, Chunk | { type: 'asset'; fileName: string; source: string | Uint8Array }>;
 
@@ -18,41 +17,26 @@ function read(file: string): string {
   return fs.readFileSync(path.join(BOOT, file), 'utf8');
 }
 
-function lookup(tree: Tree, key: string): string | undefined {
-  let node: string | Tree | undefined = tree;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  return typeof node === 'string' ? node : undefined;
-}
-
 /** The keys the frame names in `data-t`, `data-t-aria-label` and `data-t-placeholder`, in order. */
-export function frameKeys(frame: string): string[] {
+function frameKeys(frame: string): string[] {
   return [...new Set([...frame.matchAll(/\sdata-t(?:-[a-z-]+)?="([^"]+)"/g)].map((m) => m[1] as string))];
 }
 
 /** Every locale's texts for `keys`, in the same order (a missing one is an error: locales are complete). */
-export function frameTexts(keys: readonly string[]): {
-  locales: string[];
-  byLocale: Record<string, string[]>;
-} {
-  const locales = fs
-    .readdirSync(RESOURCES)
-    .filter((file) => file.endsWith('.json'))
-    .map((file) => file.slice(0, -'.json'.length))
-    .sort();
-  const byLocale = Object.fromEntries(
-    locales.map((locale) => {
-      const tree = JSON.parse(fs.readFileSync(path.join(RESOURCES, `${locale}.json`), 'utf8')) as Tree;
+function frameTexts(keys: readonly string[]): Record<string, string[]> {
+  return Object.fromEntries(
+    LOCALES.map((locale) => {
+      const tree = JSON.parse(fs.readFileSync(path.join(RESOURCES, `${locale}.json`), 'utf8')) as TextTree;
       return [
         locale,
         keys.map((key) => {
-          const value = lookup(tree, key);
+          const value = lookupText(tree, key);
           if (value === undefined) throw new Error(`boot frame: ${locale} has no text ${key}`);
           return value;
         }),
       ];
     }),
   );
-  return { locales, byLocale };
 }
 
 /** The files `fileName` loads with it (its static imports, transitively), itself included. */
@@ -89,7 +73,7 @@ export function bootFrame(): Plugin {
           .replace(/>\s+</g, '><')
           .trim();
         const keys = frameKeys(frame);
-        const { locales, byLocale } = frameTexts(keys);
+        const texts = frameTexts(keys);
         const bundle = context.bundle as Bundle | undefined;
         const chunks = Object.values(bundle ?? {}).filter((each): each is Chunk => each.type === 'chunk');
         const entryFiles = new Set(
@@ -99,7 +83,7 @@ export function bootFrame(): Plugin {
           files.filter((file) => !entryFiles.has(file)).map((file) => `/${file}`);
         const textFiles = (part: string) =>
           Object.fromEntries(
-            locales.map((locale) => {
+            LOCALES.map((locale) => {
               const chunk = chunks.find(
                 (each) => each.facadeModuleId === `\0virtual:bourse-texts/${locale}/${part}`,
               );
@@ -129,8 +113,9 @@ export function bootFrame(): Plugin {
         const boot = {
           entry: entryTag?.[1] ?? null,
           entryFiles: preloadTags.map((tag) => tag[1]),
-          locales,
-          fallback: FALLBACK,
+          // why: in the order normalizeLocale tries them, which head.js follows.
+          locales: LOCALES,
+          fallback: DEFAULT_LOCALE,
           firstScreen: FIRST_SCREEN,
           preload: textFiles('core'),
           // why: every other page's own texts are found through this table; fetched at once, it
@@ -138,7 +123,7 @@ export function bootFrame(): Plugin {
           parts: textFiles('_parts'),
           firstScreenFiles: page && bundle ? notYetLoaded(closure(bundle, page.fileName)) : [],
           keys,
-          texts: byLocale,
+          texts,
         };
         // why: comments go first (they name the placeholder too); the replacer is a function, so
         // a `$` in a text is never read as a replacement pattern.

@@ -48,3 +48,16 @@ export function normalizeLocale(value: string | null | undefined): Locale {
 export function isLocale(value: string): value is Locale {
   return (LOCALES as readonly string[]).includes(value);
 }
+
+/** A resource file's texts: nested objects whose leaves are the texts. */
+export type TextTree = { [key: string]: string | TextTree };
+
+/** The text at a dotted `key` (`markets.welcome.title`) of `tree`, or undefined. */
+export function lookupText(tree: TextTree, key: string): string | undefined {
+  let node: string | TextTree | undefined = tree;
+  for (const part of key.split('.')) {
+    if (node === undefined || typeof node === 'string') return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}

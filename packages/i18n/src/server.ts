@@ -7,12 +7,10 @@ import koKR from '../resources/server/ko-KR.json' with { type: 'json' };
 import trTR from '../resources/server/tr-TR.json' with { type: 'json' };
 import zhCN from '../resources/server/zh-CN.json' with { type: 'json' };
 import zhTW from '../resources/server/zh-TW.json' with { type: 'json' };
-import { DEFAULT_LOCALE, type Locale } from './index.ts';
-
-type Tree = { [key: string]: string | Tree };
+import { DEFAULT_LOCALE, type Locale, lookupText, type TextTree } from './index.ts';
 
 /** Server message resources by locale (API `msg` texts). */
-export const SERVER_RESOURCES: Record<Locale, Tree> = {
+export const SERVER_RESOURCES: Record<Locale, TextTree> = {
   'zh-CN': zhCN,
   'en-US': enUS,
   'fr-FR': frFR,
@@ -24,22 +22,14 @@ export const SERVER_RESOURCES: Record<Locale, Tree> = {
   'zh-TW': zhTW,
 };
 
-function lookup(tree: Tree, key: string): string | undefined {
-  let node: string | Tree | undefined = tree;
-  for (const part of key.split('.')) {
-    if (node === undefined || typeof node === 'string') return undefined;
-    node = node[part];
-  }
-  return typeof node === 'string' ? node : undefined;
-}
-
 /** Translates a server message key, falling back to ja-JP, then to the key itself. */
 export function translateServer(
   locale: Locale,
   key: string,
   params?: Record<string, string | number>,
 ): string {
-  const text = lookup(SERVER_RESOURCES[locale], key) ?? lookup(SERVER_RESOURCES[DEFAULT_LOCALE], key) ?? key;
+  const text =
+    lookupText(SERVER_RESOURCES[locale], key) ?? lookupText(SERVER_RESOURCES[DEFAULT_LOCALE], key) ?? key;
   if (!params) return text;
   return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
 }
