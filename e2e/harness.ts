@@ -1,19 +1,6 @@
 import { type Browser, type BrowserContext, devices } from 'playwright-core';
 
-export { launchChromium, type Platform, startPlatform } from '../scripts/lib/platform.mjs';
-
-/** A phone: 390×844, touch, a mobile user agent. */
-export function newPhoneContext(
-  browser: Browser,
-  options: { locale?: string } = {},
-): Promise<BrowserContext> {
-  const iphone = devices['iPhone 13'];
-  return browser.newContext({
-    ...iphone,
-    viewport: { width: 390, height: 844 },
-    locale: options.locale ?? 'ja-JP',
-  });
-}
+export { launchChromium, newPhoneContext, type Platform, startPlatform } from '../scripts/lib/platform.mjs';
 
 /** A desktop browser: a wide window and a desktop user agent. */
 export function newDesktopContext(browser: Browser): Promise<BrowserContext> {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ROOT } from './platform.mjs';
+import { newPhoneContext, ROOT } from './platform.mjs';
 
 /** The first screen, where every new visitor lands. */
 export const FIRST_SCREEN = '/#/Trade/tradelist';
@@ -18,9 +18,6 @@ export const FIRST_SCREEN = '/#/Trade/tradelist';
  * README). The first screen paints from the HTML before any of it arrives (app/boot).
  */
 export const FIRST_LOAD_BUDGET_KB = 147;
-
-const PHONE_UA =
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
 
 const dist = path.join(ROOT, 'apps/web/dist');
 
@@ -40,13 +37,7 @@ async function bytesOf(url, response) {
  * @param {string} base
  */
 export async function measureFirstLoad(browser, base) {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    userAgent: PHONE_UA,
-  });
+  const context = await newPhoneContext(browser);
   try {
     const page = await context.newPage();
     const assets = [];

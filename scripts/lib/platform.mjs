@@ -1,12 +1,12 @@
 // What the end-to-end tests, `npm run bench:web` and the screenshot script share: Debian's
-// Chromium with the flags this kind of machine needs, and the platform started the way an
+// Chromium with the flags this kind of machine needs, a phone-sized context, and the platform started the way an
 // operator starts it (`npm start`) on a free loopback port with a fresh data folder.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, devices } from 'playwright-core';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -28,6 +28,19 @@ export function launchChromium() {
     );
   }
   return chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS, headless: true });
+}
+
+/**
+ * A phone: 390×844, touch, a mobile user agent, `locale` (default ja-JP) as the browser's language.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ locale?: string }} [options]
+ */
+export function newPhoneContext(browser, options = {}) {
+  return browser.newContext({
+    ...devices['iPhone 13'],
+    viewport: { width: 390, height: 844 },
+    locale: options.locale ?? 'ja-JP',
+  });
 }
 
 export function freePort() {
