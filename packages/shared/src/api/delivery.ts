@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTRACT_STATUSES } from './delivery-statuses.ts';
 import { textField, tokenField } from './fields.ts';
 import { amountField, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
 
@@ -21,22 +22,12 @@ export const marketSymbolField = textField('MARKET_NOT_OPEN', { max: 24 })
 export const CONTRACT_DIRECTIONS = ['up', 'down'] as const;
 export type ContractDirection = (typeof CONTRACT_DIRECTIONS)[number];
 
-/**
- * opening: accepted, its amount held, waiting for the first index tick recorded after acceptance,
- * which is its opening price (refunded when none comes within the grace period); open: counting
- * down to expiry; settling: expired, waiting for the first index tick at or after
- * the expiry (the index is stale); settled: won, lost or drawn; closed: refunded because the index
- * stayed unavailable past the published grace period.
- */
-export const CONTRACT_STATUSES = ['opening', 'open', 'settling', 'settled', 'closed'] as const;
-export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
-
-/** The statuses of a contract whose amount is still held: accepted and not yet settled or closed. */
-export const LIVE_CONTRACT_STATUSES = [
-  'opening',
-  'open',
-  'settling',
-] as const satisfies readonly ContractStatus[];
+// why: in a module without zod, so a page that only reads a contract's status does not load zod.
+export {
+  CONTRACT_STATUSES,
+  type ContractStatus,
+  LIVE_CONTRACT_STATUSES,
+} from './delivery-statuses.ts';
 
 /** win, loss, draw (close = open, refunded), refund (closed after the grace period). */
 export const CONTRACT_RESULTS = ['win', 'loss', 'draw', 'refund'] as const;
