@@ -1,13 +1,10 @@
 import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, PHONE_RE, USERNAME_RE } from './auth-constants.ts';
 import { optionalSecret, optionalText, termsVersionField, textField, tokenField } from './fields.ts';
 
-/** Usernames: 4–20 letters, digits or underscores, or an e-mail address. */
-export const USERNAME_RE =
-  /^(?:[A-Za-z0-9_]{4,20}|[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24})$/;
-/** Phone numbers: optional leading +, 6–15 digits. */
-export const PHONE_RE = /^\+?\d{6,15}$/;
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 32;
+// why: the limits a page reads without validating anything are in a module without zod, so
+// such a page does not load zod and the schemas (the package declares no side effects).
+export * from './auth-constants.ts';
 
 const password = (invalid: 'PASSWORD_INVALID' | 'WITHDRAW_PASSWORD_INVALID') =>
   textField(invalid, { min: PASSWORD_MIN, max: PASSWORD_MAX, trim: false });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTRACT_STATUSES } from './delivery-statuses.ts';
+import { CONTRACT_STATUSES } from './delivery-constants.ts';
 import { textField, tokenField } from './fields.ts';
 import { amountField, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
 
@@ -22,12 +22,9 @@ export const marketSymbolField = textField('MARKET_NOT_OPEN', { max: 24 })
 export const CONTRACT_DIRECTIONS = ['up', 'down'] as const;
 export type ContractDirection = (typeof CONTRACT_DIRECTIONS)[number];
 
-// why: in a module without zod, so a page that only reads a contract's status does not load zod.
-export {
-  CONTRACT_STATUSES,
-  type ContractStatus,
-  LIVE_CONTRACT_STATUSES,
-} from './delivery-statuses.ts';
+// why: the constants a page reads without validating anything are in a module without zod, so
+// such a page does not load zod and the schemas (the package declares no side effects).
+export * from './delivery-constants.ts';
 
 /** win, loss, draw (close = open, refunded), refund (closed after the grace period). */
 export const CONTRACT_RESULTS = ['win', 'loss', 'draw', 'refund'] as const;

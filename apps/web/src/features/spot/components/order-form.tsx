@@ -1,11 +1,12 @@
 import { LazySchema, useSchemaForm } from '@bourse/forms';
 import { truncateDecimal } from '@bourse/shared';
-import type {
-  OrderSide,
-  SpotMarket,
-  SpotOrderType,
-  TriggerCondition,
-  TriggerOrderType,
+import {
+  type OrderSide,
+  type SpotMarket,
+  type SpotOrderType,
+  TRIGGER_ORDER_TYPES,
+  type TriggerCondition,
+  type TriggerOrderType,
 } from '@bourse/shared/api';
 import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -30,7 +31,6 @@ import {
   plainDecimal,
   sliderAmount,
   stepDecimals,
-  TRIGGER_TYPES,
   triggerCondition,
 } from './order-math.ts';
 import type { OrderFormSchema } from './order-schema.ts';
@@ -256,7 +256,7 @@ export const OrderForm = memo(function OrderForm({
         <>
           <fieldset className="type-switch trigger-switch">
             <legend className="visually-hidden">{t('spot.form.triggerType')}</legend>
-            {TRIGGER_TYPES.map((each) => (
+            {TRIGGER_ORDER_TYPES.map((each) => (
               <button
                 key={each}
                 type="button"

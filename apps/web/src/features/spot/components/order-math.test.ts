@@ -1,4 +1,3 @@
-import { ORDER_STATUSES, TRIGGER_ORDER_TYPES } from '@bourse/shared/api';
 import { describe, expect, it } from 'vitest';
 import {
   bookRows,
@@ -11,13 +10,11 @@ import {
   isOnStep,
   isTriggerReached,
   isTriggerType,
-  ORDER_STATES,
   orderTotal,
   plainDecimal,
   sideDepth,
   sliderAmount,
   stepDecimals,
-  TRIGGER_TYPES,
   triggerCondition,
 } from './order-math.ts';
 
@@ -240,10 +237,5 @@ describe('completion and depth', () => {
     expect(deepest).toBe(800_000_000n);
     expect(bookRows(bids, 10, deepest).map((row) => row.depth)).toEqual([12.5, 50]);
     expect(bookRows(asks, 1, deepest)).toEqual([{ price: '101', qty: '2', depth: 25 }]);
-  });
-
-  it('spells the trigger kinds and order states as the shared API does', () => {
-    expect(TRIGGER_TYPES).toEqual(TRIGGER_ORDER_TYPES);
-    expect(ORDER_STATES).toEqual(ORDER_STATUSES);
   });
 });

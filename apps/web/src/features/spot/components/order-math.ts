@@ -1,27 +1,11 @@
 import { ATOMS_PER_UNIT, fromAtoms, isAmountString, isDecimalString, toAtoms } from '@bourse/shared';
-import type {
-  OrderSide,
-  SpotOrderStatus,
-  SpotOrderType,
-  TriggerCondition,
-  TriggerOrderType,
+import {
+  type OrderSide,
+  type SpotOrderType,
+  TRIGGER_ORDER_TYPES,
+  type TriggerCondition,
+  type TriggerOrderType,
 } from '@bourse/shared/api';
-
-// why: the values of '@bourse/shared/api' come with every API schema and zod (about 40 KB
-// gzipped); the pages only need these two lists, so they are spelled here (the unit tests hold
-// them equal to the shared ones).
-/** The trigger kinds, in the order the form offers them (`TRIGGER_ORDER_TYPES`). */
-export const TRIGGER_TYPES = [
-  'stop_limit',
-  'stop_market',
-  'take_profit',
-] as const satisfies readonly TriggerOrderType[];
-/** The order states the order list shows, in its tab order (`ORDER_STATUSES`). */
-export const ORDER_STATES = [
-  'entrusted',
-  'completed',
-  'revoked',
-] as const satisfies readonly SpotOrderStatus[];
 
 /**
  * The order form's figures, exact on atoms (10^-8 of a coin), never on floats: what a slider
@@ -75,7 +59,7 @@ export function highestFee(makerFee: string, takerFee: string): string {
 
 /** True for the order types that wait for a trigger price (stop-limit, stop-market, take-profit). */
 export function isTriggerType(type: SpotOrderType): type is TriggerOrderType {
-  return (TRIGGER_TYPES as readonly string[]).includes(type);
+  return (TRIGGER_ORDER_TYPES as readonly string[]).includes(type);
 }
 
 /** True for the types that enter the book at a limit price: limit, and stop-limit once it fires. */

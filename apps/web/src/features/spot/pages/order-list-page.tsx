@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import '../components/spot.css';
-import type { SpotOrder, SpotOrderStatus } from '@bourse/shared/api';
+import { ORDER_STATUSES, type SpotOrder, type SpotOrderStatus } from '@bourse/shared/api';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -14,7 +14,6 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { spotMarketsQueryOptions, useSpotMarkets } from '../api/get-spot-markets.ts';
 import { orderHistoryQueryOptions, useOrderHistory } from '../api/order-history.ts';
 import { useCancelOrder } from '../api/orders.ts';
-import { ORDER_STATES } from '../components/order-math.ts';
 import { OrderRow } from '../components/order-row.tsx';
 
 const TAB_KEYS: Record<SpotOrderStatus, { label: string; empty: string }> = {
@@ -26,7 +25,7 @@ const TAB_KEYS: Record<SpotOrderStatus, { label: string; empty: string }> = {
 /** The orders the address names are asked for as soon as this page's code is in (app/routes.tsx). */
 export function prefetch(client: QueryClient, search: URLSearchParams): void {
   const wanted = search.get('status');
-  const status = ORDER_STATES.find((each) => each === wanted) ?? 'entrusted';
+  const status = ORDER_STATUSES.find((each) => each === wanted) ?? 'entrusted';
   void client.prefetchInfiniteQuery(orderHistoryQueryOptions(status));
   void client.prefetchQuery(spotMarketsQueryOptions());
 }
@@ -39,7 +38,7 @@ export default function OrderListPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const wanted = params.get('status');
-  const status: SpotOrderStatus = ORDER_STATES.find((each) => each === wanted) ?? 'entrusted';
+  const status: SpotOrderStatus = ORDER_STATUSES.find((each) => each === wanted) ?? 'entrusted';
   const orders = useOrderHistory(status);
   const markets = useSpotMarkets();
   const cancel = useCancelOrder();
@@ -85,7 +84,7 @@ export default function OrderListPage() {
   return (
     <Page title={t('spot.list.title')} className="spot-orders-page">
       <div className="spot-tabs" role="tablist" aria-label={t('spot.list.title')}>
-        {ORDER_STATES.map((each) => (
+        {ORDER_STATUSES.map((each) => (
           <button
             key={each}
             type="button"

@@ -1,4 +1,5 @@
 import { LazySchema, useSchemaForm } from '@bourse/forms';
+import { PASSWORD_MAX } from '@bourse/shared/api';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../../shared/form/form-fields.tsx';
@@ -7,7 +8,6 @@ import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useChangeLoginPassword } from '../api/change-login-password.ts';
-import { PASSWORD_MAX_LENGTH } from './password-limits.ts';
 import type { LoginPasswordFields } from './validate-password.ts';
 
 // why: zod and the request schemas load when the form is first used, not with the page.
@@ -64,7 +64,7 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
           placeholder={t('security.passwordRule')}
           type="password"
           autoComplete="new-password"
-          maxLength={PASSWORD_MAX_LENGTH}
+          maxLength={PASSWORD_MAX}
           testId={`${testIdPrefix}-new`}
         />
         <FormTextField
@@ -74,7 +74,7 @@ export function LoginPasswordForm({ testIdPrefix }: { testIdPrefix: 'respwd' | '
           placeholder={t('auth.fields.password2Placeholder')}
           type="password"
           autoComplete="new-password"
-          maxLength={PASSWORD_MAX_LENGTH}
+          maxLength={PASSWORD_MAX}
           testId={`${testIdPrefix}-confirm`}
         />
         <SubmitButton isBusy={isBusy} testId={`${testIdPrefix}-submit`} className="form-actions">

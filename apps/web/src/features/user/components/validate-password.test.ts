@@ -1,7 +1,5 @@
-import { PASSWORD_MAX } from '@bourse/shared/api';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from './password-limits.ts';
 import { LoginPasswordFields, withdrawPasswordFields } from './validate-password.ts';
 
 /** The first problem of each field, as the form shows it (a message key). */
@@ -66,11 +64,5 @@ describe('withdrawal password form', () => {
     expect(problems(withdrawPasswordFields(false), { ...filled, repaypassword: 'pay-1235' })).toEqual({
       repaypassword: 'PASSWORDS_INCONSISTENT',
     });
-  });
-});
-
-describe('password fields', () => {
-  it('take as many characters as the server does', () => {
-    expect(PASSWORD_MAX_LENGTH).toBe(PASSWORD_MAX);
   });
 });

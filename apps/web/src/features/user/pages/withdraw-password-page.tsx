@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import '../components/user.css';
 import { LazySchema, useSchemaForm } from '@bourse/forms';
+import { PASSWORD_MAX } from '@bourse/shared/api';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +15,6 @@ import { showToast } from '../../../shared/ui/toast.ts';
 import { useBack } from '../../../shared/ui/use-back.ts';
 import { useOpenOnlineSupport } from '../api/get-online-support-url.ts';
 import { useSetWithdrawPassword } from '../api/set-withdraw-password.ts';
-import { PASSWORD_MAX_LENGTH } from '../components/password-limits.ts';
 import type { withdrawPasswordFields } from '../components/validate-password.ts';
 
 /** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
@@ -79,7 +79,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         placeholder={t('security.passwordRule')}
         type="password"
         autoComplete="new-password"
-        maxLength={PASSWORD_MAX_LENGTH}
+        maxLength={PASSWORD_MAX}
         testId="withdrawpwd-new"
       />
       <FormTextField
@@ -89,7 +89,7 @@ function WithdrawPasswordForm({ hasPassword }: { hasPassword: boolean }) {
         placeholder={t('auth.fields.password2Placeholder')}
         type="password"
         autoComplete="new-password"
-        maxLength={PASSWORD_MAX_LENGTH}
+        maxLength={PASSWORD_MAX}
         testId="withdrawpwd-confirm"
       />
       <SubmitButton isBusy={isBusy} testId="withdrawpwd-submit" className="form-actions">
