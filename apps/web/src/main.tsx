@@ -16,12 +16,14 @@ import {
   installZodConfig,
   loadDeferredCode,
   preloadEntryPage,
-  showNoticeFromLastLoad,
+  takeNoticeFromLastLoad,
 } from './app/setup.ts';
 import { initI18n } from './shared/i18n/i18n.ts';
 import { installUpDownMode } from './shared/preferences/up-down.ts';
 import { captureInviteCode } from './shared/storage.ts';
 
+// why: first, before any request of this load can end the session and keep a message of its own.
+const showNoticeFromLastLoad = takeNoticeFromLastLoad();
 captureInviteCode(window.location);
 installZodConfig();
 installAntdRender();

@@ -2,7 +2,7 @@ import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { createRoot, type Root } from 'react-dom/client';
 import { configureHttp } from '../api/http.ts';
 import { PATHS } from '../shared/paths.ts';
-import { takeNoticeFromLastLoad } from '../shared/storage.ts';
+import { takeNoticeFromLastLoad as takeStoredNotice } from '../shared/storage.ts';
 import { preloadToast, showToast } from '../shared/ui/toast.ts';
 import { queryClient } from './query-client.ts';
 import { APP_ROUTES, isPublicPath, setPageQueryClient } from './routes.tsx';
@@ -46,10 +46,17 @@ export function installHttpHooks(): void {
   });
 }
 
-/** Shows the message a forced logout kept across its reload (see `keepNoticeForNextLoad`). */
-export function showNoticeFromLastLoad(): void {
-  const notice = takeNoticeFromLastLoad();
-  if (notice) showToast(notice);
+/**
+ * Takes the message a forced logout kept across its reload (see `keepNoticeForNextLoad`) and
+ * answers what shows it once the app is up. Called before anything of this load can send a
+ * request: a page's first request (its prefetch) may end the session before the app has started,
+ * and the message it keeps is the next load's to show, not this one's to take.
+ */
+export function takeNoticeFromLastLoad(): () => void {
+  const notice = takeStoredNotice();
+  return () => {
+    if (notice) showToast(notice);
+  };
 }
 
 /**
