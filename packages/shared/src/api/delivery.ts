@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { CONTRACT_STATUSES } from './delivery-constants.ts';
+import {
+  CONSTITUENT_DROP_REASONS,
+  CONTRACT_DIRECTIONS,
+  CONTRACT_RESULTS,
+  CONTRACT_STATUSES,
+  HISTORY_MAX,
+  KLINE_INTERVALS,
+} from './delivery-constants.ts';
 import { textField, tokenField } from './fields.ts';
 import { amountField, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
 
@@ -19,31 +26,9 @@ export const marketSymbolField = textField('MARKET_NOT_OPEN', { max: 24 })
   .transform((v) => v.toUpperCase())
   .refine((v) => /^[A-Z0-9]{2,24}$/.test(v), { error: 'MARKET_NOT_OPEN' });
 
-export const CONTRACT_DIRECTIONS = ['up', 'down'] as const;
-export type ContractDirection = (typeof CONTRACT_DIRECTIONS)[number];
-
 // why: the constants a page reads without validating anything are in a module without zod, so
 // such a page does not load zod and the schemas (the package declares no side effects).
 export * from './delivery-constants.ts';
-
-/** win, loss, draw (close = open, refunded), refund (closed after the grace period). */
-export const CONTRACT_RESULTS = ['win', 'loss', 'draw', 'refund'] as const;
-export type ContractResult = (typeof CONTRACT_RESULTS)[number];
-
-/** Candle intervals kept for the index, by name on the wire (`1m` … `1d`). */
-export const KLINE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
-export type KlineInterval = (typeof KLINE_INTERVALS)[number];
-export const KLINE_INTERVAL_MS: Record<KlineInterval, number> = {
-  '1m': 60_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '1h': 3_600_000,
-  '4h': 14_400_000,
-  '1d': 86_400_000,
-};
-
-/** Most candles or ticks one history call answers. */
-export const HISTORY_MAX = 1000;
 
 /** Unix milliseconds in a query (`from`, `to`, `before`). */
 const millisField = z.coerce
@@ -66,8 +51,6 @@ const decimal = z.string();
 // Index history
 
 /** One recorded index tick: the price, when, and where it came from (`simulated` offline). */
-/** Why a source's price was left out of an index tick. */
-export const CONSTITUENT_DROP_REASONS = ['stale', 'outlier', 'down', 'unmapped', 'invalid'] as const;
 
 /**
  * One source's part in one index tick: its price and its own timestamp (null when it had none),

@@ -1,33 +1,18 @@
-import type {
-  IndexCandle,
-  IndexConstituent,
-  IndexTick,
-  KlineInterval,
-  KlineUpdate,
+import {
+  CONSTITUENT_DROP_REASONS,
+  type IndexCandle,
+  type IndexConstituent,
+  type IndexTick,
+  KLINE_INTERVALS,
+  type KlineUpdate,
 } from '@bourse/shared/api';
 
 // why: the wire's zod schemas (`IndexTick`, `KlineUpdate` of `@bourse/shared/api`) would bring
 // zod and every schema of the API into the trade tab, a large part of its first load and a long
 // task building them. The frames of the two channels are small and fixed, so they are read here by
 // hand, exactly as those schemas read them (unknown keys dropped, a frame that does not match
-// ignored); index-frames.test.ts holds the two readings side by side.
-
-const DROP_REASONS: Readonly<Record<NonNullable<IndexConstituent['reason']>, true>> = {
-  stale: true,
-  outlier: true,
-  down: true,
-  unmapped: true,
-  invalid: true,
-};
-
-const INTERVALS: Readonly<Record<KlineInterval, true>> = {
-  '1m': true,
-  '5m': true,
-  '15m': true,
-  '1h': true,
-  '4h': true,
-  '1d': true,
-};
+// ignored), over the wire's own lists of values (modules without zod); index-frames.test.ts holds
+// the two readings side by side.
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41,8 +26,8 @@ function isString(value: unknown): value is string {
   return typeof value === 'string';
 }
 
-function isKey<Key extends string>(table: Readonly<Record<Key, unknown>>, value: unknown): value is Key {
-  return typeof value === 'string' && Object.hasOwn(table, value);
+function isOneOf<Value extends string>(values: readonly Value[], value: unknown): value is Value {
+  return (values as readonly unknown[]).includes(value);
 }
 
 function readConstituent(value: unknown): IndexConstituent | null {
@@ -50,7 +35,8 @@ function readConstituent(value: unknown): IndexConstituent | null {
   const { source, price, at, used, reason } = value;
   if (!isString(source) || (price !== null && !isString(price)) || (at !== null && !isNumber(at)))
     return null;
-  if (typeof used !== 'boolean' || (reason !== null && !isKey(DROP_REASONS, reason))) return null;
+  if (typeof used !== 'boolean' || (reason !== null && !isOneOf(CONSTITUENT_DROP_REASONS, reason)))
+    return null;
   return { source, price, at, used, reason };
 }
 
@@ -82,6 +68,6 @@ export function readKlineUpdate(data: unknown): KlineUpdate | null {
   if (!isObject(data)) return null;
   const { symbol, interval } = data;
   const candle = readCandle(data.candle);
-  if (!isString(symbol) || !isKey(INTERVALS, interval) || !candle) return null;
+  if (!isString(symbol) || !isOneOf(KLINE_INTERVALS, interval) || !candle) return null;
   return { symbol, interval, candle };
 }
