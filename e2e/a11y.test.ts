@@ -1,15 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_PAGES, type MainPage, seedSession } from '../scripts/lib/main-pages.mjs';
-import {
-  launchChromium,
-  loginViaApi,
-  newPhoneContext,
-  type Platform,
-  registerViaApi,
-  startPlatform,
-} from './harness.ts';
-import { seriousViolations } from './page-helpers.ts';
+import { newPhoneContext, type Platform, startPlatform } from './harness.ts';
+import { seriousViolations, startDemoWithCustomer } from './page-helpers.ts';
 
 describe('accessibility of every main page (axe-core, phone size)', () => {
   let platform: Platform;
@@ -18,9 +11,7 @@ describe('accessibility of every main page (axe-core, phone size)', () => {
 
   beforeAll(async () => {
     // why: the markets are rows the demo seed lists.
-    [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
-    await registerViaApi(platform.url, 'a11y_user');
-    session = await loginViaApi(platform.url, 'a11y_user');
+    ({ platform, browser, session } = await startDemoWithCustomer('a11y_user'));
   });
   afterAll(async () => {
     await browser?.close();

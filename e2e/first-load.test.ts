@@ -2,15 +2,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_LOAD_BUDGET_KB, FIRST_SCREEN, measureFirstLoad } from '../scripts/lib/first-load.mjs';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
-import {
-  launchChromium,
-  loginViaApi,
-  newPhoneContext,
-  type Platform,
-  registerViaApi,
-  startPlatform,
-} from './harness.ts';
-import { lookup } from './page-helpers.ts';
+import { newPhoneContext, type Platform } from './harness.ts';
+import { lookup, startDemoWithCustomer } from './page-helpers.ts';
 
 /**
  * The markup under #root as a comparable text: each element's tag, its attributes sorted (without
@@ -40,9 +33,7 @@ describe('the first screen (the market list)', () => {
 
   beforeAll(async () => {
     // why: the markets are rows the demo seed lists.
-    [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
-    await registerViaApi(platform.url, 'first_load');
-    session = await loginViaApi(platform.url, 'first_load');
+    ({ platform, browser, session } = await startDemoWithCustomer('first_load'));
   });
   afterAll(async () => {
     await browser?.close();

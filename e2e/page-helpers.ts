@@ -3,7 +3,14 @@ import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedSession } from '../scripts/lib/main-pages.mjs';
-import { launchChromium, loginViaApi, newPhoneContext, type Platform, startPlatform } from './harness.ts';
+import {
+  launchChromium,
+  loginViaApi,
+  newPhoneContext,
+  type Platform,
+  registerViaApi,
+  startPlatform,
+} from './harness.ts';
 
 // What the browser suites share to read the apps' texts and drive their controls.
 
@@ -84,6 +91,21 @@ export function shown(amount: string, decimals = 8): string {
   const [intPart, frac = ''] = amount.split('.');
   const grouped = intPart!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return decimals ? `${grouped}.${frac.padEnd(decimals, '0').slice(0, decimals)}` : grouped;
+}
+
+/**
+ * Starts the demo platform and a browser, and registers and signs in a new customer `username`
+ * through the API: where the suites that open their own pages per test begin.
+ */
+export async function startDemoWithCustomer(username: string): Promise<{
+  platform: Platform;
+  browser: Browser;
+  session: { token: string; uid: number };
+}> {
+  const [platform, browser] = await Promise.all([startPlatform({ env: { DEMO: 'on' } }), launchChromium()]);
+  await registerViaApi(platform.url, username);
+  const session = await loginViaApi(platform.url, username);
+  return { platform, browser, session };
 }
 
 /**

@@ -14,14 +14,15 @@ import { AddressQr, preloadAddressQr } from '../components/address-qr.tsx';
 import { OptionPicker } from '../components/option-picker.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
-// why: the page's data and the QR encoder are fetched as soon as this module loads, while the
-// texts load and React renders. The form's code (zod, the request schemas, react-hook-form: most
-// of the page's weight) is fetched once the address card is painted, so neither its download nor
-// its start-up holds up that paint.
 /** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
 export function prefetch(client: QueryClient, search: URLSearchParams): void {
   void client.prefetchQuery(depositPageQueryOptions((search.get('coin') ?? '').toUpperCase()));
 }
+
+// why: the QR encoder is fetched as soon as this module loads, while the texts load and React
+// renders. The form's code (zod, the request schemas, react-hook-form: most of the page's weight)
+// is fetched once the address card is painted, so neither its download nor its start-up holds up
+// that paint.
 preloadAddressQr();
 const DepositForm = lazy(() => import('./deposit-form.tsx'));
 

@@ -12,14 +12,14 @@ import { useWithdrawPage, withdrawPageQueryOptions } from '../api/get-withdraw-p
 import { OptionPicker } from '../components/option-picker.tsx';
 import { useQueryParam } from '../components/use-query-param.ts';
 
-// why: the page's data is fetched as soon as this module loads, while the texts load and React
-// renders. The form's code (zod, the request schemas, react-hook-form: most of the page's weight)
-// is fetched once the network and notes are painted, so neither its download nor its start-up
-// holds up that paint.
 /** Its data is asked for as soon as this page's code is in (app/routes.tsx). */
 export function prefetch(client: QueryClient, search: URLSearchParams): void {
   void client.prefetchQuery(withdrawPageQueryOptions((search.get('coin') ?? '').toUpperCase()));
 }
+
+// why: the form's code (zod, the request schemas, react-hook-form: most of the page's weight) is
+// fetched once the network and notes are painted, so neither its download nor its start-up holds
+// up that paint.
 const WithdrawForm = lazy(() => import('./withdraw-form.tsx'));
 
 /**
