@@ -136,7 +136,12 @@ describe('account services at phone size, with the back office', () => {
     );
     await settled(staff);
     await staff.screenshot({ path: path.join(SCREENS, 'back-office-identity.png') });
-    // the reviewer types the number read on the image; it matches the one the customer typed
+    // the reviewer confirms the issuing country and the number read on the image; they match the
+    // country the customer declared and the number the customer typed
+    expect(await staff.getByTestId('identity-declared-country').textContent()).toContain('(JP)');
+    await staff.getByTestId('identity-country-confirm').click();
+    await staff.keyboard.type('JP');
+    await staff.keyboard.press('Enter');
     await staff.getByTestId('identity-idno-confirm').fill('TR1234567');
     await staff.getByTestId('identity-approve').click();
     await staff.getByText(adminText('identity.done')).waitFor();

@@ -178,9 +178,9 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
     await submitIdentityViaApi(platform.url, session, `E2E${trader}`);
     const queue = await adminApi<{ list: { id: string; userId: number }[] }>('/identity');
     const submission = queue.list.find((row) => row.userId === session.uid);
-    expect((await adminPost(`/identity/${submission?.id}/approve`, { idno: `E2E${trader}` })).code).toBe(
-      1000,
-    );
+    expect(
+      (await adminPost(`/identity/${submission?.id}/approve`, { idno: `E2E${trader}`, country: 'JP' })).code,
+    ).toBe(1000);
     // why: a contract needs a fresh index price; the demo feed may take a moment to start.
     let placed = false;
     for (let attempt = 0; attempt < 60 && !placed; attempt += 1) {

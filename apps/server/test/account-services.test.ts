@@ -141,11 +141,13 @@ describe.each(DIALECTS)('account services on $name', ({ name, skip }) => {
 
       const reject = await admin('POST', `/identity/${mine.id}/reject`, { reason: '' }, compliance);
       expect(reject.code).toBe(1002);
-      // the reviewer confirms the number read on the image; another number is refused
-      expect(
-        (await admin('POST', `/identity/${mine.id}/approve`, { idno: 'TR7654321' }, compliance)).code,
-      ).toBe(6012);
-      const approved = await admin('POST', `/identity/${mine.id}/approve`, { idno: 'TR1234567' }, compliance);
+      // the reviewer confirms the number and the issuing country read on the image; another
+      // number, or another country than the one declared, is refused
+      const approve = (idno: string, country: string) =>
+        admin('POST', `/identity/${mine.id}/approve`, { idno, country }, compliance);
+      expect((await approve('TR7654321', 'JP')).code).toBe(6012);
+      expect((await approve('TR1234567', 'KR')).code).toBe(6013);
+      const approved = await approve('TR1234567', 'JP');
       expect(approved.data).toMatchObject({ status: 'approved', reviewedBy: 'compliance1' });
       expect((await admin('POST', `/identity/${mine.id}/reject`, { reason: 'late' }, compliance)).code).toBe(
         1003,

@@ -100,6 +100,77 @@ export function placeLimit(
   );
 }
 
+/** POST /Perp/place of a limit order (fresh idempotency key unless given). */
+export function placePerp(
+  base: string,
+  user: Customer,
+  order: { symbol: string; side: 'buy' | 'sell'; price: bigint; qty: bigint; key?: string },
+  timeoutMs?: number,
+): Promise<Answer> {
+  return api(
+    base,
+    'POST',
+    '/Perp/place',
+    {
+      symbol: order.symbol,
+      type: 'limit',
+      side: order.side,
+      price: decimal(order.price),
+      qty: decimal(order.qty),
+      idempotency_key: order.key ?? randomUUID(),
+    },
+    user.token,
+    timeoutMs,
+  );
+}
+
+/** The perpetual market's mark as node `base` answers it (atoms); waits up to 10 s for the first. */
+export async function perpMarkOf(base: string, symbol: string): Promise<bigint> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answer = await api(base, 'GET', '/Perp/ticker', { symbol });
+    if (answer.code === 1000 && answer.data?.mark && toAtoms(answer.data.mark) > 0n)
+      return toAtoms(answer.data.mark);
+    if (Date.now() > deadline) throw new Error(`no mark for ${symbol}: ${JSON.stringify(answer)}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * A new customer: registered and signed in on node `i` (accepting the terms in force), credited
+ * `credits` (asset → decimal amount) by the owner through the back office, as an adjustment (the
+ * cluster's `ADJUSTMENT_APPROVAL_THRESHOLD` must let it through without a second approval).
+ */
+export async function newCustomer(
+  cluster: Cluster,
+  i: number,
+  username: string,
+  credits: Record<string, string>,
+): Promise<Customer> {
+  const base = cluster.url(i);
+  const terms = await api(base, 'GET', '/Index/terms');
+  if (terms.code !== 1000) throw new Error(`terms version: ${JSON.stringify(terms)}`);
+  const registered = await api(base, 'POST', '/Login/upregister', {
+    account: username,
+    lpwd: 'secret123',
+    ...(terms.data.version > 0 ? { terms_version: String(terms.data.version) } : {}),
+  });
+  if (registered.code !== 1000) throw new Error(`register ${username}: ${JSON.stringify(registered)}`);
+  const customer = await login(base, username, 'secret123');
+  const token = await cluster.ownerToken();
+  for (const [asset, amount] of Object.entries(credits)) {
+    const answer = await cluster.admin(
+      i,
+      'POST',
+      `/users/${customer.userId}/adjust`,
+      { asset, amount, reason: 'credit of a test trader', key: `credit-${randomUUID()}` },
+      token,
+    );
+    if (answer.data?.status !== 'done') throw new Error(`credit ${username}: ${JSON.stringify(answer)}`);
+  }
+  return customer;
+}
+
 /** Atoms as the API's decimal string. */
 export function decimal(atoms: bigint): string {
   const whole = atoms / 100_000_000n;
@@ -157,21 +228,52 @@ export async function storedBook(client: pg.Client, symbol: string): Promise<Boo
 }
 
 /**
- * Asserts that every running node's depth of each market equals the database's open orders: it
- * polls up to `ms` for the nodes to catch up with the last committed batch, then compares.
+ * The perpetual book node `base` answers on `GET /Perp/depth` (100 levels a side; the owner's,
+ * asked through the node), as atoms.
  */
-export async function expectBooksMatchStore(cluster: Cluster, symbols: string[], ms = 5000): Promise<void> {
+export async function perpDepthOf(base: string, symbol: string): Promise<Book & { seq: number }> {
+  const answer = await api(base, 'GET', '/Perp/depth', { symbol, levels: '100' });
+  if (answer.code !== 1000) throw new Error(`perp depth of ${symbol} at ${base}: ${JSON.stringify(answer)}`);
+  const side = (levels: [string, string][]) =>
+    Object.fromEntries(levels.map(([price, qty]) => [String(toAtoms(price)), String(toAtoms(qty))]));
+  return { seq: answer.data.seq, bids: side(answer.data.bids), asks: side(answer.data.asks) };
+}
+
+/** The perpetual book the database says the market has: open orders in the book, their remaining quantity per side and price. */
+export async function perpStoredBook(client: pg.Client, symbol: string): Promise<Book> {
+  const { rows } = await client.query<{ side: string; price: string; remaining: string }>(
+    `select side, price::text as price, sum(qty - filled_qty)::text as remaining from perp_orders
+     where symbol = $1 and state in ('new', 'partial') group by side, price`,
+    [symbol],
+  );
+  const book: Book = { bids: {}, asks: {} };
+  for (const row of rows) (row.side === 'buy' ? book.bids : book.asks)[row.price] = row.remaining;
+  return book;
+}
+
+/**
+ * Asserts that every running node's depth of each market (spot, or `perp`etual) equals the
+ * database's open orders: it polls up to `ms` for the nodes to catch up with the last committed
+ * batch, then compares.
+ */
+export async function expectBooksMatchStore(
+  cluster: Cluster,
+  symbols: string[],
+  ms = 5000,
+  product: 'spot' | 'perp' = 'spot',
+): Promise<void> {
   const nodes = cluster.nodes.map((_, k) => k + 1).filter((i) => cluster.running(i));
+  const [readStored, readDepth] = product === 'spot' ? [storedBook, depthOf] : [perpStoredBook, perpDepthOf];
   const deadline = Date.now() + ms;
   for (;;) {
     const seen: Record<string, Record<string, Book>> = {};
     const stored: Record<string, Book> = {};
     let same = true;
     for (const symbol of symbols) {
-      stored[symbol] = await storedBook(cluster.pg, symbol);
+      stored[symbol] = await readStored(cluster.pg, symbol);
       seen[symbol] = {};
       for (const i of nodes) {
-        const { bids, asks } = await depthOf(cluster.url(i), symbol);
+        const { bids, asks } = await readDepth(cluster.url(i), symbol);
         seen[symbol]![cluster.nodes[i - 1]!.id] = { bids, asks };
         same &&= JSON.stringify(sorted({ bids, asks })) === JSON.stringify(sorted(stored[symbol]!));
       }
@@ -216,6 +318,16 @@ export async function balanceOf(
   );
   const of = (kind: string) => BigInt(rows.find((row) => row.kind === kind)?.balance ?? '0');
   return { available: of('available'), frozen: of('frozen') };
+}
+
+/** The balance of the platform's account `system:<name>` in `asset` (available; atoms, 0 when it has none). */
+export async function systemBalance(client: pg.Client, name: string, asset: string): Promise<bigint> {
+  const { rows } = await client.query<{ balance: string }>(
+    `select balance::text as balance from ledger_accounts
+     where owner = $1 and asset = $2 and kind = 'available'`,
+    [`system:${name}`, asset],
+  );
+  return BigInt(rows[0]?.balance ?? '0');
 }
 
 /** Asserts the ledger's invariants, checked now by the first running node. */

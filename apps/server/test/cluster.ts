@@ -356,10 +356,11 @@ export class Cluster {
   }
 
   /**
-   * Waits until the markets are spread for good: every market leased, unexpired, by a running
-   * node, and no node above its share (the markets divided by the running nodes, rounded up), so
-   * no node hands one back. Nodes that join take markets from the others for a few lease rounds;
-   * a test that reads one market's deltas or owner starts after that.
+   * Waits until the markets are spread for good: every market (spot, and perpetual under
+   * `perp:<symbol>`) leased, unexpired, by a running node, and no node above its share of each
+   * product (its markets divided by the running nodes, rounded up: each product's ownership
+   * spreads its own), so no node hands one back. Nodes that join take markets from the others for
+   * a few lease rounds; a test that reads one market's deltas or owner starts after that.
    */
   async settled(ms = 30_000): Promise<void> {
     const running = this.nodes.filter((_, k) => this.running(k + 1)).map((node) => node.id);
@@ -367,23 +368,30 @@ export class Cluster {
     let last = '';
     for (;;) {
       const { rows } = await this.#pg.query<{
+        product: string;
         symbol: string;
         holder: string | null;
         expires_at: string | null;
       }>(
-        `select m.symbol, l.holder, l.expires_at::text as expires_at
-         from spot_markets m left join market_leases l on l.symbol = m.symbol order by m.symbol`,
+        `select m.product, m.symbol, l.holder, l.expires_at::text as expires_at
+         from (select 'spot' as product, symbol from spot_markets
+               union all select 'perp', 'perp:' || symbol from perp_markets) m
+         left join market_leases l on l.symbol = m.symbol order by m.product, m.symbol`,
       );
-      const share = Math.ceil(rows.length / Math.max(1, running.length));
-      const held = new Map<string, number>();
       let spread = true;
-      for (const row of rows) {
-        const live =
-          row.holder !== null && running.includes(row.holder) && Number(row.expires_at) > Date.now();
-        if (!live) spread = false;
-        else held.set(row.holder!, (held.get(row.holder!) ?? 0) + 1);
+      for (const product of new Set(rows.map((row) => row.product))) {
+        const mine = rows.filter((row) => row.product === product);
+        const share = Math.ceil(mine.length / Math.max(1, running.length));
+        const held = new Map<string, number>();
+        for (const row of mine) {
+          const live =
+            row.holder !== null && running.includes(row.holder) && Number(row.expires_at) > Date.now();
+          if (!live) spread = false;
+          else held.set(row.holder!, (held.get(row.holder!) ?? 0) + 1);
+        }
+        if ([...held.values()].some((n) => n > share)) spread = false;
       }
-      if (spread && [...held.values()].every((n) => n <= share)) return;
+      if (spread) return;
       last = rows.map((row) => `${row.symbol}:${row.holder ?? '-'}`).join(' ');
       if (Date.now() > deadline) throw new Error(`the markets did not settle in ${ms} ms: ${last}`);
       await sleep(200);

@@ -149,7 +149,7 @@ export async function verifyUser(
     server,
     'POST',
     `/identity/${mine.id}/approve`,
-    { idno: `TK${String(user.uid).padStart(8, '0')}` },
+    { idno: `TK${String(user.uid).padStart(8, '0')}`, country: 'JP' },
     complianceToken,
   );
   expect(approved.code).toBe(1000);

@@ -12,8 +12,11 @@ import {
   indexOf,
   login,
   onTick,
+  perpMarkOf,
   placeLimit,
+  placePerp,
   storedBook,
+  systemBalance,
 } from './cluster-trading.ts';
 import { connect, type Frame, on } from './ws-client.ts';
 
@@ -127,6 +130,55 @@ describe.skipIf(skipReason !== null)('three nodes on one database and one bus', 
       available: before.sellerBtc.available - QTY,
       frozen: before.sellerBtc.frozen,
     });
+  });
+
+  it('crossing perpetual orders placed through two nodes that do not own the market trade once; the fees go to the market’s own account', async () => {
+    const owner = nodeOf((await cluster.ownerOf('perp:BTCUSDT'))?.holder);
+    const [first, second] = [1, 2, 3].filter((i) => i !== owner);
+    const tick = 10_000_000n; // 0.1 USDT, BTCUSDT perpetual's price step
+    const price = ((await perpMarkOf(cluster.url(first!), 'BTCUSDT')) / tick) * tick;
+    const feesBefore = await systemBalance(cluster.pg, 'fees', 'USDT');
+    const marketFeesBefore = await systemBalance(cluster.pg, 'perp_fees:BTCUSDT', 'USDT');
+
+    const sell = await placePerp(cluster.url(first!), seller, {
+      symbol: 'BTCUSDT',
+      side: 'sell',
+      price,
+      qty: QTY,
+    });
+    expect(sell, JSON.stringify(sell)).toMatchObject({ code: 1000, data: [{ state: 'new' }] });
+    const buy = await placePerp(cluster.url(second!), buyer, {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      price,
+      qty: QTY,
+    });
+    expect(buy, JSON.stringify(buy)).toMatchObject({
+      code: 1000,
+      data: [{ state: 'filled', filled_qty: '0.00100000' }],
+    });
+    const ids = [sell.data[0].id, buy.data[0].id];
+    const { rows: orders } = await cluster.pg.query<{ order_no: string; fee: string }>(
+      'select order_no::text, fee::text from perp_orders where id = any($1::bigint[]) order by id',
+      [ids],
+    );
+    const trades = await cluster.pg.query(
+      `select price::text, qty::text from perp_trades
+       where symbol = 'BTCUSDT' and maker_order_no = $1 and taker_order_no = $2`,
+      [orders[0]!.order_no, orders[1]!.order_no],
+    );
+    expect(trades.rows).toEqual([{ price: String(price), qty: String(QTY) }]);
+
+    // maker 0.02 %, taker 0.05 % of the value, rounded up to the atom, into perp_fees:BTCUSDT alone
+    const value = (price * QTY) / 100_000_000n;
+    const ceil = (n: bigint, d: bigint) => (n + d - 1n) / d;
+    const makerFee = ceil(value * 20_000n, 100_000_000n);
+    const takerFee = ceil(value * 50_000n, 100_000_000n);
+    expect(orders.map((o) => BigInt(o.fee))).toEqual([makerFee, takerFee]);
+    expect(await systemBalance(cluster.pg, 'perp_fees:BTCUSDT', 'USDT')).toBe(
+      marketFeesBefore + makerFee + takerFee,
+    );
+    expect(await systemBalance(cluster.pg, 'fees', 'USDT')).toBe(feesBefore);
   });
 
   it('every node’s /ws carries the same depth deltas and trades, in order, whichever node took the orders', async () => {

@@ -121,6 +121,19 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
     },
   );
 
+  it.skipIf(skip)('leaves no pricing loop running after a market is taken and handed back at once', async () => {
+    const pricing = perp().pricing;
+    const sequencer = { market: { funding_interval_ms: 28_800_000n } } as unknown as Parameters<
+      typeof pricing.own
+    >[1];
+    // why: the hand-back arrives while the take still reads the market's last funding time.
+    const taking = pricing.own('LEAKUSDT', sequencer);
+    await pricing.own('LEAKUSDT', undefined);
+    await taking;
+    expect(pricing.pricedMarkets()).not.toContain('LEAKUSDT');
+    expect(pricing.pricedMarkets()).toContain('BTCUSDT');
+  });
+
   it.skipIf(skip)('pays funding once per funding time, even when asked twice', async () => {
     const a = await newTrader(server);
     const b = await newTrader(server);

@@ -43,6 +43,10 @@ const NOT_RAISED: Record<string, string> = {
   'POST /apiv/Login/upregister_phone USERNAME_EXISTS': 'the form registers in mode 2, so `isPhone` is true',
   'POST /admin-api/identity/:id/reject DOCUMENT_NUMBER_MISMATCH':
     'a rejection carries no document number, so no number is compared',
+  'POST /admin-api/identity/:id/reject DOCUMENT_NUMBER_INVALID':
+    'a rejection carries no document number, so none is read',
+  'POST /admin-api/identity/:id/reject DOCUMENT_COUNTRY_MISMATCH':
+    'a rejection carries no issuing country, so no country is compared',
 };
 
 interface DocumentedRoute {

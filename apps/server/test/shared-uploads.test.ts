@@ -144,7 +144,7 @@ describe.skipIf(postgres?.skip !== false)('two nodes on one PostgreSQL store sha
       nodeB,
       'POST',
       `/identity/${submission.id}/approve`,
-      { idno: IDENTITY.idno },
+      { idno: IDENTITY.idno, country: IDENTITY.country },
       compliance,
     );
     expect(approved.data).toMatchObject({ status: 'approved' });

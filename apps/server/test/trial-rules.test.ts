@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MAX_AMOUNT_ATOMS } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requiredTurnover } from '../src/modules/delivery/service.ts';
+import { KeyedHash } from '../src/platform/keyed-hash.ts';
 import {
   advance,
   approveIdentity,
@@ -34,9 +35,13 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     let owner: string;
+    // why: known to the test, so it can write identities the way they were hashed before.
+    const userSecret = randomBytes(32);
+    const documentHash = new KeyedHash(userSecret, 'identity-document');
     beforeAll(async () => {
       server = await startServer(name, {
         env: {
+          USER_SECRET_KEY: userSecret.toString('hex'),
           DEMO: 'on',
           ADMIN_USER: 'boss',
           ADMIN_PASSWORD: 'owner-pass-1',
@@ -89,8 +94,15 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       await server.app.ctx.store.db.transaction().execute((trx) => walletOf(server).creditDemo(trx, userId));
     }
 
-    /** Submits the user's identity over HTTP (two images, document `idno`); answers the submission. */
-    async function submitIdentity(user: { token: string; uid: number }, idno: string): Promise<ApiAnswer> {
+    /**
+     * Submits the user's identity over HTTP (two images, document `idno` issued by `country`);
+     * answers the submission.
+     */
+    async function submitIdentity(
+      user: { token: string; uid: number },
+      idno: string,
+      country = 'JP',
+    ): Promise<ApiAnswer> {
       const upload = async (color: string) => {
         const form = new FormData();
         form.append('token', user.token);
@@ -110,7 +122,7 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
         {
           type: 'passport',
           realname: `Holder ${user.uid}`,
-          country: 'JP',
+          country,
           mobile: `+8190${String(user.uid).padStart(8, '0')}`,
           idno,
           front: await upload('#102030'),
@@ -127,9 +139,51 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       return row.id as string;
     }
 
-    /** Approves a submission, the reviewer confirming the document number `idno` read on its image. */
-    const approve = (id: string, idno: string) =>
-      callAdmin(server, 'POST', `/identity/${id}/approve`, { idno }, owner);
+    /**
+     * Approves a submission, the reviewer confirming the document number `idno` and the issuing
+     * `country` read on its image.
+     */
+    const approve = (id: string, idno: string, country = 'JP') =>
+      callAdmin(server, 'POST', `/identity/${id}/approve`, { idno, country }, owner);
+
+    const db = () => server.app.ctx.store.db;
+
+    async function identitiesOf(userIds: bigint[]) {
+      return db()
+        .selectFrom('identity_verifications')
+        .select(['user_id', 'status', 'country', 'doc_hash', 'number_hash'])
+        .where('user_id', 'in', userIds)
+        .orderBy('id')
+        .execute();
+    }
+
+    async function approvalRecord(id: string) {
+      const records = await server.app.ctx.audit.list(db(), {
+        action: 'identity.approve',
+        target: `identity:${id}`,
+        limit: 10,
+      });
+      return records;
+    }
+
+    /**
+     * Rewrites the user's identity (and its grants) as it was recorded before numbers were hashed
+     * alone: the keyed hash of `<country>:<number>`, normalised as it was then, and no number hash.
+     */
+    async function recordTheOldWay(userId: bigint, country: string, typed: string) {
+      const oldHash = documentHash.hash(`${country}:${typed.replace(/[\s\-./]/g, '').toUpperCase()}`);
+      await db()
+        .updateTable('identity_verifications')
+        .set({ doc_hash: oldHash, number_hash: null, country })
+        .where('user_id', '=', userId)
+        .execute();
+      await db()
+        .updateTable('trial_grants')
+        .set({ identity_hash: oldHash })
+        .where('user_id', '=', userId)
+        .execute();
+      return oldHash;
+    }
 
     async function grantsOf(userId: bigint) {
       return server.app.ctx.store.db
@@ -167,6 +221,7 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
         .where('user_id', '=', alice.userId)
         .execute();
       expect(rows[0]?.doc_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(rows[0]?.number_hash).toBe(rows[0]?.doc_hash);
       expect(JSON.stringify(rows, (_, v) => (typeof v === 'bigint' ? String(v) : v))).not.toMatch(/123 ?456/);
       const [grant] = await grantsOf(alice.userId);
       expect(grant?.identity_hash).toBe(rows[0]?.doc_hash);
@@ -223,11 +278,150 @@ describe.each(DIALECTS)('trial rules on $name', ({ name, skip }) => {
       expect((await approve(id, '#')).code).toBe(2121);
     });
 
+    it('approves only with the issuing country the customer declared, confirmed by the reviewer and audited', async () => {
+      const user = await join();
+      expect((await submitIdentity(user, 'GB-550 019', 'GB')).code).toBe(1000);
+      const id = await reviewId(user.uid);
+      // the review shows the declared country
+      expect((await callAdmin(server, 'GET', `/identity/${id}`, undefined, owner)).data).toMatchObject({
+        country: 'GB',
+        status: 'pending',
+      });
+      // the country must be confirmed: missing, unknown or another one is refused, and nothing changes
+      expect(
+        (await callAdmin(server, 'POST', `/identity/${id}/approve`, { idno: 'GB550019' }, owner)).code,
+      ).toBe(1002);
+      expect((await approve(id, 'GB550019', 'ZZ')).code).toBe(2104);
+      expect(await approve(id, 'GB550019', 'US')).toMatchObject({
+        code: 6013,
+        msg: 'The issuing country on the document is not the one the customer declared. Check the image, or reject the submission.',
+      });
+      // a wrong number is refused whatever the country
+      expect((await approve(id, 'GB550018', 'GB')).code).toBe(6012);
+      expect((await page(server, user.token)).balance.trial).toBe('0.00000000');
+      expect((await identitiesOf([user.userId]))[0]).toMatchObject({ status: 'pending' });
+      expect(await approvalRecord(id)).toEqual([]);
+
+      expect((await approve(id, 'gb 550 019', 'GB')).code).toBe(1000);
+      expect((await page(server, user.token)).balance.trial).toBe('1000.00000000');
+      const [record] = await approvalRecord(id);
+      expect(record).toMatchObject({
+        actor: expect.stringMatching(/^staff:\d+$/),
+        before: { status: 'pending', user: String(user.uid) },
+        after: {
+          status: 'approved',
+          confirmedCountry: 'GB',
+          confirmedDocumentNumber: true,
+          sameDocumentAs: [],
+        },
+      });
+    });
+
+    it('gives one grant to one document number approved under several countries, however it is typed', async () => {
+      const [first, second, third] = [await join(), await join(), await join()];
+      expect((await submitIdentity(first, 'cz-4417 0093', 'FR')).code).toBe(1000);
+      expect((await approve(await reviewId(first.uid), 'CZ44170093', 'FR')).code).toBe(1000);
+      expect((await page(server, first.token)).balance.trial).toBe('1000.00000000');
+
+      // the same passport declared under another country, in lower case with other separators
+      expect((await submitIdentity(second, 'cz.4417/0093', 'DE')).code).toBe(1000);
+      const secondId = await reviewId(second.uid);
+      // the reviewer types it in full-width characters: the same number
+      expect((await approve(secondId, 'ＣＺ４４１７－００９３', 'DE')).code).toBe(1000);
+      // and under a third country, spaced out
+      expect((await submitIdentity(third, 'C Z 4 4 1 7 0 0 9 3', 'US')).code).toBe(1000);
+      expect((await approve(await reviewId(third.uid), 'cz 4417 0093', 'US')).code).toBe(1000);
+
+      // approved (the identity is real) without a grant: it has had its trial money
+      for (const other of [second, third]) {
+        const data = await page(server, other.token);
+        expect(data.balance.trial).toBe('0.00000000');
+        expect(data.trial_grants).toEqual([]);
+      }
+      const grants = (await Promise.all([first, second, third].map((a) => grantsOf(a.userId)))).flat();
+      expect(grants).toHaveLength(1);
+
+      // one identity: one hash, whatever the country, and the accounts are linked by it
+      const rows = await identitiesOf([first.userId, second.userId, third.userId]);
+      expect(rows.map((r) => r.country)).toEqual(['FR', 'DE', 'US']);
+      expect(new Set(rows.map((r) => r.doc_hash))).toEqual(new Set([grants[0]?.identity_hash]));
+      const identity = server.app.ctx.identity;
+      expect(await identity?.sameIdentityAccounts(db(), third.userId)).toEqual(
+        expect.arrayContaining([first.userId, second.userId]),
+      );
+      // the audit record names the country confirmed and the account the document already was
+      const [record] = await approvalRecord(secondId);
+      expect(record?.after).toEqual({
+        status: 'approved',
+        confirmedCountry: 'DE',
+        confirmedDocumentNumber: true,
+        sameDocumentAs: [String(first.uid)],
+      });
+    });
+
+    it('recognises identities hashed with their country before, and keeps refusing them a second grant', async () => {
+      // before: one passport approved under the US and, abused, again under GB, each with a grant
+      const us = await join();
+      await approveIdentity(server, us.userId, 'LEG-77 1200');
+      const usHash = await recordTheOldWay(us.userId, 'US', 'LEG-77 1200');
+      const gb = await join();
+      await approveIdentity(server, gb.userId, `ELSE-${gb.uid}`);
+      const gbHash = await recordTheOldWay(gb.userId, 'GB', 'leg771200');
+      expect(gbHash).not.toBe(usHash);
+      // and one submitted under Italy, still under review
+      const italy = await join();
+      expect((await submitIdentity(italy, `PEND-${italy.uid}`, 'IT')).code).toBe(1000);
+      await recordTheOldWay(italy.userId, 'IT', 'LEG771200');
+      const before = (await Promise.all([us, gb, italy].map((a) => grantsOf(a.userId)))).flat();
+      expect(before).toHaveLength(2);
+
+      // now the same passport is submitted under France: recognised, and approved without a grant
+      const fr = await join();
+      expect((await submitIdentity(fr, 'leg 771-200', 'FR')).code).toBe(1000);
+      const frId = await reviewId(fr.uid);
+      expect((await approve(frId, 'LEG771200', 'FR')).code).toBe(1000);
+      expect((await page(server, fr.token)).trial_grants).toEqual([]);
+      // the old rows were re-keyed: one identity (the first approval's hash, which its grant is
+      // keyed on), each found by its number's hash from now on
+      const rows = await identitiesOf([us.userId, gb.userId, italy.userId, fr.userId]);
+      expect(rows.map((r) => r.doc_hash)).toEqual([usHash, usHash, usHash, usHash]);
+      expect(rows[0]?.number_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(new Set(rows.map((r) => r.number_hash)).size).toBe(1);
+      expect(await server.app.ctx.identity?.sameIdentityAccounts(db(), fr.userId)).toEqual(
+        expect.arrayContaining([us.userId, gb.userId, italy.userId]),
+      );
+      expect((await approvalRecord(frId))[0]?.after).toMatchObject({
+        sameDocumentAs: [String(us.uid), String(gb.uid)],
+      });
+
+      // the submission under review from before: its number is still checked, and it gets no grant
+      const itId = await reviewId(italy.uid);
+      expect((await approve(itId, 'LEG771201', 'IT')).code).toBe(6012);
+      expect((await approve(itId, 'leg-771-200', 'IT')).code).toBe(1000);
+      expect((await page(server, italy.token)).trial_grants).toEqual([]);
+      const after = (await Promise.all([us, gb, italy, fr].map((a) => grantsOf(a.userId)))).flat();
+      expect(after).toHaveLength(2);
+
+      // a submission from before, of a number never seen since, is checked against its old hash
+      // and brings its grant
+      const kr = await join();
+      expect((await submitIdentity(kr, `PEND-${kr.uid}`, 'KR')).code).toBe(1000);
+      await recordTheOldWay(kr.userId, 'KR', 'OLD-5151');
+      const krId = await reviewId(kr.uid);
+      expect((await approve(krId, 'OLD5152', 'KR')).code).toBe(6012);
+      expect((await approve(krId, 'old 5151', 'KR')).code).toBe(1000);
+      expect((await page(server, kr.token)).balance.trial).toBe('1000.00000000');
+    });
+
     it('gives exactly one grant when accounts with the same document are approved at once', async () => {
       const accounts = await Promise.all([join(), join(), join(), join()]);
-      for (const account of accounts) expect((await submitIdentity(account, 'BURST-0001')).code).toBe(1000);
+      // why: one passport, declared under four countries and typed four ways.
+      const countries = ['JP', 'FR', 'US', 'TW'];
+      const spellings = ['BURST-0001', 'burst 0001', 'Burst.0001', 'ＢＵＲＳＴ０００１'];
+      for (const [i, account] of accounts.entries())
+        expect((await submitIdentity(account, spellings[i] ?? '', countries[i])).code).toBe(1000);
       const ids = await Promise.all(accounts.map((a) => reviewId(a.uid)));
-      const answers = await Promise.all(ids.map((id) => approve(id, 'BURST-0001')));
+      const answers = await Promise.all(ids.map((id, i) => approve(id, 'BURST-0001', countries[i])));
       expect(answers.map((a) => a.code)).toEqual([1000, 1000, 1000, 1000]);
       const grants = (await Promise.all(accounts.map((a) => grantsOf(a.userId)))).flat();
       expect(grants).toHaveLength(1);

@@ -8,7 +8,15 @@ import {
 } from '@bourse/engine';
 import { avail, hold, Journal, pos } from './journal.ts';
 import { closeLeg, closeLot, openLeg, signOf } from './legs.ts';
-import { abs, leverageAllowed, marginRemovalAllowed, orderHold, priceBand, value } from './math.ts';
+import {
+  abs,
+  bankruptcyPrice,
+  leverageAllowed,
+  marginRemovalAllowed,
+  orderHold,
+  priceBand,
+  value,
+} from './math.ts';
 import { INSURANCE_USER, RiskDesk } from './risk.ts';
 import type {
   ClearingSnapshot,
@@ -22,6 +30,7 @@ import type {
   TriggerKind,
   TriggerRef,
 } from './state.ts';
+import { BrokenRule } from './state.ts';
 import type { PerpSpec } from './types.ts';
 
 /** The most lots one order may carry (the engine's bound): a larger quantity is refused. */
@@ -109,6 +118,7 @@ export class PerpClearing {
       fresh: this.#fresh,
       removeLot: (lot) => this.#removeLot(lot),
       openPositions: () => this.#sortedPositions(),
+      positionOf: (user) => this.#positions.get(user),
       ordersOf: (user) => [...this.#orders.values()].filter((o) => o.userId === user),
       end: (j, order, reason) => this.#end(j, order, reason),
       newOrder: (input, reduceOnly, closePosition, leverage) =>
@@ -144,7 +154,7 @@ export class PerpClearing {
         sink,
       );
       if (code !== ResultCode.ACCEPTED || this.#fills.length > 0)
-        throw new Error(`${spec.symbol}: open order ${order.id} does not rebuild`);
+        throw new BrokenRule(`${spec.symbol}: open order ${order.id} does not rebuild`);
     }
   }
 
@@ -367,9 +377,13 @@ export class PerpClearing {
     if (input.type === 'limit' && (input.price === undefined || input.price <= 0n)) return 'PRICE_INVALID';
     const s = input.side === 'buy' ? 1n : -1n;
     const opposite = position.qty !== 0n && signOf(position.qty) !== s;
+    // why: what the user's resting reduce-only orders (close parts included) may still take of the
+    // position; a new one must fit in what is left, or two of them together could open (§4b.2).
+    const closable = opposite ? abs(position.qty) - this.#restingReduceOnly(input.userId) : 0n;
     if (reduceOnly) {
       if (!opposite) return 'REDUCE_ONLY_REJECTED';
       if (!closePosition && input.qty > abs(position.qty)) return 'REDUCE_ONLY_REJECTED';
+      if (!trigger && input.qty > closable) return 'REDUCE_ONLY_EXCEEDS_POSITION';
     }
     const band = priceBand(spec, mark);
     if (input.type === 'limit' && !trigger) {
@@ -406,14 +420,20 @@ export class PerpClearing {
       j.orders.add(base);
       return { value: [base] };
     }
-    // why: one-way mode: an order against the position closes it first (no hold), then opens the rest.
-    const closeQty = opposite ? (input.qty < abs(position.qty) ? input.qty : abs(position.qty)) : 0n;
+    // why: one-way mode: an order against the position closes it first (no hold), as far as the
+    // resting reduce-only orders leave room, then opens the rest with a hold.
+    const room = closable > 0n ? closable : 0n;
+    const closeQty = input.qty < room ? input.qty : room;
     const openQty = reduceOnly ? 0n : input.qty - closeQty;
     const price = input.type === 'market' ? (s > 0n ? band.maxBuy : band.minSell) : input.price!;
     const made: PerpOrder[] = [];
     if (closeQty > 0n) {
       const close = this.#newOrder({ ...input, qty: closeQty }, true, false, leverage);
-      close.price = price;
+      // why: a close never fills past the bankruptcy price, where the fund would pay for it: a market
+      // close stops there, a limit close priced past it is refused.
+      const limit = this.#closeLimit(position, s, price, input.type === 'market');
+      if (limit === null) return 'PRICE_OUT_OF_BAND';
+      close.price = limit;
       made.push(close);
     }
     if (openQty > 0n) {
@@ -427,6 +447,30 @@ export class PerpClearing {
       this.#enter(j, order, input.type === 'market' || input.tif === 'ioc', input.postOnly === true);
     this.#afterTrades(j);
     return { value: made };
+  }
+
+  /** Σ remaining of the user's reduce-only orders resting in the book (waiting triggers excluded). */
+  #restingReduceOnly(user: bigint): bigint {
+    let sum = 0n;
+    for (const o of this.#orders.values())
+      if (o.userId === user && o.reduceOnly && o.status !== 'untriggered') sum += o.qty - o.filledQty;
+    return sum;
+  }
+
+  /**
+   * The price a close of the position at `price` may go to: a long's sell not below the bankruptcy
+   * price, a short's buy not above it. For a market close, the band price held there; for a limit
+   * close, its own price, or null when that lies past the bankruptcy price.
+   */
+  #closeLimit(position: PerpPosition, side: bigint, price: bigint, market: boolean): bigint | null {
+    if (position.qty === 0n) return price;
+    const bp = bankruptcyPrice(this.spec, position);
+    const past = side < 0n ? price < bp : price > bp;
+    if (!past) return price;
+    // why: only a market order's band price is moved; a limit past BP is the user's own choice, refused.
+    if (!market) return null;
+    const band = priceBand(this.spec, this.#figures.mark);
+    return side < 0n ? (bp > band.maxBuy ? null : bp) : bp < band.minSell ? null : bp;
   }
 
   #newOrder(input: PlaceInput, reduceOnly: boolean, closePosition: boolean, leverage: number): PerpOrder {
@@ -524,13 +568,18 @@ export class PerpClearing {
 
   /** Settles the fills and cancellations the last engine command raised, in order. */
   #settleFills(j: Journal): void {
+    // why: one engine command's fills are simultaneous; a maker's reduce-only fills are settled
+    // before its other fills, so a held order that happens to close the position first cannot
+    // leave a reduce-only fill of the same sweep with nothing to reduce (§4b.2).
+    const reducing = (fill: Fill) => this.#orders.get(fill.maker)?.reduceOnly === true;
     const fills = this.#fills.splice(0);
+    fills.sort((a, b) => Number(reducing(b)) - Number(reducing(a)));
     const ended = this.#ended.splice(0);
     const touched = new Set<bigint>();
     for (const fill of fills) {
       const maker = this.#orders.get(fill.maker);
       const taker = this.#orders.get(fill.taker);
-      if (!maker || !taker) throw new Error(`fill of unknown order ${fill.maker}/${fill.taker}`);
+      if (!maker || !taker) throw new BrokenRule(`fill of unknown order ${fill.maker}/${fill.taker}`);
       this.#figures.seq += 1n;
       const v = value(this.spec, fill.qty, fill.price);
       const makerFee = this.#fillSide(j, maker, fill, true);
@@ -555,6 +604,7 @@ export class PerpClearing {
       });
       touched.add(maker.userId).add(taker.userId);
     }
+    for (const user of touched) if (user !== INSURANCE_USER) j.touched.add(user);
     for (const { id, reason } of ended) {
       const order = this.#orders.get(id);
       if (order)
@@ -584,7 +634,7 @@ export class PerpClearing {
     j.orders.add(order);
     if (order.userId === INSURANCE_USER) {
       const lot = this.#lots.find((l) => l.id === this.#lotOf(order));
-      if (!lot) throw new Error(`unwind order ${order.id} without its lot`);
+      if (!lot) throw new BrokenRule(`unwind order ${order.id} without its lot`);
       const pnl = closeLot(spec, j, lot, fill.qty, fill.price);
       j.events.push({
         type: 'unwind',
@@ -604,6 +654,10 @@ export class PerpClearing {
     const opposite = position.qty !== 0n && signOf(position.qty) !== s;
     const closeQty = opposite ? (fill.qty < abs(position.qty) ? fill.qty : abs(position.qty)) : 0n;
     const openQty = fill.qty - closeQty;
+    // why: the resting reduce-only orders never exceed the position (placement and trimming keep it
+    // so); a fill that would open from one is a broken rule, and the command is refused whole.
+    if (order.reduceOnly && openQty > 0n)
+      throw new BrokenRule(`reduce-only order ${order.id} would open ${openQty}`);
     let fee = 0n;
     if (closeQty > 0n) fee += closeLeg(spec, j, position, closeQty, fill.price, rate).fee;
     if (openQty > 0n) {
@@ -636,7 +690,7 @@ export class PerpClearing {
     this.#fills.splice(0);
     this.#ended.splice(0);
     if (code !== ResultCode.ACCEPTED && this.#orders.has(order.id))
-      throw new Error(`order ${order.id} would not cancel (${code})`);
+      throw new BrokenRule(`order ${order.id} would not cancel (${code})`);
     this.#finish(j, order, reason, 'cancelled');
   }
 
@@ -690,14 +744,14 @@ export class PerpClearing {
    * All go when it is flat or flipped (triggers too); otherwise the ones nearest the market keep
    * their quantity and the farther ones are trimmed or cancelled.
    */
-  #trimReduceOnly(j: Journal, user: bigint): void {
+  #trimReduceOnly(j: Journal, user: bigint, reserved = 0n): void {
     const p = this.#positionOf(user);
     const mine = [...this.#orders.values()].filter((o) => o.userId === user && o.reduceOnly);
     for (const o of mine) {
       const s = o.side === 'buy' ? 1n : -1n;
       if (p.qty === 0n || signOf(p.qty) === s) this.#end(j, o, 'position_closed');
     }
-    let allowance = abs(p.qty);
+    let allowance = abs(p.qty) > reserved ? abs(p.qty) - reserved : 0n;
     const resting = mine
       .filter((o) => this.#orders.has(o.id) && o.status !== 'untriggered')
       .sort(
@@ -774,7 +828,7 @@ export class PerpClearing {
       if (!next) return;
       this.#fire(j, next);
     }
-    throw new Error('triggers did not settle');
+    throw new BrokenRule('triggers did not settle');
   }
 
   #fire(j: Journal, order: PerpOrder): void {
@@ -797,10 +851,19 @@ export class PerpClearing {
     this.#figures.seq += 1n;
     order.seq = this.#figures.seq;
     order.status = 'new';
-    if (order.type === 'market') order.price = s > 0n ? band.maxBuy : band.minSell;
-    else if (s > 0n ? order.price > band.maxBuy : order.price < band.minSell) {
+    let price: bigint | null = order.type === 'market' ? (s > 0n ? band.maxBuy : band.minSell) : order.price;
+    if (s > 0n ? price > band.maxBuy : price < band.minSell) price = null;
+    if (price !== null && order.reduceOnly) price = this.#closeLimit(p, s, price, order.type === 'market');
+    if (price === null) {
       this.#finish(j, order, 'trigger_rejected', 'rejected');
       return;
+    }
+    order.price = price;
+    if (order.reduceOnly) {
+      // why: a stop that fires takes precedence over resting reduce-only orders: they are trimmed,
+      // farthest first, to what the position has left beside it (§4b.2).
+      this.#orders.delete(order.id);
+      this.#trimReduceOnly(j, order.userId, order.qty);
     }
     this.#orders.delete(order.id);
     this.#enter(j, order, order.type === 'market', false);
@@ -808,9 +871,24 @@ export class PerpClearing {
 
   // -------------------------------------------------------------------------------------------
 
+  /**
+   * What no command may leave behind, whatever the order of commands or who sent them: a negative
+   * margin, hold or known available balance, a flat position holding money. A breach throws: the host refuses the command and rebuilds the clearing from its store.
+   */
+  #check(j: Journal): void {
+    for (const p of j.positions) {
+      if (p.margin < 0n) throw new BrokenRule(`user ${p.userId}: margin ${p.margin}`);
+      if (p.qty === 0n && (p.margin !== 0n || p.entry !== 0n))
+        throw new BrokenRule(`user ${p.userId}: flat with margin ${p.margin}, entry ${p.entry}`);
+    }
+    for (const o of j.orders) if (o.hold < 0n) throw new BrokenRule(`order ${o.id}: hold ${o.hold}`);
+    for (const [user, amount] of j.available)
+      if (amount < 0n) throw new BrokenRule(`user ${user}: available ${amount}`);
+  }
+
   /** Runs a command on a fresh journal; a refusal (an error code) must come before any change. */
   #run<T = undefined>(body: (j: Journal) => string | null | { value: T }): CommandResult<T> {
-    if (this.#journal) throw new Error('a clearing command is already running');
+    if (this.#journal) throw new BrokenRule('a clearing command is already running');
     const j = new Journal(this.#available, this.#insurance);
     this.#journal = j;
     const seq = this.#figures.seq;
@@ -818,12 +896,17 @@ export class PerpClearing {
     try {
       const outcome = body(j);
       if (typeof outcome === 'string') {
-        if (j.moves.length > 0 || j.orders.size > 0) throw new Error(`refusal ${outcome} after a change`);
+        if (j.moves.length > 0 || j.orders.size > 0)
+          throw new BrokenRule(`refusal ${outcome} after a change`);
         this.#figures.seq = seq;
         this.#figures.nextOrderId = nextOrderId;
         return j.result<T>(outcome);
       }
-      if (j.fund !== 0n) throw new Error(`funding account left at ${j.fund}`);
+      // why: a fill anywhere in the command (the fund's IOC included) may have left a position at or
+      // under its maintenance margin at the mark: it is liquidated before the command ends (§4b.4).
+      this.#risk.liquidateUsers(j);
+      this.#check(j);
+      if (j.fund !== 0n) throw new BrokenRule(`funding account left at ${j.fund}`);
       // why: every command that moved money has a sequence of its own (its journal entry's reference).
       if (j.moves.length > 0 && this.#figures.seq === seq) this.#figures.seq += 1n;
       return j.result<T>(null, outcome === null ? undefined : outcome.value);

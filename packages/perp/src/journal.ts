@@ -8,6 +8,7 @@ import type {
   PerpOrder,
   PerpPosition,
 } from './state.ts';
+import { BrokenRule } from './state.ts';
 
 export const SET: PerpAccount = { system: 'SET' };
 export const FUND: PerpAccount = { system: 'FUND' };
@@ -29,6 +30,8 @@ export class Journal {
   readonly positions = new Set<PerpPosition>();
   readonly lots = new Set<InsuranceLot>();
   readonly closedLots: bigint[] = [];
+  /** Users whose positions a fill of this command changed: checked against maintenance before it ends (§4b.4). */
+  readonly touched = new Set<bigint>();
   /** The funding account within this command (0 before and after a funding event). */
   fund = 0n;
 
@@ -64,7 +67,7 @@ export class Journal {
     const known = this.available.get(account.user);
     // why: a credit to a user the host did not name needs no figure; a debit does (it was checked).
     if (known !== undefined) this.available.set(account.user, known + delta);
-    else if (delta < 0n) throw new Error(`available balance of user ${account.user} was not given`);
+    else if (delta < 0n) throw new BrokenRule(`available balance of user ${account.user} was not given`);
   }
 
   /** The available balance the command may still take from a user (0 when not given). */

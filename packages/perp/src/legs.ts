@@ -1,6 +1,7 @@
 import { FEE, IF, type Journal, pos, SET, avail as userAvail } from './journal.ts';
 import { abs, floorDiv, initialMargin, tradeFee, value } from './math.ts';
 import type { InsuranceLot, PerpPosition } from './state.ts';
+import { BrokenRule } from './state.ts';
 import type { PerpSpec } from './types.ts';
 
 /** +1 for a long (or a buy), −1 for a short (or a sell), 0 for flat. */
@@ -24,14 +25,18 @@ export function closeLeg(
   rate: bigint,
 ): { pnl: bigint; fee: bigint } {
   const size = abs(position.qty);
-  if (qty <= 0n || qty > size) throw new Error(`close of ${qty} against a position of ${size}`);
+  if (qty <= 0n || qty > size) throw new BrokenRule(`close of ${qty} against a position of ${size}`);
   const s = signOf(position.qty);
   const full = qty === size;
   const entryReleased = full ? position.entry : floorDiv(position.entry * qty, size);
   const marginReleased = full ? position.margin : floorDiv(position.margin * qty, size);
   const v = value(spec, qty, price);
   const pnl = s * (v - entryReleased);
-  const fee = rate === 0n ? 0n : tradeFee(v, rate);
+  // why: the fee is taken only from what the released margin still covers after the loss, so a
+  // close at the bankruptcy price costs the insurance fund nothing.
+  const fullFee = rate === 0n ? 0n : tradeFee(v, rate);
+  const cover = marginReleased + pnl;
+  const fee = fullFee < cover ? fullFee : cover > 0n ? cover : 0n;
   const user = position.userId;
   journal.move(SET, pos(user), pnl, 'pnl');
   journal.move(pos(user), FEE, fee, 'fee');
@@ -89,6 +94,8 @@ export function openLeg(
     fromHold += taken;
     if (fromHold < im + fee) im = fromHold - fee;
   }
+  // why: a position opened without margin is one the fund pays for at once (§4b.2).
+  if (im <= 0n) throw new BrokenRule(`user ${user}: a leg of ${qty} would open with margin ${im}`);
   journal.move(from, pos(user), im, 'open');
   journal.move(from, FEE, fee, 'fee');
   journal.move(from, userAvail(user), fromHold - im - fee, 'release');

@@ -365,15 +365,32 @@ function impactPrice(spec: PerpSpec, levels: readonly BookLevel[]): bigint | nul
   return null;
 }
 
-/** The funding interval's average premium P̄ = trunc(Σ i·PI_i / Σ i), i = 1..n; 0 for none. */
-export function averagePremium(pis: readonly bigint[]): bigint {
+/**
+ * The funding interval's average premium P̄ = trunc(Σ wᵢ·PIᵢ / Σ wᵢ) over the minutes that have a
+ * premium, each weighted by its minute's place in the interval (1 for the interval's first minute);
+ * 0 for none. A minute without a sample (the index was out) is simply absent: the later minutes keep
+ * their own weight rather than moving up the list (perpetual.md §4b.6).
+ */
+export function averagePremium(samples: readonly (readonly [minute: bigint, pi: bigint])[]): bigint {
   let num = 0n;
   let den = 0n;
-  pis.forEach((pi, i) => {
-    num += BigInt(i + 1) * pi;
-    den += BigInt(i + 1);
-  });
+  for (const [minute, pi] of samples) {
+    if (minute < 1n) throw new RangeError(`premium minute ${minute} is before its interval`);
+    num += minute * pi;
+    den += minute;
+  }
   return den === 0n ? 0n : truncDiv(num, den);
+}
+
+/**
+ * The funding rate that accrued: F scaled by the share of the interval's minutes that had a live
+ * index (`liveMinutes` of `minutes`), truncated toward zero. While the index is out, nothing accrues
+ * (perpetual.md §4 item 9, §4b.6).
+ */
+export function accruedRate(rate: bigint, liveMinutes: bigint, minutes: bigint): bigint {
+  if (minutes <= 0n) throw new RangeError(`a funding interval of ${minutes} minutes`);
+  const live = clamp(liveMinutes, 0n, minutes);
+  return truncDiv(rate * live, minutes);
 }
 
 /** Funding rate F = clamp(P̄ + clamp(I_r − P̄, ±clamp), ±cap), over RS. */
@@ -404,15 +421,31 @@ export interface MarkInput {
   lastRate: bigint;
   /** τ: milliseconds until the next funding time. */
   msToFunding: number;
-  /** MA30s(mid − I) in atoms; null when the book has no mid (an empty side). */
+  /**
+   * The five-minute average of the impact basis ((IB + IA)/2 − I, {@link impactBasis}) in atoms;
+   * null with fewer than a minute of samples in that window.
+   */
   basisAverage: bigint | null;
   /** Last trade price in ticks; null when there was no trade in 60 s. */
   last: bigint | null;
 }
 
 /**
+ * One second's sample of the impact basis in USDT atoms: the mid of the impact bid and ask (the
+ * average prices of selling and of buying the impact notional) less the index. null when either
+ * side cannot absorb the impact notional: a thin or one-sided book gives no sample (§4b.6).
+ */
+export function impactBasis(
+  index: bigint,
+  impact: { bid: bigint | null; ask: bigint | null },
+): bigint | null {
+  if (impact.bid === null || impact.ask === null) return null;
+  return floorDiv(impact.bid + impact.ask, 2n) - index;
+}
+
+/**
  * The mark's index-based components in USDT atoms: P1 = I·(1 + F_last·τ/T) (floored to an atom),
- * P2 = I + MA30s(mid − I), or null without a book.
+ * P2 = I + avg₅ₘ(impact basis), or null without enough samples.
  */
 export function markComponents(spec: PerpSpec, input: MarkInput): { p1: bigint; p2: bigint | null } {
   const tau = msOf(input.msToFunding, 'msToFunding');
@@ -426,8 +459,26 @@ export function markComponents(spec: PerpSpec, input: MarkInput): { p1: bigint; 
 }
 
 /**
- * The mark price in ticks: trunc_tick(median(P1, P2, last)). A missing component (no book, or no
- * trade in 60 s) is dropped: two components → their mean; P1 alone → the index itself.
+ * The band the mark must stay in, in ticks: the whole ticks within I·(1 ± c). When no whole tick
+ * lies inside (a clamp narrower than a tick), the tick at or below the index.
+ */
+export function markBounds(spec: PerpSpec, index: bigint): { low: bigint; high: bigint } {
+  if (index <= 0n) throw new RangeError(`bad index ${index}`);
+  const reach = (index * spec.markClamp) / RS;
+  const low = ceilDiv(index - reach, spec.tickAtoms);
+  const high = floorDiv(index + reach, spec.tickAtoms);
+  if (low > high) {
+    const at = floorDiv(index, spec.tickAtoms);
+    return { low: at, high: at };
+  }
+  return { low, high };
+}
+
+/**
+ * The mark price in ticks (perpetual.md §1 as amended): raw = median(P1, P2, last), a missing
+ * component dropped (two → their mean; P1 alone → the index itself), truncated to a tick and held
+ * within I·(1 ± c): whatever trades print and whatever the book shows, the mark does not leave
+ * that band around the index (§4b.1).
  */
 export function markPrice(spec: PerpSpec, input: MarkInput): bigint {
   const { p1, p2 } = markComponents(spec, input);
@@ -438,7 +489,8 @@ export function markPrice(spec: PerpSpec, input: MarkInput): bigint {
   else if (last !== null) atoms = floorDiv(p1 + last, 2n);
   // why: the spec says "index only → index": with neither book nor trades the mark is I, not P1.
   else atoms = input.index;
-  return floorDiv(atoms, spec.tickAtoms);
+  const { low, high } = markBounds(spec, input.index);
+  return clamp(floorDiv(atoms, spec.tickAtoms), low, high);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -448,6 +500,15 @@ export function markPrice(spec: PerpSpec, input: MarkInput): bigint {
 const USDT = ATOMS;
 /** Percent as a rate over RS. */
 const PCT = RS / 100n;
+/** The mark's default clamp c: 0.5 % of the index. */
+export const DEFAULT_MARK_CLAMP = PCT / 2n;
+
+/** The highest clamp a market may set: MMR₁/4, so the mark alone cannot take a fresh 5x position to liquidation. */
+export function maxMarkClamp(tiers: readonly Tier[]): bigint {
+  const first = tiers[0];
+  if (!first) throw new RangeError('a market needs at least one tier');
+  return first.mmr / 4n;
+}
 
 /** The risk-limit table of §1, in USDT atoms and rates over RS. A fresh array each call. */
 export function defaultTiers(): Tier[] {
@@ -483,6 +544,7 @@ export function demoSpec(symbol: string, tickAtoms: bigint, lotAtoms: bigint): P
     fundingClamp: 50_000n,
     fundingCap: 1_500_000n,
     impactNotional: 1_000n * USDT,
+    markClamp: DEFAULT_MARK_CLAMP,
     maxLeverage: 5,
   };
 }

@@ -194,3 +194,12 @@ export interface CommandResult<T = undefined> {
   /** Lots that were closed whole (removed). */
   closedLots: bigint[];
 }
+
+/**
+ * A rule no command may break was about to be broken (a reduce-only fill that opens, a leg opening
+ * without margin, a negative margin, hold or balance, a book out of step): the clearing's state is
+ * partly changed, so its host refuses the command and rebuilds the clearing from its store.
+ */
+export class BrokenRule extends Error {
+  override readonly name = 'BrokenRule';
+}

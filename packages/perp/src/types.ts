@@ -42,6 +42,11 @@ export interface PerpSpec {
   fundingCap: bigint;
   /** Impact margin notional in USDT atoms (200 · max leverage = 1 000 USDT). */
   impactNotional: bigint;
+  /**
+   * The mark's clamp c over RS (0.5 % = 500 000): the mark never leaves I·(1 ± c), so no customer's
+   * orders can move it further from the index (perpetual.md §1, §4b.1). At most MMR₁/4.
+   */
+  markClamp: bigint;
   /** Highest leverage any tier allows. */
   maxLeverage: number;
 }

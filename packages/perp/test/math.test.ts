@@ -4,6 +4,7 @@ import {
   type AdlCandidate,
   ATOMS,
   abs,
+  accruedRate,
   averagePremium,
   bankruptcyPrice,
   ceilDiv,
@@ -15,6 +16,7 @@ import {
   floorDiv,
   fundingPayment,
   fundingRate,
+  impactBasis,
   impactPrices,
   initialMargin,
   isLiquidatable,
@@ -23,8 +25,10 @@ import {
   liquidationPriceInTier,
   maintenanceMargin,
   marginRemovalAllowed,
+  markBounds,
   markComponents,
   markPrice,
+  maxMarkClamp,
   median3,
   orderHold,
   type PositionFigures,
@@ -346,9 +350,31 @@ describe('T12 band and order hold', () => {
 
 describe('T13 funding rate and mark', () => {
   it('averages premiums with weights 1..n and clamps the rate', () => {
-    expect(averagePremium([10_000n, 40_000n])).toBe(30_000n);
+    expect(
+      averagePremium([
+        [1n, 10_000n],
+        [2n, 40_000n],
+      ]),
+    ).toBe(30_000n);
     expect(averagePremium([])).toBe(0n);
-    expect(averagePremium([-1n, -1n])).toBe(-1n);
+    expect(
+      averagePremium([
+        [1n, -1n],
+        [2n, -1n],
+      ]),
+    ).toBe(-1n);
+    // §4b.6: a missing minute keeps the later ones at their own weight (3, not 2).
+    expect(
+      averagePremium([
+        [1n, 10_000n],
+        [3n, 50_000n],
+      ]),
+    ).toBe(40_000n);
+    expect(() => averagePremium([[0n, 1n]])).toThrow(RangeError);
+    expect(accruedRate(10_000n, 240n, 480n)).toBe(5_000n);
+    expect(accruedRate(-10_001n, 1n, 480n)).toBe(-20n);
+    expect(accruedRate(10_000n, 0n, 480n)).toBe(0n);
+    expect(accruedRate(10_000n, 500n, 480n)).toBe(10_000n);
     expect(fundingRate(BTC, 30_000n)).toBe(10_000n);
     expect(fundingRate(BTC, 100_000n)).toBe(50_000n);
     expect(fundingRate(BTC, 2_000_000n)).toBe(1_500_000n);
@@ -375,6 +401,32 @@ describe('T13 funding rate and mark', () => {
     expect(markPrice(BTC, { ...base, basisAverage: U('12.3'), last: null })).toBe(P('60006.9'));
     expect(markPrice(BTC, { ...base, basisAverage: null, last: P('60005.0') })).toBe(P('60003.2'));
     expect(markPrice(BTC, { ...base, basisAverage: null, last: null })).toBe(P('60000.0'));
+  });
+
+  it('holds the mark within I·(1 ± c) whatever last and the basis say (§4b.1)', () => {
+    const base = { index: U('60000'), lastRate: 0n, msToFunding: 2 * HOUR };
+    // c = 0.5 %: 59 700.0 … 60 300.0.
+    expect(markBounds(BTC, U('60000'))).toEqual({ low: P('59700.0'), high: P('60300.0') });
+    // A last 40 % under a flat index, and a basis dragged with it: the mark stops at the bound.
+    expect(markPrice(BTC, { ...base, basisAverage: -U('24000'), last: P('36000.0') })).toBe(P('59700.0'));
+    expect(markPrice(BTC, { ...base, basisAverage: null, last: P('36000.0') })).toBe(P('59700.0'));
+    expect(markPrice(BTC, { ...base, basisAverage: U('9000'), last: P('90000.0') })).toBe(P('60300.0'));
+    // Within the band the median is untouched.
+    expect(markPrice(BTC, { ...base, basisAverage: U('100'), last: P('60200.0') })).toBe(P('60100.0'));
+    // A bound that is not a whole tick: the tick inside it, never a fraction outside.
+    expect(markBounds(BTC, U('60000.05'))).toEqual({ low: P('59700.1'), high: P('60300.0') });
+    // A clamp narrower than a tick: the tick at or below the index.
+    expect(markBounds({ ...BTC, markClamp: 1n }, U('60000.05'))).toEqual({
+      low: P('60000.0'),
+      high: P('60000.0'),
+    });
+    expect(maxMarkClamp(BTC.tiers)).toBe(500_000n);
+  });
+
+  it('an impact basis needs both sides to absorb the impact notional', () => {
+    expect(impactBasis(U('60000'), { bid: U('59990'), ask: U('60020') })).toBe(U('5'));
+    expect(impactBasis(U('60000'), { bid: null, ask: U('60020') })).toBeNull();
+    expect(impactBasis(U('60000'), { bid: U('59990'), ask: null })).toBeNull();
   });
 
   it('premium index from impact prices; a side that cannot absorb the notional gives null', () => {

@@ -212,7 +212,7 @@ describe('perpetual scenarios (perpetual.md §5)', () => {
     expect(m.clearing.lots()).toEqual([]);
   });
 
-  it('T9 reduce-only orders: exact rounding, trimming nearest first, lifetime profit exactly 8 800', () => {
+  it('T9 reduce-only orders: exact rounding, resting ones never above the position, lifetime profit exactly 8 800', () => {
     const m = Market.at({
       mark: '70000.0',
       positions: [
@@ -222,8 +222,14 @@ describe('perpetual scenarios (perpetual.md §5)', () => {
     });
     m.deposit(3n, U('100000'));
     m.ok(limit(1n, 'sell', '70000.0', '0.5', { reduceOnly: true }));
-    m.ok(limit(1n, 'sell', '71000.0', '0.6', { reduceOnly: true }));
-    m.ok(limit(1n, 'sell', '72000.0', '0.3', { reduceOnly: true }));
+    // §4b.2: resting reduce-only 0.5 + 0.6 would exceed the long of 0.9; 0.4 is what is left.
+    expect(m.run(limit(1n, 'sell', '71000.0', '0.6', { reduceOnly: true })).error).toBe(
+      'REDUCE_ONLY_EXCEEDS_POSITION',
+    );
+    m.ok(limit(1n, 'sell', '71000.0', '0.4', { reduceOnly: true }));
+    expect(m.run(limit(1n, 'sell', '72000.0', '0.001', { reduceOnly: true })).error).toBe(
+      'REDUCE_ONLY_EXCEEDS_POSITION',
+    );
     m.ok(limit(3n, 'buy', '70000.0', '0.5'));
     const p = m.clearing.position(1n)!;
     expect(p.entry).toBe(5_460_000_000_000n - 3_033_333_333_333n);
@@ -235,6 +241,81 @@ describe('perpetual scenarios (perpetual.md §5)', () => {
     const flat = m.clearing.position(1n)!;
     expect([flat.qty, flat.entry, flat.margin]).toEqual([0n, 0n, 0n]);
     expect(flat.realised).toBe(U('8800') - 700_000_000n - 568_000_000n);
+  });
+
+  it('a position reduced by another order trims the resting reduce-only orders, farthest first', () => {
+    const m = Market.at({
+      mark: '70000.0',
+      positions: [
+        { user: 1n, qty: '0.9', entry: '54600', margin: '10920' },
+        { user: 2n, qty: '-0.9', entry: '54600', margin: '30000' },
+      ],
+    });
+    m.deposit(1n, U('10000'));
+    m.deposit(3n, U('100000'));
+    m.ok(limit(1n, 'sell', '70000.0', '0.5', { reduceOnly: true }));
+    m.ok(limit(1n, 'sell', '71000.0', '0.4', { reduceOnly: true }));
+    // A plain sell finds no room left to close: it rests as an opening order with a hold...
+    const plain = m.ok(limit(1n, 'sell', '69000.0', '0.2'));
+    expect(plain.value!.map((o) => [o.reduceOnly, o.qty, o.hold > 0n])).toEqual([[false, U('0.2'), true]]);
+    // ...yet when it fills it nets against the long (one-way), and the farther reduce-only order gives way.
+    m.ok(limit(3n, 'buy', '69000.0', '0.2'));
+    expect(m.clearing.position(1n)!.qty).toBe(U('0.7'));
+    expect(m.clearing.openOrders(1n).map((o) => [o.price, o.qty - o.filledQty])).toEqual([
+      [P('70000.0'), U('0.5')],
+      [P('71000.0'), U('0.2')],
+    ]);
+  });
+
+  it('one sweep through a held sell and a reduce-only sell settles the reduce-only fill first: nothing opens without margin', () => {
+    const m = Market.at({
+      mark: '70000.0',
+      positions: [
+        { user: 1n, qty: '1', entry: '70000', margin: '14000' },
+        { user: 2n, qty: '-1', entry: '70000', margin: '14000' },
+      ],
+    });
+    m.deposit(1n, U('20000'));
+    m.deposit(3n, U('100000'));
+    m.ok(limit(1n, 'sell', '70100.0', '1', { reduceOnly: true }));
+    m.ok(limit(1n, 'sell', '70000.0', '1'));
+    const avail = m.avail(1n);
+    m.ok(market(3n, 'buy', '2'));
+    const p = m.clearing.position(1n)!;
+    // Closed 1 at 70 100.0 (the reduce-only order), opened a short of 1 at 70 000.0 with the plain order's hold.
+    expect([p.qty, p.entry, p.margin]).toEqual([-U('1'), U('70000'), U('14000')]);
+    // Payout of the close (margin 14 000 + profit 100 − maker fee 14.02), then what the plain order's
+    // hold (IM 14 000 + taker fee 35) leaves over the IM and maker fee 14 it paid.
+    expect(m.avail(1n) - avail).toBe(U('14000') + U('100') - U('14.02') + U('21'));
+    expect(m.clearing.openOrders(1n)).toEqual([]);
+  });
+
+  it('a close never fills past the bankruptcy price: a limit past it is refused, a market close stops at it', () => {
+    // Long 1 @ 60 000.0, 5x: BP 48 000.0. Mark 50 000.0: the band reaches down to 47 500.0.
+    const m = Market.at({
+      mark: '50000.0',
+      positions: [
+        { user: 1n, qty: '1', entry: '60000', margin: '12000' },
+        { user: 2n, qty: '-1', entry: '60000', margin: '30000' },
+      ],
+      insurance: '1000',
+    });
+    m.deposit(3n, U('100000'));
+    for (const price of ['47500.0', '47999.9'])
+      expect(m.run(limit(1n, 'sell', price, '1', { reduceOnly: true })).error).toBe('PRICE_OUT_OF_BAND');
+    m.ok(limit(3n, 'buy', '47600.0', '1'));
+    const close = m.ok(market(1n, 'sell', '1', { reduceOnly: true }));
+    expect(close.value!.map((o) => [o.price, o.status, o.filledQty])).toEqual([
+      [P('48000.0'), 'expired', 0n],
+    ]);
+    expect(m.clearing.position(1n)!.qty).toBe(U('1'));
+    // At the bankruptcy price itself the close pays out nothing, takes no fee it cannot cover, and
+    // costs the fund nothing.
+    m.ok(limit(1n, 'sell', '48000.0', '1', { reduceOnly: true }));
+    m.ok(limit(3n, 'buy', '48000.0', '1'));
+    expect(m.clearing.position(1n)!.qty).toBe(0n);
+    expect(m.avail(1n)).toBe(0n);
+    expect(m.clearing.figures.insurance).toBe(U('1000'));
   });
 
   it('T10 mark trigger: a stop on mark ignores last, fires on the truncated mark, is refused when it would fire', () => {

@@ -105,6 +105,7 @@ export const RESULT_CODES = {
   ADJUSTMENT_SAME_STAFF: { code: 6010, status: 200 },
   ADJUSTMENT_ALREADY_DECIDED: { code: 6011, status: 200 },
   DOCUMENT_NUMBER_MISMATCH: { code: 6012, status: 200 },
+  DOCUMENT_COUNTRY_MISMATCH: { code: 6013, status: 200 },
   // 7xxx trading (delivery contracts now; spot and perpetual reuse the general ones)
   MARKET_NOT_OPEN: { code: 7001, status: 200 },
   TRADING_BANNED: { code: 7002, status: 200 },
@@ -145,6 +146,10 @@ export const RESULT_CODES = {
   REDUCE_ONLY_WHILE_FROZEN: { code: 7065, status: 200 },
   POSITION_NOT_FOUND: { code: 7066, status: 200 },
   MARGIN_REMOVAL_DENIED: { code: 7067, status: 200 },
+  // why: resting reduce-only orders plus the new one may not exceed the position (perpetual.md §4b.2).
+  REDUCE_ONLY_EXCEEDS_POSITION: { code: 7068, status: 200 },
+  // why: a market's mark clamp must be above 0 and at most tier 1's MMR / 4 (perpetual.md §1, Mark).
+  MARK_CLAMP_INVALID: { code: 7069, status: 200 },
   // 76xx launchpad, 77xx agents
   LP_NOT_STARTED: { code: 7601, status: 200 },
   LP_CLOSED: { code: 7602, status: 200 },

@@ -465,6 +465,18 @@ export function isTransactionConflict(error: unknown): boolean {
 }
 
 /**
+ * Whether the store refused what a transaction wrote (its data, not the connection): a data
+ * exception (SQLSTATE class 22), an integrity constraint (23), a raised exception (P0) on
+ * PostgreSQL, or a constraint on SQLite. A lost connection, a server shutting down or a
+ * transaction ended for idling is not a refusal: writing the same again later may well succeed.
+ */
+export function isDataRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return /^(22|23|P0)[0-9A-Z]{3}$/.test(code) || code.startsWith('SQLITE_CONSTRAINT');
+}
+
+/**
  * Runs `attempt` until it does not fail for a conflict, at most {@link TRANSACTION_ATTEMPTS}
  * times, with a short random pause between (so the two sides of a deadlock do not meet again).
  */

@@ -21,10 +21,22 @@ export class KeyedHash {
 }
 
 /**
- * An identity document's number as it is compared: letters upper-cased; spaces, dashes, dots and
- * slashes (which people type differently from the document) dropped; prefixed by the issuing
- * country, since numbers are unique only within their issuer.
+ * What an identity document is recognised by: its number alone, as `canonicalDocumentNumber`
+ * (`@bourse/shared`) reads it, whatever country the customer declares. One passport approved
+ * under two declared countries is one identity.
  */
-export function normalizeDocumentNumber(country: string, number: string): string {
-  return `${country.trim().toUpperCase()}:${number.replace(/[\s\-./]/g, '').toUpperCase()}`;
+export function documentNumberKey(canonicalNumber: string): string {
+  // why: the prefix is never a two-letter country, so no key here equals a legacy one below.
+  return `document-number:${canonicalNumber}`;
+}
+
+/**
+ * The key identity documents were hashed under before: `<country>:<number>`, the declared country
+ * included. Those hashes stay in the store (the numbers behind them are not kept, so they cannot be
+ * re-hashed); the identity module recomputes this key for a number it is given, to recognise a
+ * document recorded the old way. For a number that passes `canonicalDocumentNumber`,
+ * the old normalisation gave the same canonical form, so the old hash is found again.
+ */
+export function legacyDocumentKey(country: string, canonicalNumber: string): string {
+  return `${country.trim().toUpperCase()}:${canonicalNumber}`;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from './clock.ts';
-import type { Db } from './db.ts';
+import { type Db, executeSql, isPostgres, transactionOnce } from './db.ts';
 import { toMillis } from './time.ts';
 
 /**
@@ -61,6 +61,11 @@ export class MarketOwnership {
 
   get nodeId(): string {
     return this.#o.nodeId;
+  }
+
+  /** How long a lease lasts without renewal; the markets' batches are limited by it ({@link runOwnedBatch}). */
+  get leaseMs(): number {
+    return this.#o.leaseMs;
   }
 
   /** The epoch this node holds `symbol` at, or undefined. */
@@ -281,6 +286,40 @@ export class MarketOwnership {
       .execute()
       .catch((error) => this.#o.log('warn', 'market lease release failed', { symbol, err: error }));
   }
+}
+
+/**
+ * How long a batch of an owned market may sit idle inside its transaction: half the lease. The
+ * owner renews its leases every third of the lease, so when it stops between two statements of a
+ * batch (paused, its event loop stalled, its host frozen) its lease still has two thirds to run;
+ * PostgreSQL ends the batch's session at this limit, before the lease can pass, with a sixth of
+ * the lease to spare for a late renewal. The batch's row locks go with it: the node that takes the
+ * market next does not wait for them, the markets whose rows the batch held (its users'
+ * accounts) wait at most this long, and the owner, resumed, finds its batch gone: it commits
+ * nothing of it, and its next batch fails its fence once a newer epoch holds the market.
+ */
+export function batchIdleLimitMs(leaseMs: number): number {
+  return Math.max(1, Math.floor(leaseMs / 2));
+}
+
+/**
+ * Runs one batch of an owned market (spot, perpetual) in ONE transaction: not run again by the
+ * store on a conflict (the sequencer changed its memory in it, and rebuilds before it tries
+ * again), and on PostgreSQL idle inside for at most {@link batchIdleLimitMs} of `leaseMs`. `work`
+ * fences the batch on its epoch (its first write), so no batch of an older owner commits once a
+ * newer epoch holds the market.
+ */
+export function runOwnedBatch<T>(db: Db, leaseMs: number, work: (trx: Db) => Promise<T>): Promise<T> {
+  return transactionOnce(db).execute(async (trx) => {
+    // why: local to the transaction (`set_config(…, true)`): the pool's connections serve other
+    // work afterwards, whose transactions may legitimately wait longer.
+    if (isPostgres(trx)) {
+      await executeSql(trx, "select set_config('idle_in_transaction_session_timeout', ?, true)", [
+        `${batchIdleLimitMs(leaseMs)}ms`,
+      ]);
+    }
+    return work(trx);
+  });
 }
 
 function hashOf(text: string): number {

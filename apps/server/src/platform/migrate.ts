@@ -29,6 +29,9 @@ import * as storedFiles from './migrations/2026_11_27_0031_stored_files.ts';
 import * as platformHalt from './migrations/2026_11_27_0032_platform_halt.ts';
 import * as perpetual from './migrations/2026_11_27_0033_perpetual.ts';
 import * as perpMarginRequests from './migrations/2026_11_27_0034_perp_margin_requests.ts';
+import * as perpRequestFingerprints from './migrations/2026_11_29_0035_perp_request_fingerprints.ts';
+import * as perpMarkClamp from './migrations/2026_11_29_0036_perp_mark_clamp.ts';
+import * as identityNumberHash from './migrations/2026_11_29_0037_identity_number_hash.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -62,6 +65,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0032_platform_halt': platformHalt,
   '2026_11_27_0033_perpetual': perpetual,
   '2026_11_27_0034_perp_margin_requests': perpMarginRequests,
+  '2026_11_29_0035_perp_request_fingerprints': perpRequestFingerprints,
+  '2026_11_29_0036_perp_mark_clamp': perpMarkClamp,
+  '2026_11_29_0037_identity_number_hash': identityNumberHash,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

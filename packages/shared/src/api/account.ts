@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCountryCode } from '../countries.ts';
+import { canonicalDocumentNumber } from '../document-number.ts';
 import { optionalText, textField, tokenField } from './fields.ts';
 import { idField, pageField } from './wallet.ts';
 
@@ -77,11 +78,12 @@ export const IdentitySubmitBody = z.object({
     error: 'PHONE_INVALID',
   }),
   /**
-   * The document's number as printed (spaces, dashes, dots and slashes are ignored). The server
-   * keeps only a keyed hash of it: one identity, one trial grant, across accounts.
+   * The document's number as printed, compared as {@link canonicalDocumentNumber} reads it (case,
+   * separators and full-width forms do not matter). The server keeps only a keyed hash of it: one
+   * identity, one trial grant, across accounts, whatever country is declared.
    */
   idno: textField('DOCUMENT_NUMBER_INVALID', { max: 60 }).refine(
-    (v) => /^[A-Za-z0-9]{4,40}$/.test(v.replace(/[\s\-./]/g, '')),
+    (v) => canonicalDocumentNumber(v) !== undefined,
     { error: 'DOCUMENT_NUMBER_INVALID' },
   ),
   front: textField('IMAGE_REQUIRED', { max: 64 }),

@@ -37,11 +37,17 @@ export const IdentityImageParams = IdentityIdParams.extend({ side: z.enum(['fron
 export const IdentityRejectBody = z.object({ reason: textField('PARAM_ERROR', { max: 500 }) });
 
 /**
- * `POST /identity/:id/approve`: the document number as the reviewer reads it on the image. It must
- * match the one the customer typed (compared by their keyed hashes), so one real document cannot
- * be approved under several invented numbers, each bringing a trial grant.
+ * `POST /identity/:id/approve`: the document number and the issuing country as the reviewer reads
+ * them on the image. The number must match the one the customer typed (compared by their keyed
+ * hashes), so one real document cannot be approved under several invented numbers, each bringing a
+ * trial grant; the country must be the one the customer declared, so the identity is recorded with
+ * the country its document shows.
  */
-export const IdentityApproveBody = z.object({ idno: IdentitySubmitBody.shape.idno });
+export const IdentityApproveBody = z.object({
+  idno: IdentitySubmitBody.shape.idno,
+  country: IdentitySubmitBody.shape.country,
+});
+export type IdentityApproveBody = z.input<typeof IdentityApproveBody>;
 
 /** Which actions need a verified identity (the `identity.*` settings). */
 export const IdentityPolicy = z.object({

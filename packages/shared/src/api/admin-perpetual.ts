@@ -8,7 +8,8 @@ import { pageField } from './wallet.ts';
  *
  * Paths (permission in brackets; `perp.manage`: owner; `perp.read`: owner, finance, compliance):
  * - GET  `/perp/markets` [read] → `AdminPerpMarketList` (parameters and live figures)
- * - POST `/perp/markets/:symbol` [manage] `EditPerpMarketBody` → `AdminPerpMarket` (audited)
+ * - POST `/perp/markets/:symbol` [manage] `EditPerpMarketBody` → `AdminPerpMarket` (fees, band,
+ *   mark clamp, status; audited)
  * - POST `/perp/markets/:symbol/insurance` [manage] `FundInsuranceBody` → `AdminPerpMarket`
  *   (moves USDT from the platform treasury into the market's insurance fund; audited)
  * - GET  `/perp/insurance` [read] `AdminPerpPageQuery` → `AdminInsurancePage` (every movement of a fund)
@@ -36,6 +37,12 @@ const ratioText = z
   .regex(/^0(\.\d{1,4})?$/, { error: 'PARAM_ERROR' })
   .refine((v) => Number(v) <= 0.1, { error: 'PARAM_ERROR' });
 
+/** The mark clamp as a ratio with up to 8 decimals (a rate over 10^8): `"0.005"` is 0.5 %. */
+const clampText = z
+  .string({ error: 'PARAM_MISSING' })
+  .trim()
+  .regex(/^\d{1,3}(\.\d{1,8})?$/, { error: 'PARAM_ERROR' });
+
 export const AdminPerpTier = z.object({
   maxNotional: decimal.nullable(),
   maxLeverage: z.number().int(),
@@ -57,6 +64,8 @@ export const AdminPerpMarket = z.object({
   tiers: z.array(AdminPerpTier),
   fundingIntervalHours: z.number().int(),
   fundingCap: decimal,
+  /** The mark never leaves index·(1 ± markClamp); at most a quarter of tier 1's `mmr`. */
+  markClamp: decimal,
   status: z.enum(['open', 'halted']),
   simulated: z.boolean(),
   /** Live figures. */
@@ -77,11 +86,16 @@ export type AdminPerpMarket = z.infer<typeof AdminPerpMarket>;
 export const AdminPerpMarketList = z.array(AdminPerpMarket);
 export type AdminPerpMarketList = z.infer<typeof AdminPerpMarketList>;
 
-/** Fee ratios, band and status; every field optional; the reason goes into the audit record. */
+/**
+ * Fee ratios, band, mark clamp and status; every field optional; the reason goes into the audit
+ * record. The clamp's bounds depend on the market's tiers, so the server checks them
+ * (`MARK_CLAMP_INVALID`: above 0 and at most tier 1's maintenance margin rate / 4).
+ */
 export const EditPerpMarketBody = z.object({
   makerFee: ratioText.optional(),
   takerFee: ratioText.optional(),
   band: ratioText.optional(),
+  markClamp: clampText.optional(),
   status: z.enum(['open', 'halted'], { error: 'PARAM_ERROR' }).optional(),
   reason: reasonField,
 });

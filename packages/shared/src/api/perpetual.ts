@@ -221,6 +221,8 @@ export const PerpMarket = z.object({
   tiers: z.array(PerpTier),
   funding_interval_hours: z.number().int(),
   funding_cap: decimal,
+  /** The mark's clamp c as a ratio (`"0.005"` = 0.5 %): the mark always stays within index·(1 ± c). */
+  mark_clamp: decimal,
   status: z.enum(['open', 'halted']),
   /** The index comes from the demo's simulated feed, not real exchanges. */
   simulated: z.boolean(),

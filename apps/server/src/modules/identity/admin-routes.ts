@@ -99,7 +99,7 @@ export async function identityAdminRoutes(
       tags,
       operationId: 'adminApproveIdentity',
       summary:
-        'Approve a submission under review, confirming the document number read on the image; the user is notified (audited)',
+        'Approve a submission under review, confirming the document number and issuing country read on the image; the user is notified (audited)',
       params: IdentityIdParams,
       body: IdentityApproveBody,
       response: { 200: envelope(IdentityReview) },
@@ -111,6 +111,7 @@ export async function identityAdminRoutes(
           await identity.decide(staffActorOf(request), BigInt(request.params.id), {
             approve: true,
             documentNumber: request.body.idno,
+            country: request.body.country,
           }),
         ),
       ),

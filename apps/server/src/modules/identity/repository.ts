@@ -34,6 +34,7 @@ export async function insertVerification(
     country: string;
     mobile: string;
     docHash: string;
+    numberHash: string;
     front: string;
     back: string;
     now: Millis;
@@ -50,6 +51,7 @@ export async function insertVerification(
       country: row.country,
       mobile: row.mobile,
       doc_hash: row.docHash,
+      number_hash: row.numberHash,
       front_image: row.front,
       back_image: row.back,
       status: row.status ?? 'pending',
@@ -105,8 +107,8 @@ export async function decide(
     reason: string;
     staffId: bigint;
     now: Millis;
-    /** On approval: the hash of the number the reviewer confirmed on the image. */
-    docHash?: string;
+    /** On approval: the identity of the number the reviewer confirmed on the image. */
+    identity?: { docHash: string; numberHash: string };
   },
 ): Promise<boolean> {
   const result = await db
@@ -116,7 +118,9 @@ export async function decide(
       reason: decision.reason,
       reviewed_by: decision.staffId,
       reviewed_at: decision.now,
-      ...(decision.docHash === undefined ? {} : { doc_hash: decision.docHash }),
+      ...(decision.identity === undefined
+        ? {}
+        : { doc_hash: decision.identity.docHash, number_hash: decision.identity.numberHash }),
     })
     .where('id', '=', id)
     .where('status', '=', 'pending')
@@ -161,4 +165,55 @@ export async function listSameDocumentUsers(db: Db, userId: bigint): Promise<big
     .where('other.user_id', '!=', userId)
     .execute();
   return rows.map((row) => row.user_id);
+}
+
+/**
+ * The countries declared by submissions under review or approved that still carry only a hash of
+ * `<country>:<number>` (recorded before numbers were hashed alone): under each, a number's old hash
+ * is tried.
+ */
+export async function listLegacyHashCountries(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('identity_verifications')
+    .select('country')
+    .distinct()
+    .where('number_hash', 'is', null)
+    .where('doc_hash', 'is not', null)
+    .where('status', 'in', ['pending', 'approved'])
+    .execute();
+  return rows.map((row) => row.country);
+}
+
+/**
+ * Submissions under review or approved of one document number, oldest first: those recorded with
+ * its hash (`numberHash`), and those recorded before with one of its old hashes (`legacyHashes`).
+ */
+export function listSameNumber(db: Db, numberHash: string, legacyHashes: readonly string[]) {
+  return db
+    .selectFrom('identity_verifications')
+    .select(['id', 'user_id', 'status', 'doc_hash', 'number_hash'])
+    .where('status', 'in', ['pending', 'approved'])
+    .where((eb) =>
+      legacyHashes.length === 0
+        ? eb('number_hash', '=', numberHash)
+        : eb.or([
+            eb('number_hash', '=', numberHash),
+            eb.and([eb('number_hash', 'is', null), eb('doc_hash', 'in', legacyHashes)]),
+          ]),
+    )
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+/** Records which identity a submission's document is, and its number's hash. */
+export async function setIdentity(
+  db: Db,
+  id: bigint,
+  identity: { docHash: string; numberHash: string },
+): Promise<void> {
+  await db
+    .updateTable('identity_verifications')
+    .set({ doc_hash: identity.docHash, number_hash: identity.numberHash })
+    .where('id', '=', id)
+    .execute();
 }

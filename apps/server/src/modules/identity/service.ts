@@ -1,8 +1,14 @@
-import { AppError, isAmountString, parseAmount, type ResultKey } from '@bourse/shared';
+import {
+  AppError,
+  canonicalDocumentNumber,
+  isAmountString,
+  parseAmount,
+  type ResultKey,
+} from '@bourse/shared';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
-import { type KeyedHash, normalizeDocumentNumber } from '../../platform/keyed-hash.ts';
+import { documentNumberKey, type KeyedHash, legacyDocumentKey } from '../../platform/keyed-hash.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import type { IdentityDocType, IdentityStatus } from '../../platform/schema.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
@@ -40,10 +46,32 @@ export interface IdentityDeps {
 }
 
 /**
- * Work done inside the transaction that approves an identity, with the keyed hash of its document
- * (the delivery module gives the account its trial money there, once per identity).
+ * Work done inside the transaction that approves an identity, with the identity its document is
+ * (`doc_hash`: one per document number, whatever country is declared; the delivery module gives
+ * the account its trial money there, once per identity).
  */
 export type ApprovalHook = (trx: Db, userId: bigint, identityHash: string) => Promise<void>;
+
+/** Which identity a document is, and the keyed hash of its number. */
+interface DocumentIdentity {
+  /** What trial grants and same-identity links are keyed on (`identity_verifications.doc_hash`). */
+  docHash: string;
+  /** The keyed hash of the canonical number alone (`identity_verifications.number_hash`). */
+  numberHash: string;
+  /** Accounts whose approved identity this document already is. */
+  approvedUsers: bigint[];
+}
+
+/** A document number's canonical form (`canonicalDocumentNumber`); DOCUMENT_NUMBER_INVALID if none. */
+function canonicalNumberOf(documentNumber: string): string {
+  const canonical = canonicalDocumentNumber(documentNumber);
+  if (canonical === undefined) throw new AppError('DOCUMENT_NUMBER_INVALID');
+  return canonical;
+}
+
+function normalizeCountry(country: string): string {
+  return country.trim().toUpperCase();
+}
 
 function maskRealName(name: string): string {
   const chars = [...name];
@@ -85,6 +113,7 @@ export const DECIDE_APPROVE_ERRORS = [
   'ILLEGAL_OPERATION',
   'DOCUMENT_NUMBER_INVALID',
   'DOCUMENT_NUMBER_MISMATCH',
+  'DOCUMENT_COUNTRY_MISMATCH',
   'PHONE_INVALID',
   'REALNAME_INVALID',
   'COUNTRY_INVALID',
@@ -159,19 +188,24 @@ export class IdentityService {
     },
   ): Promise<void> {
     const { db, clock, users } = this.#deps;
+    const canonical = canonicalNumberOf(input.documentNumber);
     if (await repo.hasOpenOrApproved(db, auth.userId)) throw new AppError('REALNAME_ALREADY');
     if (input.front === input.back) throw new AppError('IMAGE_REQUIRED');
     try {
       await db.transaction().execute(async (trx) => {
         if (!(await repo.useUpload(trx, auth.userId, input.front))) throw new AppError('IMAGE_REQUIRED');
         if (!(await repo.useUpload(trx, auth.userId, input.back))) throw new AppError('IMAGE_REQUIRED');
+        // why: a submission under review already links its account to others of the same document
+        // (the hedge rule), so it records the identity the typed number is.
+        const identity = await this.#identityOf(trx, canonical);
         await repo.insertVerification(trx, {
           userId: auth.userId,
           type: input.type,
           realName: input.realName,
           country: input.country,
           mobile: input.mobile,
-          docHash: this.documentHash(input.country, input.documentNumber),
+          docHash: identity.docHash,
+          numberHash: identity.numberHash,
           front: input.front,
           back: input.back,
           now: toMillis(clock.now()),
@@ -184,9 +218,49 @@ export class IdentityService {
     }
   }
 
-  /** The keyed hash of a document number (with its issuing country): what is stored and compared. */
-  documentHash(country: string, documentNumber: string): string {
-    return this.#deps.documentHash.hash(normalizeDocumentNumber(country, documentNumber));
+  /**
+   * Which identity a canonical document number is, inside `trx`. Its hash is of the number alone;
+   * rows recorded before (hashed with their declared country, the number not kept) are recognised
+   * by recomputing that old hash under each country they declare. The identity is the `doc_hash`
+   * of the document's first approval when it has one (an old hash for a document approved before:
+   * the grants given are keyed on it, so the unique (plan, identity) index still refuses a second),
+   * the number's hash otherwise. Every submission under review or approved of the number is
+   * re-keyed to that identity and given the number's hash: the same document declared under
+   * several countries before becomes one identity, and an old row is found by its number's hash
+   * from then on.
+   */
+  async #identityOf(trx: Db, canonical: string): Promise<DocumentIdentity> {
+    const { documentHash } = this.#deps;
+    const numberHash = documentHash.hash(documentNumberKey(canonical));
+    const legacyHashes = (await repo.listLegacyHashCountries(trx)).map((country) =>
+      documentHash.hash(legacyDocumentKey(country, canonical)),
+    );
+    const rows = await repo.listSameNumber(trx, numberHash, legacyHashes);
+    const approved = rows.filter((row) => row.status === 'approved');
+    const docHash = approved.find((row) => row.doc_hash !== null)?.doc_hash ?? numberHash;
+    // why: rows in ascending id order, so two approvals of one number re-key them in the same
+    // order and never wait on each other's row locks in a cycle.
+    for (const row of rows) {
+      if (row.doc_hash === docHash && row.number_hash === numberHash) continue;
+      await repo.setIdentity(trx, row.id, { docHash, numberHash });
+    }
+    return { docHash, numberHash, approvedUsers: [...new Set(approved.map((row) => row.user_id))] };
+  }
+
+  /**
+   * Whether `canonical` is the number the customer typed for this submission: compared with its
+   * number's hash, or for a submission recorded before, with its hash of declared country and
+   * number. A submission from before numbers were asked for has neither and takes the reviewer's.
+   */
+  #isNumberOf(
+    row: { country: string; doc_hash: string | null; number_hash: string | null },
+    canonical: string,
+  ): boolean {
+    const { documentHash } = this.#deps;
+    if (row.number_hash !== null) return row.number_hash === documentHash.hash(documentNumberKey(canonical));
+    if (row.doc_hash !== null)
+      return row.doc_hash === documentHash.hash(legacyDocumentKey(row.country, canonical));
+    return true;
   }
 
   /** The keyed hash of the user's approved identity document; undefined when not verified. */
@@ -212,19 +286,21 @@ export class IdentityService {
     input: { userId: bigint; realName: string; country: string; mobile: string; documentNumber: string },
   ): Promise<void> {
     const { clock, users, audit } = this.#deps;
-    const docHash = this.documentHash(input.country, input.documentNumber);
+    const canonical = canonicalNumberOf(input.documentNumber);
     const approved = await repo.findApprovedOfUser(trx, input.userId);
     if (approved) {
       if (approved.doc_hash) await this.#approved(trx, input.userId, approved.doc_hash);
       return;
     }
+    const identity = await this.#identityOf(trx, canonical);
     const id = await repo.insertVerification(trx, {
       userId: input.userId,
       type: 'id_card',
       realName: input.realName,
       country: input.country,
       mobile: input.mobile,
-      docHash,
+      docHash: identity.docHash,
+      numberHash: identity.numberHash,
       front: '',
       back: '',
       now: toMillis(clock.now()),
@@ -238,7 +314,7 @@ export class IdentityService {
       after: { status: 'approved', user: String(input.userId), demo: true },
       ip: '',
     });
-    await this.#approved(trx, input.userId, docHash);
+    await this.#approved(trx, input.userId, identity.docHash);
   }
 
   /** The user's verification state (the latest submission), with the real name masked. */
@@ -294,35 +370,43 @@ export class IdentityService {
     return bytes;
   }
 
-  /** Approves or rejects (with a reason) a submission under review; the user is told. */
   /**
-   * Approves or rejects a submission under review. An approval carries the document number as the
-   * reviewer reads it on the image: its hash must equal the one of the number the customer typed
-   * (DOCUMENT_NUMBER_MISMATCH otherwise, nothing changes), and it is the identity the trial grant
-   * and the same-identity link are keyed on (a submission from before numbers were asked for takes
-   * the reviewer's).
+   * Approves or rejects a submission under review; the user is told. An approval carries the
+   * document number and the issuing country as the reviewer reads them on the image: the number's
+   * hash must equal the one of the number the customer typed (DOCUMENT_NUMBER_MISMATCH otherwise)
+   * and the country must be the one the customer declared (DOCUMENT_COUNTRY_MISMATCH otherwise);
+   * either way nothing changes. The number decides the identity the trial grant and the
+   * same-identity link are keyed on (a submission from before numbers were asked for takes the
+   * reviewer's); the country is recorded with it, and both confirmations go into the audit record.
    */
   async decide(
     staff: StaffActor,
     id: bigint,
-    decision: { approve: true; documentNumber: string } | { approve: false; reason: string },
+    decision: { approve: true; documentNumber: string; country: string } | { approve: false; reason: string },
   ) {
     const { db, clock, audit, users, notices } = this.#deps;
     const reason = decision.approve ? '' : decision.reason.trim();
     if (!decision.approve && !reason) throw new AppError('PARAM_MISSING');
+    const canonical = decision.approve ? canonicalNumberOf(decision.documentNumber) : undefined;
     const userId = await db.transaction().execute(async (trx) => {
       const row = await repo.findVerification(trx, id);
       if (!row) throw new AppError('RECORD_NOT_FOUND');
+      // why: a decided submission is not re-checked (nor its document re-keyed) by a late decision.
+      if (row.status !== 'pending') throw new AppError('ILLEGAL_OPERATION');
       const status = decision.approve ? 'approved' : 'rejected';
-      const docHash = decision.approve ? this.documentHash(row.country, decision.documentNumber) : undefined;
-      if (docHash !== undefined && row.doc_hash !== null && row.doc_hash !== docHash)
-        throw new AppError('DOCUMENT_NUMBER_MISMATCH');
+      let identity: DocumentIdentity | undefined;
+      if (decision.approve && canonical !== undefined) {
+        if (!this.#isNumberOf(row, canonical)) throw new AppError('DOCUMENT_NUMBER_MISMATCH');
+        if (normalizeCountry(decision.country) !== normalizeCountry(row.country))
+          throw new AppError('DOCUMENT_COUNTRY_MISMATCH');
+        identity = await this.#identityOf(trx, canonical);
+      }
       const moved = await repo.decide(trx, id, {
         status,
         reason,
         staffId: staff.staffId,
         now: toMillis(clock.now()),
-        docHash,
+        identity,
       });
       if (!moved) throw new AppError('ILLEGAL_OPERATION');
       await users.setRealnameStatus(
@@ -335,11 +419,22 @@ export class IdentityService {
         action: decision.approve ? 'identity.approve' : 'identity.reject',
         target: `identity:${id}`,
         before: { status: row.status, user: String(row.user_id) },
-        after: { status },
+        after: identity
+          ? {
+              status,
+              // why: what the reviewer confirmed on the image (the number itself is never kept),
+              // and the accounts whose approved identity this document already was (no new grant).
+              confirmedCountry: row.country,
+              confirmedDocumentNumber: true,
+              sameDocumentAs: identity.approvedUsers
+                .filter((other) => other !== row.user_id)
+                .map((other) => String(other)),
+            }
+          : { status },
         reason: reason || undefined,
         ip: staff.ip,
       });
-      if (docHash !== undefined) await this.#approved(trx, row.user_id, docHash);
+      if (identity) await this.#approved(trx, row.user_id, identity.docHash);
       if (decision.approve) await notices.notify(trx, row.user_id, 'IDENTITY_APPROVED');
       else await notices.notify(trx, row.user_id, 'IDENTITY_REJECTED', { reason });
       return row.user_id;

@@ -60,9 +60,12 @@ export type ProjectAccount = `${'lp_issuer' | 'lp_inventory' | 'lp_escrow'}:${st
 export type PoolAccount = `mining_pool:${string}`;
 /**
  * A perpetual market's own accounts (`<name>:<symbol>`, perpetual.md §2): trade settlement (may be
- * negative), the funding account (0 after every funding event) and the insurance fund.
+ * negative), the funding account (0 after every funding event), the insurance fund, and the fees
+ * its trades pay (`perp_fees`: the platform's fee income is `fees` and every market's
+ * `perp_fees`). Each market's batch locks only its own, so no platform row couples two markets.
  */
-export type PerpMarketAccount = `${'perp_settlement' | 'perp_funding' | 'perp_insurance'}:${string}`;
+export type PerpMarketAccount =
+  `${'perp_fees' | 'perp_settlement' | 'perp_funding' | 'perp_insurance'}:${string}`;
 export type SystemAccount =
   | (typeof SYSTEM_ACCOUNTS)[number]
   | ProjectAccount

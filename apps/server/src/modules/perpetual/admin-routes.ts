@@ -32,9 +32,10 @@ const CHANGE_ERRORS = [
   'AMOUNT_INVALID',
   'ILLEGAL_OPERATION',
 ] as const;
+const EDIT_ERRORS = [...CHANGE_ERRORS, 'MARK_CLAMP_INVALID'] as const;
 
 /**
- * `/admin-api/perp/*`: perpetual markets with live figures, fee/band/status changes and
+ * `/admin-api/perp/*`: perpetual markets with live figures, fee/band/mark clamp/status changes and
  * insurance top-ups (audited), the fund's history, liquidations, ADL, funding and the invariants.
  */
 export async function perpAdminRoutes(
@@ -58,11 +59,11 @@ export async function perpAdminRoutes(
   });
 
   api.post('/perp/markets/:symbol', {
-    config: { staff: 'perp.manage', errors: CHANGE_ERRORS },
+    config: { staff: 'perp.manage', errors: EDIT_ERRORS },
     schema: {
       tags,
       operationId: 'adminEditPerpMarket',
-      summary: 'Change a market’s fees, band or status (audited)',
+      summary: 'Change a market’s fees, band, mark clamp or status (audited)',
       params: SymbolParams,
       body: EditPerpMarketBody,
       response: { 200: envelope(AdminPerpMarket) },
@@ -73,6 +74,7 @@ export async function perpAdminRoutes(
         makerRate: b.makerFee === undefined ? undefined : toAtoms(b.makerFee),
         takerRate: b.takerFee === undefined ? undefined : toAtoms(b.takerFee),
         bandRate: b.band === undefined ? undefined : toAtoms(b.band),
+        markClamp: b.markClamp === undefined ? undefined : toAtoms(b.markClamp),
         status: b.status,
       };
       return ok(

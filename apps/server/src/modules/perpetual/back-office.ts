@@ -1,4 +1,5 @@
-import { AppError, fromAtoms } from '@bourse/shared';
+import { maxMarkClamp } from '@bourse/perp';
+import { AppError, fromAtoms, trimDecimal } from '@bourse/shared';
 import type {
   AdminAdlPage,
   AdminFundingPage,
@@ -31,10 +32,10 @@ const PAGE = 20;
 type Invariant = AdminPerpHealth['markets'][number]['invariants'][number];
 
 /**
- * The back office of perpetual contracts: markets with their live figures, fee, band and status
- * changes and insurance top-ups (each audited in the owner's batch that applies it), the fund's
- * history, liquidations, ADL and funding events, and the five invariants of perpetual.md §5 checked
- * against the ledger. Nothing here sets a mark, a rate or a liquidation.
+ * The back office of perpetual contracts: markets with their live figures, fee, band, mark clamp
+ * and status changes and insurance top-ups (each audited in the owner's batch that applies it),
+ * the fund's history, liquidations, ADL and funding events, and the five invariants of
+ * perpetual.md §5 checked against the ledger. Nothing here sets a mark, a rate or a liquidation.
  */
 export class PerpBackOffice {
   readonly #deps: { db: Db; clock: Clock; ledger: LedgerService; perp: PerpServiceView };
@@ -78,6 +79,7 @@ export class PerpBackOffice {
         })),
         fundingIntervalHours: Number(m.funding_interval_ms / 3_600_000n),
         fundingCap: fromAtoms(m.funding_cap),
+        markClamp: fromAtoms(m.mark_clamp),
         status: m.status,
         simulated: view.simulated,
         mark: ticker.mark,
@@ -102,20 +104,38 @@ export class PerpBackOffice {
     return market;
   }
 
-  /** Fees, band or status; audited by the owner in the batch that applies it. */
+  /**
+   * Fees, band, mark clamp or status; audited by the owner in the batch that applies it. Refuses a
+   * clamp outside (0, MMR₁/4] of the market's tiers with `MARK_CLAMP_INVALID`, changing nothing.
+   */
   async editMarket(
     staff: StaffActor,
     symbol: string,
-    values: { makerRate?: bigint; takerRate?: bigint; bandRate?: bigint; status?: 'open' | 'halted' },
+    values: {
+      makerRate?: bigint;
+      takerRate?: bigint;
+      bandRate?: bigint;
+      markClamp?: bigint;
+      status?: 'open' | 'halted';
+    },
     reason: string,
   ): Promise<AdminPerpMarket> {
     await this.market(symbol);
+    if (values.markClamp !== undefined) {
+      const row = await repo.findMarket(this.#deps.db, symbol);
+      if (!row) throw new AppError('MARKET_NOT_OPEN');
+      // why: staff cannot change a market's tiers, so the bound read here is the one the owner applies.
+      const max = maxMarkClamp(tiersFromJson(row.tiers));
+      if (values.markClamp <= 0n || values.markClamp > max)
+        throw new AppError('MARK_CLAMP_INVALID', { max: `${trimDecimal(fromAtoms(max * 100n))}%` });
+    }
     await this.#deps.perp.send(symbol, {
       kind: 'configure',
       values: {
         ...(values.makerRate !== undefined ? { maker_rate: values.makerRate } : {}),
         ...(values.takerRate !== undefined ? { taker_rate: values.takerRate } : {}),
         ...(values.bandRate !== undefined ? { band_rate: values.bandRate } : {}),
+        ...(values.markClamp !== undefined ? { mark_clamp: values.markClamp } : {}),
         ...(values.status !== undefined ? { status: values.status } : {}),
       },
       staff: { actor: staff.actor, ip: staff.ip },

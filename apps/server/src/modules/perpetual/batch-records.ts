@@ -22,6 +22,14 @@ function lastSeq(result: CommandResult<unknown>): bigint {
   return last ? eventSeq(last) : 0n;
 }
 
+/** What an order's row keeps of the command that made it: when, its key and request, and whether IOC. */
+export interface CreatedOrder {
+  at: Millis;
+  key: string | null;
+  fingerprint: string | null;
+  ioc: boolean;
+}
+
 /** Everything a batch's commands changed, gathered for its writes. */
 export class BatchRecords {
   readonly orders = new Map<bigint, PerpOrder>();
@@ -41,14 +49,9 @@ export class BatchRecords {
   readonly symbol: string;
   readonly tick: bigint;
   readonly now: Millis;
-  readonly created: Map<bigint, { at: Millis; key: string | null; ioc: boolean }>;
+  readonly created: Map<bigint, CreatedOrder>;
 
-  constructor(
-    symbol: string,
-    tick: bigint,
-    now: Millis,
-    created: Map<bigint, { at: Millis; key: string | null; ioc: boolean }>,
-  ) {
+  constructor(symbol: string, tick: bigint, now: Millis, created: Map<bigint, CreatedOrder>) {
     this.symbol = symbol;
     this.tick = tick;
     this.now = now;
@@ -206,12 +209,13 @@ export class BatchRecords {
   orderRows(): repo.NewOrderRow[] {
     return [...this.orders.values()].map((o) => {
       const created = this.created.get(o.id);
-      return orderRow(this.symbol, o, this.tick, {
+      const row = orderRow(this.symbol, o, this.tick, {
         idempotencyKey: created?.key ?? null,
         ioc: created?.ioc ?? false,
         createdAt: created?.at ?? this.now,
         now: this.now,
       });
+      return { ...row, request_fingerprint: created?.fingerprint ?? null };
     });
   }
 
@@ -254,13 +258,12 @@ export class BatchRecords {
       const kind = account.kind === 'avail' ? 'available' : account.kind === 'hold' ? 'frozen' : 'margin';
       return { owner: { userId: account.user }, kind };
     }
-    const name = { SET: 'perp_settlement', FUND: 'perp_funding', IF: 'perp_insurance', FEE: 'fees' }[
-      account.system
-    ];
-    return {
-      owner: { system: name === 'fees' ? 'fees' : (`${name}:${this.symbol}` as const) } as Owner,
-      kind: 'available',
-    };
+    // why: fees too go to the market's own account: one `fees` row that every market's batch
+    // locked made every market wait on every other (and on a paused owner's batch).
+    const name = (
+      { SET: 'perp_settlement', FUND: 'perp_funding', IF: 'perp_insurance', FEE: 'perp_fees' } as const
+    )[account.system];
+    return { owner: { system: `${name}:${this.symbol}` }, kind: 'available' };
   }
 
   event(seq: bigint): PerpBatchEvent | null {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PlaceInput, TriggerRef } from '@bourse/perp';
 import type { PerpOrderType, PerpTriggerRef } from '@bourse/shared/api';
 import type { Millis } from '../../platform/schema.ts';
@@ -5,7 +6,8 @@ import type * as repo from './repository.ts';
 
 /** A command of a perpetual market, in the order its sequencer takes them. */
 export type PerpCommand =
-  | { kind: 'place'; userId: bigint; input: PlaceInput; key: string; ioc: boolean }
+  /** `fingerprint`: the request as the customer made it; the same key with another is refused. */
+  | { kind: 'place'; userId: bigint; input: PlaceInput; key: string; ioc: boolean; fingerprint: string }
   | { kind: 'cancel'; userId: bigint; orderNo: bigint }
   | { kind: 'leverage'; userId: bigint; leverage: number }
   | { kind: 'stops'; userId: bigint; stopLoss?: bigint; takeProfit?: bigint; ref: TriggerRef }
@@ -17,10 +19,12 @@ export type PerpCommand =
   | { kind: 'insurance'; amount: bigint; staff: StaffStamp; reason: string }
   /** Reads the book (answered at once, between batches). */
   | { kind: 'depth'; levels: number }
-  /** Staff change fees, band or status (audited in the batch that applies it). */
+  /** Staff change fees, band, mark clamp or status (audited in the batch that applies it). */
   | {
       kind: 'configure';
-      values: Partial<Pick<repo.PerpMarketRow, 'maker_rate' | 'taker_rate' | 'band_rate' | 'status'>>;
+      values: Partial<
+        Pick<repo.PerpMarketRow, 'maker_rate' | 'taker_rate' | 'band_rate' | 'mark_clamp' | 'status'>
+      >;
       staff: StaffStamp;
       reason: string;
     };
@@ -63,4 +67,38 @@ export interface PerpPlaceRequest {
   closePosition: boolean;
   postOnly: boolean;
   idempotencyKey: string;
+}
+
+/**
+ * What a retry with the same key must repeat (perpetual.md §4b.7): the request's fields as the
+ * API parsed them (defaults applied, amounts in atoms), hashed. An order's rows keep it.
+ */
+export function placeFingerprint(r: Omit<PerpPlaceRequest, 'idempotencyKey'>): string {
+  return fingerprintOf([
+    'place',
+    r.symbol,
+    r.side,
+    r.type,
+    r.price,
+    r.qty,
+    r.triggerPrice,
+    r.triggerRef,
+    r.priceProtect,
+    r.reduceOnly,
+    r.closePosition,
+    r.postOnly,
+  ]);
+}
+
+/**
+ * A close's: the market alone, since the close's side and size are read from the position when it
+ * runs (a retry finds a smaller position or none, and still asks for the same close).
+ */
+export function closeFingerprint(symbol: string): string {
+  return fingerprintOf(['close', symbol]);
+}
+
+function fingerprintOf(fields: readonly (string | bigint | boolean | undefined)[]): string {
+  const text = JSON.stringify(fields.map((f) => (f === undefined ? null : String(f))));
+  return createHash('sha256').update(text).digest('hex');
 }

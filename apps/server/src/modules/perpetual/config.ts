@@ -39,6 +39,7 @@ export function demoPerpMarkets(now: bigint): NewPerpMarket[] {
       funding_clamp: spec.fundingClamp,
       funding_cap: spec.fundingCap,
       impact_notional: spec.impactNotional,
+      mark_clamp: spec.markClamp,
       status: 'open' as const,
       updated_at: now,
     };

@@ -1,5 +1,6 @@
 import { abs } from '@bourse/perp';
 import type { AuthContext } from '../../platform/auth-hook.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import type { ScheduledJob, Scheduler } from '../../platform/scheduler.ts';
 import type { LedgerService } from '../ledger/service.ts';
@@ -18,32 +19,69 @@ export const PERP_MAKER_USERNAME = 'perp-maker';
 const PERP_MAKER_JOB = 'perp-maker';
 // why: not an argon2 hash: nobody can log in as the bot.
 const NO_LOGIN_HASH = '!';
-/** Levels per side, their spacing and size (in lots), and the inventory past which only the reducing side is quoted. */
+/** Levels per side, their spacing (basis points of the index) and size (in lots). */
 const LEVELS = 5;
 const STEP_BPS = 5n;
 const LEVEL_LOTS: Record<string, bigint> = { BTC: 200n, ETH: 200n };
+/** The inventory cap (in lots): past it, the side that would add to the position is widened. */
 const MAX_INVENTORY_LOTS: Record<string, bigint> = { BTC: 5_000n, ETH: 5_000n };
-/** A ladder stands until the mark moves this far from where it was quoted (basis points). */
+/**
+ * Past the cap, the adding side moves away from the index by this many basis points per cap's
+ * worth of inventory over it, rounded up (one fifth of the cap over: 1 %, twice the default mark
+ * clamp), up to `MAX_WIDEN_BPS` (half the index), so no quote comes near a price of 0.
+ */
+const WIDEN_BPS_PER_CAP = 500n;
+const MAX_WIDEN_BPS = 5_000n;
+/** A ladder stands until the index moves this far from where it was quoted (basis points). */
 const REQUOTE_BPS = 5n;
+const BPS = 10_000n;
 
 export interface PerpMakerDeps {
   db: Db;
   ledger: Pick<LedgerService, 'post'>;
   users: Pick<UsersService, 'createUser' | 'findLoginCandidate'>;
   perp: PerpTrading;
+  /** The index the ladder is centred on (the markets module's, as the pricing loop reads it). */
+  index: {
+    latestIndex(symbol: string): { price: bigint } | undefined;
+    isIndexStale(symbol: string, now: number): boolean;
+  };
+  clock: Clock;
   scheduler: Scheduler;
   onError: (error: unknown, what: string) => void;
 }
 
+/** Where a market's ladder was last quoted: the index, and how far each side was widened (bps). */
+interface Quoted {
+  index: bigint;
+  widenBuy: bigint;
+  widenSell: bigint;
+}
+
+/**
+ * How far past the cap each side is moved from the index (basis points): only the side that
+ * would add to the position (buys when long, sells when short), growing with the inventory over
+ * the cap, so each lot a customer pushes onto the maker past it costs more than the one before.
+ */
+function makerWidening(position: bigint, cap: bigint): { buy: bigint; sell: bigint } {
+  const over = abs(position) - cap;
+  if (over <= 0n || cap <= 0n) return { buy: 0n, sell: 0n };
+  const raw = (WIDEN_BPS_PER_CAP * over + cap - 1n) / cap;
+  const widen = raw < MAX_WIDEN_BPS ? raw : MAX_WIDEN_BPS;
+  return position > 0n ? { buy: widen, sell: 0n } : { buy: 0n, sell: widen };
+}
+
 /**
  * The demo's perpetual market maker: from a platform-owned account, at 1x, a ladder of real limit
- * orders around the mark on each perpetual market, through the same API as any customer (same
- * clearing, holds and fees), so the demo's order books have depth. Quotes only the side that
- * reduces its position once that grows past a bound.
+ * orders around the **index** on each perpetual market (never the mark or the last trade, which
+ * customers' orders move: perpetual.md §4b.1), through the same API as any customer (same
+ * clearing, holds and fees), so the demo's order books have depth. Past its inventory cap it keeps
+ * both sides but widens the one that would add, instead of following the price; with no fresh
+ * index it withdraws its quotes.
  */
 export class PerpMaker {
   readonly #deps: PerpMakerDeps;
-  readonly #quotedAt = new Map<string, bigint>();
+  readonly #quoted = new Map<string, Quoted>();
   #userId: bigint | undefined;
   #job: ScheduledJob | undefined;
 
@@ -96,27 +134,41 @@ export class PerpMaker {
   }
 
   async #quote(userId: bigint, market: repo.PerpMarketRow): Promise<void> {
-    const { perp, db } = this.#deps;
-    if (market.status !== 'open' || market.mark === 0n || market.frozen === 1n) return;
+    const { perp, db, index, clock } = this.#deps;
+    if (market.status !== 'open') return;
     const auth = { userId, sessionId: 0n } as AuthContext;
-    const quoted = this.#quotedAt.get(market.symbol);
     const open = await repo.listUserOpenOrders(db, userId, market.symbol);
-    const moved = quoted === undefined || abs(market.mark - quoted) * 10_000n > quoted * REQUOTE_BPS;
-    if (!moved && open.length === 2 * LEVELS) return;
-    for (const o of open) await perp.cancel(userId, o.id).catch(() => {});
+    const latest = index.latestIndex(market.index_symbol);
+    // why: the index is all a ladder stands on; quotes left around an index nobody refreshes
+    // would be picked off at a price the market has left.
+    if (!latest || index.isIndexStale(market.index_symbol, clock.now())) {
+      for (const o of open) await perp.cancel(userId, o.id).catch(() => {});
+      this.#quoted.delete(market.symbol);
+      return;
+    }
+    // why: the band needs a mark to accept a limit order, and a frozen market takes only reduce-only ones.
+    if (market.mark === 0n || market.frozen === 1n) return;
+    const centre = latest.price;
     const position = (await repo.findPosition(db, market.symbol, userId))?.qty ?? 0n;
+    const cap = (MAX_INVENTORY_LOTS[market.base] ?? 1000n) * market.lot_size;
+    const widen = makerWidening(position, cap);
+    const quoted = this.#quoted.get(market.symbol);
+    const stands =
+      quoted !== undefined &&
+      abs(centre - quoted.index) * BPS <= quoted.index * REQUOTE_BPS &&
+      quoted.widenBuy === widen.buy &&
+      quoted.widenSell === widen.sell;
+    if (stands && open.length === 2 * LEVELS) return;
+    for (const o of open) await perp.cancel(userId, o.id).catch(() => {});
     if (position === 0n && open.length === 0) await perp.setLeverage(auth, market.symbol, 1).catch(() => {});
     const lots = LEVEL_LOTS[market.base] ?? 100n;
-    const bound = (MAX_INVENTORY_LOTS[market.base] ?? 1000n) * market.lot_size;
     const tick = market.tick_size;
     for (let i = 1n; i <= BigInt(LEVELS); i += 1n) {
-      const offset = (market.mark * STEP_BPS * i) / 10_000n;
       for (const side of ['buy', 'sell'] as const) {
-        // why: past the bound only the side that brings the position back is quoted.
-        if (side === 'buy' && position > bound) continue;
-        if (side === 'sell' && position < -bound) continue;
-        const raw = side === 'buy' ? market.mark - offset : market.mark + offset;
+        const offset = (centre * (STEP_BPS * i + (side === 'buy' ? widen.buy : widen.sell))) / BPS;
+        const raw = side === 'buy' ? centre - offset : centre + offset;
         const price = side === 'buy' ? (raw / tick) * tick : ((raw + tick - 1n) / tick) * tick;
+        if (price <= 0n) continue;
         await perp
           .place(auth, {
             symbol: market.symbol,
@@ -134,6 +186,6 @@ export class PerpMaker {
           .catch(() => {});
       }
     }
-    this.#quotedAt.set(market.symbol, market.mark);
+    this.#quoted.set(market.symbol, { index: centre, widenBuy: widen.buy, widenSell: widen.sell });
   }
 }

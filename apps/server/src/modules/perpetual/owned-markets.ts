@@ -19,7 +19,8 @@ type OwnerReply =
 
 export interface PerpMarketsDeps {
   db: Db;
-  sequencer: PerpSequencerDeps;
+  /** What each market's sequencer runs on; the lease it holds the market under is the ownership's. */
+  sequencer: Omit<PerpSequencerDeps, 'node'>;
   bus?: Bus;
   cluster: boolean;
   routeDeadlineMs: number;
@@ -52,12 +53,15 @@ export class PerpMarkets implements OwnedProduct {
 
   async gain(lease: string, epoch: bigint): Promise<void> {
     const symbol = symbolOf(lease);
+    const ownership = this.#ownership;
+    if (!ownership) throw new Error('perpetual markets gained before their ownership was attached');
     if (!(await repo.takeMarketEpoch(this.#deps.db, symbol, epoch))) {
       throw new Error(`${symbol}: the perpetual market is already at an epoch newer than ${epoch}`);
     }
-    const sequencer: PerpSequencer = new PerpSequencer(symbol, epoch, this.#deps.sequencer, (reason) => {
+    const deps = { ...this.#deps.sequencer, node: { leaseMs: ownership.leaseMs } };
+    const sequencer: PerpSequencer = new PerpSequencer(symbol, epoch, deps, (reason) => {
       if (this.#local.get(symbol)?.sequencer === sequencer) void this.lose(lease);
-      this.#ownership?.fenced(lease, epoch, reason);
+      ownership.fenced(lease, epoch, reason);
     });
     await sequencer.load();
     this.#local.set(symbol, { sequencer });

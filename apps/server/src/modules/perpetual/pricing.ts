@@ -1,4 +1,13 @@
-import { averagePremium, fundingRate, impactPrices, markPrice, premiumIndex } from '@bourse/perp';
+import {
+  accruedRate,
+  averagePremium,
+  fundingRate,
+  impactBasis,
+  impactPrices,
+  markPrice,
+  type PerpSpec,
+  premiumIndex,
+} from '@bourse/perp';
 import { fromAtoms } from '@bourse/shared';
 import type { PerpTicker } from '@bourse/shared/api';
 import type { Bus } from '../../platform/bus.ts';
@@ -10,8 +19,10 @@ import * as repo from './repository.ts';
 import type { PerpSequencer } from './sequencer.ts';
 
 export const PERP_TICKER_SUBJECT = 'perp.ticker';
-/** Basis samples averaged for P2 (one a second: 30 s). */
-const BASIS_SAMPLES = 30;
+/** The window of impact-basis samples averaged for P2 (perpetual.md §1: five minutes). */
+const BASIS_WINDOW_MS = 5 * 60_000;
+/** Fewer samples than this in the window (a minute of one a second) give no P2. */
+const BASIS_MIN_SAMPLES = 60;
 /** A last price older than this is dropped from the mark (perpetual.md §1). */
 const LAST_MAX_AGE_MS = 60_000;
 const MINUTE = 60_000;
@@ -31,7 +42,8 @@ export interface PricingDeps {
 
 interface MarketLoop {
   sequencer: PerpSequencer;
-  basis: bigint[];
+  /** Impact-basis samples in the window, oldest first: one per second at most, with its second. */
+  basis: { second: number; basis: bigint }[];
   lastMinute: bigint;
   /** The last funding time this market paid (or the boundary before it started). */
   fundedAt: number;
@@ -66,30 +78,49 @@ export class PerpPricing {
     this.#deps = deps;
   }
 
-  /** Starts (or stops, with undefined) pricing a market this node now owns. */
+  /**
+   * Starts (or stops, with undefined) pricing a market this node now owns. The loop is registered
+   * (busy, so no tick runs it) before anything is awaited: a hand-back that arrives while the
+   * funding time is read removes it, and the read then finds it gone and leaves nothing running.
+   */
   async own(symbol: string, sequencer: PerpSequencer | undefined): Promise<void> {
     if (!sequencer) {
       this.#loops.delete(symbol);
       return;
     }
     const interval = Number(sequencer.market.funding_interval_ms);
-    const last = await this.#deps.db
-      .selectFrom('perp_fundings')
-      .select((eb) => eb.fn.max('funding_at').as('at'))
-      .where('symbol', '=', symbol)
-      .executeTakeFirst();
     const now = this.#deps.clock.now();
     const boundary = Math.floor(now / interval) * interval;
-    this.#loops.set(symbol, {
+    const loop: MarketLoop = {
       sequencer,
       basis: [],
-      lastMinute: BigInt(Math.floor(now / MINUTE)),
-      // why: a market that never paid starts counting from the boundary it started after.
-      fundedAt: last?.at !== null && last?.at !== undefined ? Number(last.at) : boundary,
-      busy: false,
+      // why: the first tick samples its own minute's premium: a minute a loop starts in is a live one.
+      lastMinute: -1n,
+      fundedAt: boundary,
+      busy: true,
       stats: { volume: 0n, first: null, last: null },
       statsAt: 0,
-    });
+    };
+    this.#loops.set(symbol, loop);
+    try {
+      const last = await this.#deps.db
+        .selectFrom('perp_fundings')
+        .select((eb) => eb.fn.max('funding_at').as('at'))
+        .where('symbol', '=', symbol)
+        .executeTakeFirst();
+      // why: a market that never paid starts counting from the boundary it started after.
+      if (last?.at !== null && last?.at !== undefined) loop.fundedAt = Number(last.at);
+    } catch (error) {
+      if (this.#loops.get(symbol) === loop) this.#loops.delete(symbol);
+      throw error;
+    } finally {
+      loop.busy = false;
+    }
+  }
+
+  /** The markets this node prices now (tests). */
+  pricedMarkets(): string[] {
+    return [...this.#loops.keys()];
   }
 
   start(intervalMs = 1000): void {
@@ -124,7 +155,6 @@ export class PerpPricing {
     const { sequencer } = loop;
     const market = sequencer.market;
     const spec = specOf(market);
-    const tick = market.tick_size;
     const now = clock.now();
     const interval = Number(market.funding_interval_ms);
     const value = index.latestIndex(market.index_symbol);
@@ -135,14 +165,8 @@ export class PerpPricing {
       if (!clearing.figures.frozen) await sequencer.submit({ kind: 'freeze' });
     } else {
       const depth = clearing.depth(200);
-      const bid = depth.bids[0]?.[0];
-      const ask = depth.asks[0]?.[0];
-      if (bid !== undefined && ask !== undefined) {
-        loop.basis.push(((bid + ask) * tick) / 2n - value.price);
-        if (loop.basis.length > BASIS_SAMPLES) loop.basis.shift();
-      }
-      const basisAverage =
-        loop.basis.length > 0 ? loop.basis.reduce((a, b) => a + b, 0n) / BigInt(loop.basis.length) : null;
+      const impact = impactPrices(spec, depth.bids, depth.asks);
+      const basisAverage = this.#basisAverage(loop, now, impactBasis(value.price, impact));
       const mark = markPrice(spec, {
         index: value.price,
         lastRate: market.last_rate,
@@ -153,11 +177,15 @@ export class PerpPricing {
             ? clearing.figures.last
             : null,
       });
-      if (mark > 0n) await sequencer.submit({ kind: 'mark', mark, index: value.price });
+      // why: a refused mark is logged and the second goes on: the minute's premium and the funding
+      // event must not wait on it (the next second brings a new mark).
+      if (mark > 0n)
+        await sequencer
+          .submit({ kind: 'mark', mark, index: value.price })
+          .catch((error) => this.#deps.onError(error, `perpetual mark ${symbol}`));
       const minute = BigInt(Math.floor(now / MINUTE));
       if (minute !== loop.lastMinute) {
         loop.lastMinute = minute;
-        const impact = impactPrices(spec, depth.bids, depth.asks);
         await repo.savePremium(
           this.#deps.db,
           symbol,
@@ -167,7 +195,7 @@ export class PerpPricing {
       }
     }
     if (boundary > loop.fundedAt && sequencer.clearing.figures.mark > 0n) {
-      const rate = await this.rateFor(symbol, loop.fundedAt, boundary, spec);
+      const rate = await this.rateFor(symbol, loop.fundedAt, boundary, spec, true);
       await sequencer.submit({
         kind: 'fund',
         rate,
@@ -179,20 +207,50 @@ export class PerpPricing {
     await this.#publish(symbol, loop, value?.price ?? null, boundary + interval, now);
   }
 
-  /** The funding rate of the interval [from, to): the weighted average of its minute premiums, clamped and capped. */
+  /**
+   * The funding rate of the interval [from, to): the average of its minute premiums, each weighted
+   * by its minute's place in the interval, clamped and capped. `accrued`: scaled by the share of the
+   * interval's minutes that had a premium, i.e. a live index, for the payment itself (§4b.6: while
+   * the index is out, funding does not accrue); without it, the estimate shown before T.
+   */
   async rateFor(
     symbol: string,
     from: number,
     to: number,
-    spec = specOf(this.#loops.get(symbol)!.sequencer.market),
+    spec: PerpSpec = specOf(this.#loops.get(symbol)!.sequencer.market),
+    accrued = false,
   ): Promise<bigint> {
-    const premiums = await repo.listPremiums(
-      this.#deps.db,
-      symbol,
-      BigInt(Math.floor(from / MINUTE)),
-      BigInt(Math.floor(to / MINUTE)),
+    const first = BigInt(Math.floor(from / MINUTE));
+    const end = BigInt(Math.floor(to / MINUTE));
+    const premiums = await repo.listPremiums(this.#deps.db, symbol, first, end);
+    const rate = fundingRate(
+      spec,
+      averagePremium(premiums.map(([minute, pi]) => [minute - first + 1n, pi] as const)),
     );
-    return fundingRate(spec, averagePremium(premiums));
+    if (!accrued) return rate;
+    // why: a minute counts as live when its premium was sampled; the interval is whole minutes.
+    const minutes = BigInt(Math.floor(spec.fundingIntervalMs / MINUTE));
+    return accruedRate(rate, BigInt(premiums.length), end - first < minutes ? end - first : minutes);
+  }
+
+  /**
+   * Adds this second's impact-basis sample (none for a thin or one-sided book), drops what left the
+   * five-minute window, and answers the window's average, or null with fewer than a minute of samples.
+   */
+  #basisAverage(loop: MarketLoop, now: number, sample: bigint | null): bigint | null {
+    const second = Math.floor(now / 1000);
+    if (sample !== null) {
+      const lastSample = loop.basis.at(-1);
+      // why: one sample a second, however often the loop is run within it.
+      if (lastSample?.second === second) lastSample.basis = sample;
+      else loop.basis.push({ second, basis: sample });
+    }
+    const oldest = second - BASIS_WINDOW_MS / 1000;
+    while (loop.basis.length > 0 && loop.basis[0]!.second <= oldest) loop.basis.shift();
+    if (loop.basis.length < BASIS_MIN_SAMPLES) return null;
+    let sum = 0n;
+    for (const b of loop.basis) sum += b.basis;
+    return sum / BigInt(loop.basis.length);
   }
 
   async #publish(

@@ -47,6 +47,7 @@ export function specOf(market: PerpMarketRow): PerpSpec {
     fundingClamp: market.funding_clamp,
     fundingCap: market.funding_cap,
     impactNotional: market.impact_notional,
+    markClamp: market.mark_clamp,
     maxLeverage: Number(market.max_leverage),
   };
 }

@@ -54,7 +54,10 @@ export type NewPerpMarket = Omit<
 >;
 export type PositionRow = PerpPositionsTable;
 export type OrderRow = Omit<PerpOrdersTable, 'id'> & { id: bigint };
-export type NewOrderRow = Omit<PerpOrdersTable, 'id'>;
+// why: the fingerprint is written once, with the row's first insert; later writes leave it out.
+export type NewOrderRow = Omit<PerpOrdersTable, 'id' | 'request_fingerprint'> & {
+  request_fingerprint?: string | null;
+};
 export type LotRow = PerpLotsTable;
 export type TradeRow = Omit<PerpTradesTable, 'id'> & { id: bigint };
 export type FundingRow = Omit<PerpFundingsTable, 'id'> & { id: bigint };
@@ -140,7 +143,7 @@ export async function setInsurance(db: Db, symbol: string, amount: bigint): Prom
 export async function updateMarket(
   db: Db,
   symbol: string,
-  values: Partial<Pick<PerpMarketRow, 'maker_rate' | 'taker_rate' | 'band_rate' | 'status'>>,
+  values: Partial<Pick<PerpMarketRow, 'maker_rate' | 'taker_rate' | 'band_rate' | 'mark_clamp' | 'status'>>,
   now: Millis,
 ): Promise<void> {
   await db
@@ -251,38 +254,48 @@ export async function saveLots(
   }
 }
 
+/** An order request a key already placed: its orders' ids and the request's fingerprint (null before 0035). */
+export interface UsedKey {
+  ids: bigint[];
+  fingerprint: string | null;
+}
+
 /** Which (user, key) pairs already placed an order, as `user|key`. */
 export async function findUsedKeys(
   db: Db,
   pairs: readonly { userId: bigint; key: string }[],
-): Promise<Map<string, bigint[]>> {
-  const used = new Map<string, bigint[]>();
+): Promise<Map<string, UsedKey>> {
+  const used = new Map<string, UsedKey>();
   for (const { userId, key } of pairs) {
     const rows = await db
       .selectFrom('perp_orders')
-      .select('id')
+      .select(['id', 'request_fingerprint'])
       .where('user_id', '=', userId)
       .where('idempotency_key', '=', key)
       .orderBy('id')
       .execute();
-    if (rows.length > 0)
-      used.set(
-        `${userId}|${key}`,
-        rows.map((r) => r.id),
-      );
+    if (rows.length > 0) {
+      used.set(`${userId}|${key}`, {
+        ids: rows.map((r) => r.id),
+        fingerprint: rows[0]!.request_fingerprint,
+      });
+    }
   }
   return used;
 }
 
-/** Whether a margin change with this key was made before. */
-export async function marginKeyUsed(db: Db, userId: bigint, key: string): Promise<boolean> {
-  const row = await db
+/** The margin change made before with this key, if any (its market, direction and amount). */
+export function findMarginRequest(
+  db: Db,
+  userId: bigint,
+  key: string,
+): Promise<{ symbol: string; direction: 'add' | 'remove'; amount: bigint } | undefined> {
+  return db
     .selectFrom('perp_margin_requests')
-    .select('user_id')
+    .select(['symbol', 'direction', 'amount'])
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
-  return row !== undefined;
 }
 
 export async function insertMarginRequest(
@@ -365,17 +378,22 @@ export async function savePremium(db: Db, symbol: string, minute: bigint, premiu
     .execute();
 }
 
-/** The minute premiums of [from, to) in time order. */
-export async function listPremiums(db: Db, symbol: string, from: bigint, to: bigint): Promise<bigint[]> {
+/** The minute premiums of [from, to) in time order, each with its minute (minutes since the epoch). */
+export async function listPremiums(
+  db: Db,
+  symbol: string,
+  from: bigint,
+  to: bigint,
+): Promise<[minute: bigint, premium: bigint][]> {
   const rows = await db
     .selectFrom('perp_premiums')
-    .select('premium')
+    .select(['minute', 'premium'])
     .where('symbol', '=', symbol)
     .where('minute', '>=', from)
     .where('minute', '<', to)
     .orderBy('minute')
     .execute();
-  return rows.map((r) => r.premium);
+  return rows.map((r) => [r.minute, r.premium]);
 }
 
 // --- reads for the customer and the back office ------------------------------------------------

@@ -51,12 +51,14 @@ export const PERP_PLACE_ERRORS = [
   'TRIGGER_PRICE_INVALID',
   'TRIGGER_WOULD_FIRE',
   'REDUCE_ONLY_REJECTED',
+  'REDUCE_ONLY_EXCEEDS_POSITION',
   'REDUCE_ONLY_WHILE_FROZEN',
   'RISK_LIMIT_EXCEEDED',
   'MARK_UNAVAILABLE',
   'BALANCE_INSUFFICIENT',
   'SESSION_INVALID',
   'ILLEGAL_OPERATION',
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const satisfies readonly ResultKey[];
 const CANCEL_ERRORS = [
   'ORDER_NOT_FOUND',
@@ -91,6 +93,7 @@ const MARGIN_ERRORS = [
   'MARGIN_REMOVAL_DENIED',
   'MARK_UNAVAILABLE',
   'ILLEGAL_OPERATION',
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const satisfies readonly ResultKey[];
 
 /** Perpetual contracts' customer API (`/Perp/*`), contract in `@bourse/shared/api` perpetual.ts. */

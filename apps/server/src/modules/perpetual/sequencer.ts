@@ -1,13 +1,13 @@
-import { type CommandResult, PerpClearing, type PerpOrder } from '@bourse/perp';
+import { BrokenRule, type CommandResult, PerpClearing, type PerpOrder } from '@bourse/perp';
 import { AppError, type ResultKey } from '@bourse/shared';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { type Db, isTransactionConflict, TRANSACTION_ATTEMPTS, transactionOnce } from '../../platform/db.ts';
-import { FencedError, NotOwnerError } from '../../platform/market-ownership.ts';
+import { type Db, isDataRefusal, isTransactionConflict, TRANSACTION_ATTEMPTS } from '../../platform/db.ts';
+import { FencedError, NotOwnerError, runOwnedBatch } from '../../platform/market-ownership.ts';
 import type { Millis } from '../../platform/schema.ts';
 import { toMillis } from '../../platform/time.ts';
 import { balanceKey, type LedgerService, type Owner } from '../ledger/service.ts';
-import { BatchRecords } from './batch-records.ts';
+import { BatchRecords, type CreatedOrder } from './batch-records.ts';
 import { PERP_BATCH_SUBJECT, type PerpBatchEvent, type PerpCommand, type PerpOutcome } from './commands.ts';
 import { snapshotOf, specOf } from './records.ts';
 import * as repo from './repository.ts';
@@ -38,6 +38,8 @@ export interface PerpSequencerDeps {
   };
   /** A batch's result, after its commit (tests and the feeds). */
   onCommitted?: (symbol: string, results: CommandResult<unknown>[]) => void;
+  /** The market lease: a batch idle inside its transaction for half of it is ended by PostgreSQL. */
+  node: { leaseMs: number };
 }
 
 interface Pending {
@@ -72,8 +74,8 @@ export class PerpSequencer {
   #fenced = false;
   #inBatch = false;
   #batchDone: Promise<void> = Promise.resolve();
-  /** Order rows' creation time and key, by order number, for the upsert. */
-  readonly #created = new Map<bigint, { at: Millis; key: string | null; ioc: boolean }>();
+  /** Order rows' creation time, key and request, by order number, for the upsert. */
+  readonly #created = new Map<bigint, CreatedOrder>();
 
   constructor(
     symbol: string,
@@ -120,7 +122,12 @@ export class PerpSequencer {
     this.#market = market;
     this.#created.clear();
     for (const o of orders)
-      this.#created.set(o.order_no, { at: o.created_at, key: o.idempotency_key, ioc: o.ioc === 1n });
+      this.#created.set(o.order_no, {
+        at: o.created_at,
+        key: o.idempotency_key,
+        fingerprint: o.request_fingerprint,
+        ioc: o.ioc === 1n,
+      });
   }
 
   fence(): void {
@@ -171,19 +178,55 @@ export class PerpSequencer {
     });
     this.#inBatch = true;
     try {
-      await this.#commitBatchOnce(batch);
+      await this.#commitOrIsolate(batch);
     } finally {
       this.#inBatch = false;
       done();
     }
   }
 
-  async #commitBatchOnce(batch: Pending[]): Promise<void> {
+  /**
+   * Commits the batch. When the store refuses it for another reason than a fence or a conflict (a
+   * posting below zero, a constraint), the clearing was rebuilt and the batch's halves run again,
+   * down to single commands: a command is the unit of failure (perpetual.md §4b.3), refused alone
+   * while the others commit in their order, so a customer's command never holds back the marks,
+   * funding and liquidations behind it. A batch the store takes stays one transaction and one entry.
+   */
+  async #commitOrIsolate(batch: Pending[]): Promise<void> {
+    const refused = await this.#commitBatchOnce(batch);
+    if (!refused) return;
+    if (batch.length === 1) {
+      this.#refuse(batch[0]!, refused.error);
+      return;
+    }
+    const half = Math.ceil(batch.length / 2);
+    for (const part of [batch.slice(0, half), batch.slice(half)]) {
+      if (this.#fenced) for (const pending of part) pending.reject(new NotOwnerError(this.symbol));
+      else await this.#commitOrIsolate(part);
+    }
+  }
+
+  /**
+   * A command the store refused on its own: logged, since the clearing allowed what the store
+   * would not, and its caller answered; the market goes on (a mark's or funding's caller tries again).
+   */
+  #refuse(pending: Pending, error: unknown): void {
+    this.#deps.onError?.(error, `perpetual ${pending.command.kind} refused by the store on ${this.symbol}`);
+    pending.reject(error instanceof AppError ? error : new AppError('ILLEGAL_OPERATION'));
+  }
+
+  /**
+   * Runs the batch as one transaction (again after a conflict) and answers its callers; when the
+   * store refuses it, answers no one and returns the refusal, the clearing rebuilt.
+   */
+  async #commitBatchOnce(batch: Pending[]): Promise<{ error: unknown } | undefined> {
     const now = toMillis(this.#deps.clock.now());
     for (let attempt = 1; ; attempt += 1) {
       let work: BatchWork;
       try {
-        work = await transactionOnce(this.#deps.db).execute((trx) => this.#write(trx, batch, now));
+        work = await runOwnedBatch(this.#deps.db, this.#deps.node.leaseMs, (trx) =>
+          this.#write(trx, batch, now),
+        );
       } catch (error) {
         if (error instanceof FencedError || this.#fenced) {
           this.fence();
@@ -200,7 +243,16 @@ export class PerpSequencer {
           this.#onFenced('broken');
           return;
         }
-        if (isTransactionConflict(error) && attempt < TRANSACTION_ATTEMPTS) continue;
+        // why: only a refusal of what was written is isolated; a lost connection or a transaction
+        // ended for idling is no command's fault: the whole batch is answered "try again".
+        if (error instanceof AppError || error instanceof BrokenRule || isDataRefusal(error))
+          return { error };
+        if (!isTransactionConflict(error)) {
+          this.#deps.onError?.(error, `perpetual batch on ${this.symbol}`);
+          for (const pending of batch) pending.reject(new AppError('MARKET_UNAVAILABLE'));
+          return;
+        }
+        if (attempt < TRANSACTION_ATTEMPTS) continue;
         for (const pending of batch) pending.reject(error);
         return;
       }
@@ -227,11 +279,12 @@ export class PerpSequencer {
       throw new FencedError('fenced');
     const accounts = this.#accounts(batch);
     const balances = await ledger.balancesForUpdate(trx, [
-      { owner: { system: 'fees' }, asset: quote, kind: 'available' },
       ...(batch.some((p) => p.command.kind === 'insurance')
         ? [{ owner: { system: 'treasury' } as Owner, asset: quote, kind: 'available' as const }]
         : []),
-      ...(['perp_settlement', 'perp_funding', 'perp_insurance'] as const).map((name) => ({
+      // why: the market's own accounts, its fees' included: no row here is shared with another
+      // market, so markets never wait on each other's batches (nor on a paused owner's).
+      ...(['perp_fees', 'perp_settlement', 'perp_funding', 'perp_insurance'] as const).map((name) => ({
         owner: { system: `${name}:${this.symbol}` } as Owner,
         asset: quote,
         kind: 'available' as const,
@@ -249,7 +302,10 @@ export class PerpSequencer {
     const statuses = await this.#deps.users.tradingStatuses(trx, [...new Set(places.map((c) => c.userId))]);
     const records = new BatchRecords(this.symbol, this.#market.tick_size, now, this.#created);
     const answers: (PerpOutcome | AppError)[] = [];
-    const marginKeys = new Set<string>();
+    // why: a key used earlier in this batch is not in the store yet (perpetual.md §4b.7).
+    const placed = new Map<string, { fingerprint: string; command: PerpCommand }>();
+    const repeats = new Map<PerpOutcome, PerpCommand>();
+    const margins = new Map<string, { symbol: string; direction: 'add' | 'remove'; amount: bigint }>();
     const results: CommandResult<unknown>[] = [];
     let configured: repo.PerpMarketRow | undefined;
     // why: told once; each command's moves keep the clearing's figures current for the next one.
@@ -257,9 +313,24 @@ export class PerpSequencer {
     for (const [user, amount] of available) clearing.setAvailable(user, amount);
     for (const { command } of batch) {
       if (command.kind === 'place') {
-        const seen = used.get(`${command.userId}|${command.key}`);
+        const owner = `${command.userId}|${command.key}`;
+        const seen = used.get(owner);
+        const earlier = placed.get(owner);
+        // why: the same key with the same request answers as the first did and places nothing; with
+        // another request it is refused. Orders kept before fingerprints (null) answer as before.
+        const fingerprint = seen ? seen.fingerprint : earlier?.fingerprint;
+        if (fingerprint !== undefined && fingerprint !== null && fingerprint !== command.fingerprint) {
+          answers.push(new AppError('IDEMPOTENCY_KEY_REUSED'));
+          continue;
+        }
         if (seen) {
-          answers.push({ orderIds: seen, duplicate: true });
+          answers.push({ orderIds: seen.ids, duplicate: true });
+          continue;
+        }
+        if (earlier) {
+          const answer: PerpOutcome = { orderIds: [], duplicate: true };
+          repeats.set(answer, earlier.command);
+          answers.push(answer);
           continue;
         }
         const status = statuses.get(command.userId);
@@ -272,14 +343,23 @@ export class PerpSequencer {
           continue;
         }
       }
-      if (command.kind === 'margin' && command.key !== undefined) {
-        const owner = `${command.userId}|${command.key}`;
-        // why: the same key moves the margin once: a retry answers as the first did, moving nothing.
-        if (marginKeys.has(owner) || (await repo.marginKeyUsed(trx, command.userId, command.key))) {
-          answers.push({ orderIds: [], duplicate: true });
+      if (command.kind === 'margin') {
+        const { key } = command;
+        const first =
+          key === undefined
+            ? undefined
+            : (margins.get(`${command.userId}|${key}`) ??
+              (await repo.findMarginRequest(trx, command.userId, key)));
+        if (first) {
+          // why: the same key moves the margin once: a retry answers as the first did, moving
+          // nothing; the same key with another market, direction or amount is refused.
+          const same =
+            first.symbol === this.symbol &&
+            first.direction === command.direction &&
+            first.amount === command.amount;
+          answers.push(same ? { orderIds: [], duplicate: true } : new AppError('IDEMPOTENCY_KEY_REUSED'));
           continue;
         }
-        marginKeys.add(owner);
       }
       if (command.kind === 'fund' && (await repo.fundingExists(trx, this.symbol, command.at))) {
         answers.push({ orderIds: [] });
@@ -352,10 +432,23 @@ export class PerpSequencer {
           amount: command.amount,
           created_at: now,
         });
+        margins.set(`${command.userId}|${command.key}`, {
+          symbol: this.symbol,
+          direction: command.direction,
+          amount: command.amount,
+        });
       }
       if (command.kind === 'place') {
         const made = (result.value as PerpOrder[] | undefined) ?? [];
-        for (const o of made) this.#created.set(o.id, { at: now, key: command.key, ioc: command.ioc });
+        for (const o of made) {
+          this.#created.set(o.id, {
+            at: now,
+            key: command.key,
+            fingerprint: command.fingerprint,
+            ioc: command.ioc,
+          });
+        }
+        placed.set(`${command.userId}|${command.key}`, { fingerprint: command.fingerprint, command });
       }
       records.add(result, command, this.#clearing.figures.insurance);
       answers.push({ orderIds: [] });
@@ -363,8 +456,11 @@ export class PerpSequencer {
     const ids = await repo.upsertOrders(trx, records.orderRows());
     for (const [i, { command }] of batch.entries()) {
       const answer = answers[i];
-      if (answer instanceof AppError || !answer || answer.duplicate) continue;
-      const result = records.byCommand.get(command);
+      if (answer instanceof AppError || !answer) continue;
+      // why: a repeat within the batch answers the orders of its first; one of the store has its ids.
+      const source = answer.duplicate ? repeats.get(answer) : command;
+      if (!source) continue;
+      const result = records.byCommand.get(source);
       answer.orderIds = (result?.made ?? [])
         .map((no) => ids.get(no))
         .filter((id): id is bigint => id !== undefined);
@@ -471,6 +567,7 @@ function settingsOf(m: repo.PerpMarketRow) {
     makerRate: String(m.maker_rate),
     takerRate: String(m.taker_rate),
     bandRate: String(m.band_rate),
+    markClamp: String(m.mark_clamp),
     status: m.status,
   };
 }

@@ -26,7 +26,7 @@ import { fromMillis } from '../../platform/time.ts';
 import type { WsGateway } from '../../platform/ws-gateway.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { PerpBackOffice } from './back-office.ts';
-import type { PerpCommand, PerpPlaceRequest } from './commands.ts';
+import { closeFingerprint, type PerpCommand, type PerpPlaceRequest, placeFingerprint } from './commands.ts';
 import { seedPerpDemo } from './demo.ts';
 import { PerpMaker } from './maker.ts';
 import { PerpMarkets } from './owned-markets.ts';
@@ -140,6 +140,8 @@ export class PerpService {
       ledger: deps.ledger,
       users: deps.demo.users,
       perp: this,
+      index: deps.index,
+      clock: deps.clock,
       scheduler: deps.demo.scheduler,
       onError,
     });
@@ -367,6 +369,11 @@ export class PerpService {
   }
 
   async place(auth: AuthContext, request: PerpPlaceRequest): Promise<PerpOrder[]> {
+    return this.#place(auth, request, placeFingerprint(request));
+  }
+
+  /** `fingerprint`: the request the key stands for (perpetual.md §4b.7). */
+  async #place(auth: AuthContext, request: PerpPlaceRequest, fingerprint: string): Promise<PerpOrder[]> {
     await this.#gate(auth);
     const market = await this.#market(request.symbol);
     const input = toPlaceInput(market, auth.userId, request);
@@ -377,33 +384,44 @@ export class PerpService {
       input,
       key: request.idempotencyKey,
       ioc,
+      fingerprint,
     });
     return (await repo.listOrdersByIds(this.#deps.db, outcome.orderIds)).map(orderView);
   }
 
   /** Closes the whole position at market (reduce-only, band-capped). */
   async close(auth: AuthContext, symbol: string, key?: string): Promise<PerpOrder[]> {
+    const fingerprint = closeFingerprint(symbol);
     const position = await repo.findPosition(this.#deps.db, symbol, auth.userId);
     if (!position || position.qty === 0n) {
-      // why: a retry of a close that went through finds the position gone; it answers that close.
+      // why: a retry of a close that went through finds the position gone; it answers that close,
+      // unless the key stands for another request.
       const used = key ? await repo.findUsedKeys(this.#deps.db, [{ userId: auth.userId, key }]) : undefined;
       const previous = used?.get(`${auth.userId}|${key}`);
-      if (previous) return (await repo.listOrdersByIds(this.#deps.db, previous)).map(orderView);
+      if (previous) {
+        if (previous.fingerprint !== null && previous.fingerprint !== fingerprint)
+          throw new AppError('IDEMPOTENCY_KEY_REUSED');
+        return (await repo.listOrdersByIds(this.#deps.db, previous.ids)).map(orderView);
+      }
       throw new AppError('POSITION_NOT_FOUND');
     }
-    return this.place(auth, {
-      symbol,
-      side: position.qty > 0n ? 'sell' : 'buy',
-      type: 'market',
-      qty: position.qty > 0n ? position.qty : -position.qty,
-      triggerRef: 'last',
-      priceProtect: false,
-      reduceOnly: true,
-      closePosition: false,
-      postOnly: false,
-      // why: a retried close with its key answers the first close; without one it is a new order.
-      idempotencyKey: key ?? `close-${randomUUID()}`,
-    });
+    return this.#place(
+      auth,
+      {
+        symbol,
+        side: position.qty > 0n ? 'sell' : 'buy',
+        type: 'market',
+        qty: position.qty > 0n ? position.qty : -position.qty,
+        triggerRef: 'last',
+        priceProtect: false,
+        reduceOnly: true,
+        closePosition: false,
+        postOnly: false,
+        // why: a retried close with its key answers the first close; without one it is a new order.
+        idempotencyKey: key ?? `close-${randomUUID()}`,
+      },
+      fingerprint,
+    );
   }
 
   async cancel(userId: bigint, id: bigint): Promise<PerpOrder> {

@@ -43,6 +43,7 @@ export function marketView(m: repo.PerpMarketRow, simulated: boolean): PerpMarke
     })),
     funding_interval_hours: Number(m.funding_interval_ms / 3_600_000n),
     funding_cap: fromAtoms(m.funding_cap),
+    mark_clamp: fromAtoms(m.mark_clamp),
     status: m.status,
     simulated,
   };

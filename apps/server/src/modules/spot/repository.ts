@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, executeSql, isPostgres, placeholderRows, repeated } from '../../platform/db.ts';
+import { type Db, executeSql, placeholderRows, repeated } from '../../platform/db.ts';
 import type {
   Millis,
   SpotMarketsTable,
@@ -71,16 +71,6 @@ export async function fenceMarket(db: Db, symbol: string, seq: bigint, epoch: bi
     [symbol, seq, epoch],
   );
   return Number(result.numAffectedRows ?? 0n) === 1;
-}
-
-/**
- * On PostgreSQL, ends this transaction's session when it sits idle inside the transaction for
- * longer than `ms`: an owner paused mid-batch (stopped, cut off) would otherwise hold the market
- * row, and with it the takeover, until it resumed. Its batch then fails and commits nothing.
- */
-export async function limitIdleInBatch(db: Db, ms: number): Promise<void> {
-  if (!isPostgres(db)) return;
-  await executeSql(db, "select set_config('idle_in_transaction_session_timeout', ?, true)", [`${ms}ms`]);
 }
 
 /**

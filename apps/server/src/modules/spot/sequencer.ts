@@ -10,7 +10,8 @@ import { AppError } from '@bourse/shared';
 import { sql } from 'kysely';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { type Db, isTransactionConflict, TRANSACTION_ATTEMPTS, transactionOnce } from '../../platform/db.ts';
+import { type Db, isTransactionConflict, TRANSACTION_ATTEMPTS } from '../../platform/db.ts';
+import { runOwnedBatch } from '../../platform/market-ownership.ts';
 import type { Millis } from '../../platform/schema.ts';
 import { toMillis } from '../../platform/time.ts';
 import { balanceKey, type LedgerService } from '../ledger/service.ts';
@@ -62,7 +63,7 @@ export interface SequencerDeps {
   };
   bus?: Bus;
   onError?: (error: unknown, what: string) => void;
-  /** The market lease: a batch idle inside its transaction for longer is ended by PostgreSQL. */
+  /** The market lease: a batch idle inside its transaction for half of it is ended by PostgreSQL. */
   node: { leaseMs: number };
 }
 
@@ -295,7 +296,7 @@ export class MarketSequencer {
       try {
         // why: not retried by the store: the engine applies the batch inside the transaction, so
         // the book must be rebuilt before the batch runs again.
-        work = await transactionOnce(db).execute((trx) => this.#write(trx, batch, now));
+        work = await runOwnedBatch(db, this.#deps.node.leaseMs, (trx) => this.#write(trx, batch, now));
       } catch (error) {
         if (error instanceof FencedError || this.#fenced) {
           // why: a newer owner has the market; this node's book is stale, and nothing of this
@@ -345,7 +346,6 @@ export class MarketSequencer {
    */
   async #write(trx: Db, batch: Pending[], now: Millis): Promise<BatchWork> {
     const { ledger } = this.#deps;
-    await repo.limitIdleInBatch(trx, this.#deps.node.leaseMs);
     if (!(await repo.fenceMarket(trx, this.symbol, this.#seq, this.epoch))) throw new FencedError('fenced');
     // why: the market's status changes only through this sequencer (a configure command, below),
     // so the row it installed after its last commit is the stored one.

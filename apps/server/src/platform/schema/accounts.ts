@@ -100,8 +100,14 @@ export interface IdentityVerificationsTable {
   mobile: string;
   front_image: string;
   back_image: string;
-  /** Keyed hash (HMAC) of the country and document number; the number itself is never stored. */
+  /**
+   * The identity this document is (its trial grants and same-identity links are keyed on it): the
+   * keyed hash (HMAC) of the number alone, or the hash an earlier record of the same number was
+   * given (before, of country and number). The number itself is never stored.
+   */
   doc_hash: string | null;
+  /** Keyed hash of the canonical document number alone; null on rows recorded before it was kept. */
+  number_hash: string | null;
   status: IdentityStatus;
   reason: Generated<string>;
   reviewed_by: bigint | null;

@@ -24,6 +24,8 @@ export interface PerpMarketsTable {
   funding_clamp: bigint;
   funding_cap: bigint;
   impact_notional: bigint;
+  /** The mark's clamp c (migration 0036): the mark stays within I·(1 ± c); at most tier 1's MMR / 4. */
+  mark_clamp: bigint;
   status: 'open' | 'halted';
   seq: Generated<bigint>;
   epoch: Generated<bigint>;
@@ -89,6 +91,8 @@ export interface PerpOrdersTable {
   end_reason: string | null;
   seq: bigint;
   idempotency_key: string | null;
+  /** A hash of the request that placed it (perpetual.md §4b.7); null before 0035 and for the fund's. */
+  request_fingerprint: string | null;
   created_at: Millis;
   updated_at: Millis;
 }

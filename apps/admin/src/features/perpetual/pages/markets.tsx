@@ -12,8 +12,8 @@ type Tier = AdminPerpMarket['tiers'][number];
 
 /**
  * Every perpetual market: its status, live figures (mark, index, fund, open interest, funding)
- * and, expanded, its parameters and margin tiers. With `perp.manage` a market's fees, band and
- * status can be edited and its insurance fund topped up; both are audited with a reason.
+ * and, expanded, its parameters and margin tiers. With `perp.manage` a market's fees, band, mark
+ * clamp and status can be edited and its insurance fund topped up; both are audited with a reason.
  */
 export function MarketsTab({ canManage }: { canManage: boolean }) {
   const { t } = useTranslation();
@@ -110,7 +110,7 @@ export function MarketsTab({ canManage }: { canManage: boolean }) {
   );
 }
 
-/** A market's parameters and its margin tiers (perpetual.md §1, tiers). */
+/** A market's parameters (the mark clamp among them) and its margin tiers (perpetual.md §1, tiers). */
 function MarketDetails({ market }: { market: AdminPerpMarket }) {
   const { t } = useTranslation();
   return (
@@ -131,6 +131,11 @@ function MarketDetails({ market }: { market: AdminPerpMarket }) {
             children: t('perp.hours', { count: market.fundingIntervalHours }),
           },
           { key: 'fundingCap', label: t('perp.fundingCap'), children: `±${ratioPercent(market.fundingCap)}` },
+          {
+            key: 'markClamp',
+            label: <span title={t('perp.markClampHelp')}>{t('perp.markClamp')}</span>,
+            children: `±${ratioPercent(market.markClamp)}`,
+          },
         ]}
       />
       <Table<Tier>

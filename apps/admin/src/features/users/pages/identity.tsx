@@ -1,3 +1,4 @@
+import { COUNTRY_CODES } from '@bourse/shared';
 import type { IdentityPolicy, IdentityReview } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -10,13 +11,14 @@ import {
   Image,
   Input,
   Segmented,
+  Select,
   Space,
   Switch,
   Table,
   Tag,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatTime } from '../../../shared/format.ts';
@@ -36,6 +38,19 @@ const STATUS_COLORS: Record<Status, string> = {
   approved: 'success',
   rejected: 'error',
 };
+
+/** Countries and regions by name in the back office's language, as `Japan (JP)`. */
+function useCountries() {
+  const { i18n } = useTranslation();
+  const locale = i18n.language;
+  return useMemo(() => {
+    const names = new Intl.DisplayNames([locale], { type: 'region' });
+    const labelOf = (code: string) => `${names.of(code) ?? code} (${code})`;
+    const options = COUNTRY_CODES.map((code) => ({ value: code, label: labelOf(code) }));
+    options.sort((a, b) => a.label.localeCompare(b.label, locale));
+    return { options, labelOf };
+  }, [locale]);
+}
 
 /** One side of the document, read through the audited call only when the drawer shows it. */
 function IdentityImage({ id, side }: { id: number; side: 'front' | 'back' }) {
@@ -137,15 +152,29 @@ export function IdentityPage() {
     enabled: openId !== null,
     queryFn: () => fetchIdentityReview(openId ?? 0),
   });
+  const countries = useCountries();
+  // why: what the reviewer reads on the image, never prefilled: the number must match the one the
+  // customer typed and the issuing country the one declared (the server checks both).
   const [confirmedIdno, setConfirmedIdno] = useState('');
+  const [confirmedCountry, setConfirmedCountry] = useState<string | undefined>(undefined);
+  const openReview = (id: number | null) => {
+    setOpenId(id);
+    setConfirmedIdno('');
+    setConfirmedCountry(undefined);
+  };
   const decide = useMutation({
-    mutationFn: (input: { id: number; approve: boolean; reason?: string; idno?: string }) =>
-      input.approve ? approveIdentity(input.id, input.idno) : rejectIdentity(input.id, input.reason),
+    mutationFn: (
+      input:
+        | { id: number; approve: true; idno: string; country: string }
+        | { id: number; approve: false; reason: string },
+    ) =>
+      input.approve
+        ? approveIdentity(input.id, { idno: input.idno, country: input.country })
+        : rejectIdentity(input.id, input.reason),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['identity'] });
       message.success(t('identity.done'));
-      setOpenId(null);
-      setConfirmedIdno('');
+      openReview(null);
     },
     onError: (error) => message.error(error.message),
   });
@@ -163,7 +192,7 @@ export function IdentityPage() {
       ),
     },
     { title: t('identity.type'), render: (_, r) => t(`identity.types.${r.type}`, { defaultValue: r.type }) },
-    { title: t('identity.country'), render: (_, r) => r.country },
+    { title: t('identity.country'), render: (_, r) => countries.labelOf(r.country) },
     {
       title: t('identity.status'),
       render: (_, r) => <Tag color={STATUS_COLORS[r.status]}>{t(`identity.statuses.${r.status}`)}</Tag>,
@@ -172,7 +201,7 @@ export function IdentityPage() {
     {
       title: '',
       render: (_, r) => (
-        <Button size="small" onClick={() => setOpenId(r.id)} data-testid={`identity-open-${r.id}`}>
+        <Button size="small" onClick={() => openReview(r.id)} data-testid={`identity-open-${r.id}`}>
           {t('identity.open')}
         </Button>
       ),
@@ -207,32 +236,12 @@ export function IdentityPage() {
         open={openId !== null}
         width={720}
         title={t('identity.review')}
-        onClose={() => setOpenId(null)}
+        onClose={() => openReview(null)}
         extra={
           row?.status === 'pending' && canReview ? (
-            <Space>
-              <Button danger onClick={() => setIsRejecting(true)} data-testid="identity-reject">
-                {t('identity.reject')}
-              </Button>
-              {/* why: the number as read on the image must match the one the customer typed. */}
-              <Input
-                style={{ width: 220 }}
-                value={confirmedIdno}
-                onChange={(event) => setConfirmedIdno(event.target.value)}
-                placeholder={t('identity.idnoConfirm')}
-                aria-label={t('identity.idnoConfirm')}
-                data-testid="identity-idno-confirm"
-              />
-              <Button
-                type="primary"
-                loading={decide.isPending}
-                disabled={confirmedIdno.trim() === ''}
-                onClick={() => decide.mutate({ id: row.id, approve: true, idno: confirmedIdno })}
-                data-testid="identity-approve"
-              >
-                {t('identity.approve')}
-              </Button>
-            </Space>
+            <Button danger onClick={() => setIsRejecting(true)} data-testid="identity-reject">
+              {t('identity.reject')}
+            </Button>
           ) : undefined
         }
       >
@@ -247,7 +256,9 @@ export function IdentityPage() {
                 {t(`identity.types.${row.type}`, { defaultValue: row.type })}
               </Descriptions.Item>
               <Descriptions.Item label={t('identity.realName')}>{row.realName}</Descriptions.Item>
-              <Descriptions.Item label={t('identity.country')}>{row.country}</Descriptions.Item>
+              <Descriptions.Item label={t('identity.country')}>
+                <span data-testid="identity-declared-country">{countries.labelOf(row.country)}</span>
+              </Descriptions.Item>
               <Descriptions.Item label={t('identity.mobile')}>{row.mobile}</Descriptions.Item>
               <Descriptions.Item label={t('identity.status')}>
                 <Tag color={STATUS_COLORS[row.status]}>{t(`identity.statuses.${row.status}`)}</Tag>
@@ -261,6 +272,58 @@ export function IdentityPage() {
                 </Descriptions.Item>
               ) : null}
             </Descriptions>
+            {row.status === 'pending' && canReview ? (
+              <Card size="small" title={t('identity.confirmTitle')} style={{ marginBottom: 16 }}>
+                <Alert
+                  type="info"
+                  showIcon
+                  style={{ marginBottom: 12 }}
+                  title={t('identity.confirmHint', { country: countries.labelOf(row.country) })}
+                />
+                <Space wrap>
+                  <Select
+                    showSearch={{
+                      filterOption: (input, option) =>
+                        option !== undefined &&
+                        (option.value.toLowerCase().startsWith(input.trim().toLowerCase()) ||
+                          option.label.toLowerCase().includes(input.trim().toLowerCase())),
+                    }}
+                    style={{ width: 240 }}
+                    options={countries.options}
+                    value={confirmedCountry}
+                    onChange={setConfirmedCountry}
+                    placeholder={t('identity.countryConfirm')}
+                    aria-label={t('identity.countryConfirm')}
+                    data-testid="identity-country-confirm"
+                  />
+                  <Input
+                    style={{ width: 240 }}
+                    value={confirmedIdno}
+                    onChange={(event) => setConfirmedIdno(event.target.value)}
+                    placeholder={t('identity.idnoConfirm')}
+                    aria-label={t('identity.idnoConfirm')}
+                    data-testid="identity-idno-confirm"
+                  />
+                  <Button
+                    type="primary"
+                    loading={decide.isPending}
+                    disabled={confirmedIdno.trim() === '' || confirmedCountry === undefined}
+                    onClick={() => {
+                      if (confirmedCountry === undefined) return;
+                      decide.mutate({
+                        id: row.id,
+                        approve: true,
+                        idno: confirmedIdno,
+                        country: confirmedCountry,
+                      });
+                    }}
+                    data-testid="identity-approve"
+                  >
+                    {t('identity.approve')}
+                  </Button>
+                </Space>
+              </Card>
+            ) : null}
             <Space align="start" wrap>
               <IdentityImage id={row.id} side="front" />
               <IdentityImage id={row.id} side="back" />
@@ -274,7 +337,7 @@ export function IdentityPage() {
         onCancel={() => setIsRejecting(false)}
         onSubmit={async ({ reason }) => {
           if (!row) return;
-          await decide.mutateAsync({ id: row.id, approve: false, reason });
+          await decide.mutateAsync({ id: row.id, approve: false, reason: reason ?? '' });
           setIsRejecting(false);
         }}
       />

@@ -1,5 +1,5 @@
 import '../components/account.css';
-import { COUNTRY_CODES } from '@bourse/shared';
+import { COUNTRY_CODES, canonicalDocumentNumber } from '@bourse/shared';
 import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -110,8 +110,7 @@ export default function IdentityPage() {
     if (realname.trim().length < 2) return void showToast(t('identity.validation.realname'));
     if (!country) return void showToast(t('identity.validation.country'));
     if (!/^\+?\d{6,15}$/.test(mobile.trim())) return void showToast(t('identity.validation.mobile'));
-    if (!/^[A-Za-z0-9]{4,40}$/.test(idno.replace(/[\s\-./]/g, '')))
-      return void showToast(t('identity.validation.idno'));
+    if (canonicalDocumentNumber(idno) === undefined) return void showToast(t('identity.validation.idno'));
     if (!front || !back) return void showToast(t('identity.validation.images'));
     submit.mutate(
       {

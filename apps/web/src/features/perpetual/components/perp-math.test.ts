@@ -38,6 +38,7 @@ const BTC: PerpMarket = {
   ],
   funding_interval_hours: 8,
   funding_cap: '0.015',
+  mark_clamp: '0.005',
   status: 'open',
   simulated: true,
 };

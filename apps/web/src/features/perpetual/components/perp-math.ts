@@ -61,6 +61,7 @@ export function marketSpec(market: PerpMarket): PerpSpec {
     fundingClamp: 0n,
     fundingCap: rateOf(market.funding_cap),
     impactNotional: 0n,
+    markClamp: rateOf(market.mark_clamp),
     maxLeverage: market.max_leverage,
   };
 }
