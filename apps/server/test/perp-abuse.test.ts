@@ -16,7 +16,7 @@ import {
   perpOf,
   type Trader,
   usdtOf,
-} from './perp-abuse-harness.ts';
+} from './perp-harness.ts';
 
 /** The seconds of test clock the pair pushes for (perpetual.md §4b.1: the attack took 16–60 s). */
 const PUSH_SECONDS = 120;

@@ -3,9 +3,10 @@ import { type AppError, toAtoms } from '@bourse/shared';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PerpCommand } from '../src/modules/perpetual/commands.ts';
-import { indexTick, newTrader } from './delivery-harness.ts';
+import { newTrader } from './delivery-harness.ts';
 import { DIALECTS, type DialectName, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { markAt as perpMarkAt } from './perp-harness.ts';
 
 type Trader = Awaited<ReturnType<typeof newTrader>>;
 
@@ -68,10 +69,7 @@ describe.each(DIALECTS)(
       fingerprint: key,
     });
     /** The index at `price`, then one second of the market's pricing loop (the mark follows). */
-    async function markAt(price: string) {
-      await indexTick(server, 'BTCUSDT', price);
-      await perp().pricing.tick('BTCUSDT');
-    }
+    const markAt = (price: string) => perpMarkAt(server, 'BTCUSDT', price);
     const storedMark = async () =>
       (
         await server.app.ctx.store.db

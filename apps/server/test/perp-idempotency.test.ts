@@ -6,9 +6,10 @@ import {
   type PerpPlaceRequest,
   placeFingerprint,
 } from '../src/modules/perpetual/commands.ts';
-import { indexTick, newTrader } from './delivery-harness.ts';
+import { newTrader } from './delivery-harness.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { markAt as perpMarkAt } from './perp-harness.ts';
 
 type Trader = Awaited<ReturnType<typeof newTrader>>;
 
@@ -34,10 +35,7 @@ describe.each(DIALECTS)('perpetual idempotency keys on $name', ({ name: dialect,
       .where('idempotency_key', '=', key)
       .execute();
   /** The index at `price`, then one second of the market's pricing loop (the mark follows). */
-  async function markAt(price: string) {
-    await indexTick(server, 'BTCUSDT', price);
-    await perp().pricing.tick('BTCUSDT');
-  }
+  const markAt = (price: string) => perpMarkAt(server, 'BTCUSDT', price);
   /** `user` long 0.01 BTC at 60 000 (5x: margin 120, fee 0.3), against a new seller. */
   async function openLong(user: Trader) {
     const seller = await newTrader(server);

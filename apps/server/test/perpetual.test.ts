@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enrolStaff, indexTick, newTrader, signInOwner } from './delivery-harness.ts';
+import { enrolStaff, newTrader, signInOwner } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
+import { markAt as perpMarkAt } from './perp-harness.ts';
 
 type Trader = Awaited<ReturnType<typeof newTrader>>;
 
@@ -21,10 +22,7 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
     call(user, 'POST', '/Perp/place', { symbol: 'BTCUSDT', idempotency_key: randomUUID(), ...fields });
   const perp = () => server.app.ctx.perpetual!;
   /** The index at `price`, then one second of the market's pricing loop (the mark follows). */
-  async function markAt(price: string) {
-    await indexTick(server, 'BTCUSDT', price);
-    await perp().pricing.tick('BTCUSDT');
-  }
+  const markAt = (price: string) => perpMarkAt(server, 'BTCUSDT', price);
 
   beforeAll(async () => {
     if (skip) return;
@@ -121,18 +119,21 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
     },
   );
 
-  it.skipIf(skip)('leaves no pricing loop running after a market is taken and handed back at once', async () => {
-    const pricing = perp().pricing;
-    const sequencer = { market: { funding_interval_ms: 28_800_000n } } as unknown as Parameters<
-      typeof pricing.own
-    >[1];
-    // why: the hand-back arrives while the take still reads the market's last funding time.
-    const taking = pricing.own('LEAKUSDT', sequencer);
-    await pricing.own('LEAKUSDT', undefined);
-    await taking;
-    expect(pricing.pricedMarkets()).not.toContain('LEAKUSDT');
-    expect(pricing.pricedMarkets()).toContain('BTCUSDT');
-  });
+  it.skipIf(skip)(
+    'leaves no pricing loop running after a market is taken and handed back at once',
+    async () => {
+      const pricing = perp().pricing;
+      const sequencer = { market: { funding_interval_ms: 28_800_000n } } as unknown as Parameters<
+        typeof pricing.own
+      >[1];
+      // why: the hand-back arrives while the take still reads the market's last funding time.
+      const taking = pricing.own('LEAKUSDT', sequencer);
+      await pricing.own('LEAKUSDT', undefined);
+      await taking;
+      expect(pricing.pricedMarkets()).not.toContain('LEAKUSDT');
+      expect(pricing.pricedMarkets()).toContain('BTCUSDT');
+    },
+  );
 
   it.skipIf(skip)('pays funding once per funding time, even when asked twice', async () => {
     const a = await newTrader(server);
