@@ -358,7 +358,7 @@ describe.each(DIALECTS)('perpetual market abuse on $name', ({ name: dialect, ski
         qty: '0.1',
         reduce_only: 'true',
       });
-      expect(pastBankruptcy).toMatchObject({ code: 7017 });
+      expect(pastBankruptcy).toMatchObject({ code: 7070 });
       // p's reduce-only sells at the bankruptcy price: the second is the one that once opened a
       // short with negative margin and failed every batch after it
       const ro = await place(p, {

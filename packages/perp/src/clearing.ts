@@ -432,7 +432,7 @@ export class PerpClearing {
       // why: a close never fills past the bankruptcy price, where the fund would pay for it: a market
       // close stops there, a limit close priced past it is refused.
       const limit = this.#closeLimit(position, s, price, input.type === 'market');
-      if (limit === null) return 'PRICE_OUT_OF_BAND';
+      if (limit === null) return 'PRICE_PAST_BANKRUPTCY';
       close.price = limit;
       made.push(close);
     }

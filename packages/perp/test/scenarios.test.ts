@@ -302,7 +302,7 @@ describe('perpetual scenarios (perpetual.md §5)', () => {
     });
     m.deposit(3n, U('100000'));
     for (const price of ['47500.0', '47999.9'])
-      expect(m.run(limit(1n, 'sell', price, '1', { reduceOnly: true })).error).toBe('PRICE_OUT_OF_BAND');
+      expect(m.run(limit(1n, 'sell', price, '1', { reduceOnly: true })).error).toBe('PRICE_PAST_BANKRUPTCY');
     m.ok(limit(3n, 'buy', '47600.0', '1'));
     const close = m.ok(market(1n, 'sell', '1', { reduceOnly: true }));
     expect(close.value!.map((o) => [o.price, o.status, o.filledQty])).toEqual([

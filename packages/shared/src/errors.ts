@@ -150,6 +150,8 @@ export const RESULT_CODES = {
   REDUCE_ONLY_EXCEEDS_POSITION: { code: 7068, status: 200 },
   // why: a market's mark clamp must be above 0 and at most tier 1's MMR / 4 (perpetual.md §1, Mark).
   MARK_CLAMP_INVALID: { code: 7069, status: 200 },
+  // why: a close priced past the position's bankruptcy price would be paid for by the insurance fund (perpetual.md §4c.4).
+  PRICE_PAST_BANKRUPTCY: { code: 7070, status: 200 },
   // 76xx launchpad, 77xx agents
   LP_NOT_STARTED: { code: 7601, status: 200 },
   LP_CLOSED: { code: 7602, status: 200 },
