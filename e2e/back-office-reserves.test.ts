@@ -37,19 +37,22 @@ describe('back office: proof of reserves (desktop, demo)', () => {
     expect(await staff.getByTestId('reserves-fingerprint').textContent()).toBe(
       adminText('reserves.fingerprint', { fingerprint: published.data.fingerprint }),
     );
-    const row = staff.locator('tr.ant-table-row').first();
+    // why: the published snapshot's own row, by its id: a snapshot the platform takes meanwhile
+    // (pending, no entries yet) can come first in the list and take the first row's place.
+    const id = published.data.list[0]?.snapshot_id;
+    const row = staff.locator(`tr.ant-table-row[data-row-key="${id}"]`);
     await row.waitFor();
     expect(await row.locator('.ant-tag').first().textContent()).toBe(
       adminText('reserves.statuses.published'),
     );
-    const entries = staff.locator('.ant-table-expanded-row tr.ant-table-row');
+    const opened = staff.locator(`tr.ant-table-row[data-row-key="${id}"] + tr.ant-table-expanded-row`);
+    const entries = opened.locator('tr.ant-table-row');
     // why: on a loaded machine the first click can land while the table re-renders with the
     // fetched list and be lost; click again until the row is open.
     await expect
       .poll(
         async () => {
-          if ((await staff.locator('.ant-table-expanded-row').count()) === 0)
-            await row.locator('.ant-table-row-expand-icon').click();
+          if ((await opened.count()) === 0) await row.locator('.ant-table-row-expand-icon').click();
           return entries.count();
         },
         { timeout: 30_000 },
