@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { PlaceInput, TriggerRef } from '@bourse/perp';
 import type { PerpOrderType, PerpTriggerRef } from '@bourse/shared/api';
+import { sha256 } from '../../platform/crypto.ts';
 import type { Millis } from '../../platform/schema.ts';
 import type * as repo from './repository.ts';
 
@@ -100,5 +100,5 @@ export function closeFingerprint(symbol: string): string {
 
 function fingerprintOf(fields: readonly (string | bigint | boolean | undefined)[]): string {
   const text = JSON.stringify(fields.map((f) => (f === undefined ? null : String(f))));
-  return createHash('sha256').update(text).digest('hex');
+  return sha256(text);
 }
