@@ -315,6 +315,40 @@ describe.each(DIALECTS)('perpetual market abuse on $name', ({ name: dialect, ski
   );
 
   it.skipIf(skip)(
+    'takes exactly one of eight reduce-only orders of the whole position sent at once (a burst through one batch)',
+    async () => {
+      const { place, account } = btc();
+      await btcMarkAt('60000');
+      const p = await trader();
+      const seller = await trader(1);
+      expect((await place(seller, { side: 'sell', type: 'limit', price: '60000', qty: '0.1' })).code).toBe(
+        1000,
+      );
+      expect((await place(p, { side: 'buy', type: 'market', qty: '0.1' })).code).toBe(1000);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          place(p, {
+            side: 'sell',
+            type: 'limit',
+            price: String(60_500 + i * 10),
+            qty: '0.1',
+            reduce_only: 'true',
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.code).sort()).toEqual([1000, 7068, 7068, 7068, 7068, 7068, 7068, 7068]);
+      const resting = (await account(p)).orders as { qty: string }[];
+      expect(resting.map((o) => o.qty)).toEqual(['0.10000000']);
+      // why: both sides flat again, so no later case's marks liquidate them.
+      expect((await place(seller, { side: 'buy', type: 'limit', price: '60600', qty: '0.1' })).code).toBe(
+        1000,
+      );
+      expect((await account(p)).position).toBeNull();
+      expect((await account(seller)).position).toBeNull();
+    },
+  );
+
+  it.skipIf(skip)(
     'keeps pricing and liquidating while a reduce-only order rests, and its fill past the bankruptcy price opens nothing',
     async () => {
       const { place, cancel, account, order, liquidations } = btc();
