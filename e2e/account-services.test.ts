@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { toAtoms } from '@bourse/shared';
 import SQLite from 'better-sqlite3';
 import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -316,6 +317,16 @@ describe('account services at phone size, with the back office', () => {
     await waitForHash(phone, '#/Index/aboutus');
     await phone.getByTestId('content-article').waitFor();
     await phone.getByTestId('claim-reserve').waitFor();
+    // the reserve figure is covered by the demo's latest signed snapshot: its BTC reserve is at
+    // least the figure, so the proof the claim links to never contradicts it
+    const snapshots = (await (await fetch(`${platform.url}/apiv/por/snapshots`)).json()) as {
+      data: { list: { reserve_totals: Record<string, string> }[] };
+    };
+    const reserveAtoms = BigInt(snapshots.data.list[0]!.reserve_totals.BTC!);
+    const figure = (await phone.getByTestId('claim-reserve').locator('.claim-figure').textContent()) ?? '';
+    expect(figure).toMatch(/^[\d,]+ BTC$/);
+    const claimedAtoms = toAtoms(figure.replace(/,/g, '').replace(' BTC', ''));
+    expect(claimedAtoms > 0n && claimedAtoms <= reserveAtoms).toBe(true);
     // the demo's perpetual markets are open at up to 5x, so its leverage claim is shown
     expect(await phone.getByTestId('claim-leverage').textContent()).toContain(
       webText('content.leverageFigure', { x: '5' }),

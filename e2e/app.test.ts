@@ -453,12 +453,15 @@ describe('customer app at phone size', () => {
     await page.getByTestId('security-withdraw-password').waitFor({ state: 'visible' });
     expect((await page.locator('h1').textContent())?.trim()).toBe(texts('ja-JP').get('security.title'));
 
-    // spec §2: /Index/spwd is "Set login password"
+    // spec §2: /Index/spwd is "Set login password"; it opens on the withdrawal password for an
+    // account without one, and its other segment changes the login password.
     await page.goto(`${platform.url}/#/Index/spwd`);
-    await input(page, 'spwd-old').waitFor({ state: 'visible' });
+    await input(page, 'spwd-pay-new').waitFor({ state: 'visible' });
     expect((await page.locator('h1').textContent())?.trim()).toBe(
       texts('ja-JP').get('security.setPassword.title'),
     );
+    await page.getByRole('tab', { name: texts('ja-JP').get('security.items.loginPassword') }).click();
+    await input(page, 'spwd-old').waitFor({ state: 'visible' });
     await input(page, 'spwd-old').fill('secret123');
     await input(page, 'spwd-new').fill('secret456');
     await input(page, 'spwd-confirm').fill('secret456');

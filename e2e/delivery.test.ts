@@ -155,7 +155,7 @@ describe('delivery contracts at phone size (demo markets, index from three venue
       webText('delivery.sheet.max'),
     ]);
     await page.getByTestId('quick-max').click();
-    expect(await input(page, 'order-amount').inputValue()).toBe('10000');
+    expect(await input(page, 'order-amount').inputValue()).toBe(shown('10000', 0));
     // the figures before anything is sent, exact: 100 × 0.80, 100 × 1.80, 1 / 1.80
     await input(page, 'order-amount').fill('100');
     expect(await page.getByTestId('order-ratio').textContent()).toBe('80.00%');

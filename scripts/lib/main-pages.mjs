@@ -13,9 +13,11 @@ export const MAIN_PAGES = [
   { name: 'not-found', path: '/404', ready: 'not-found', signedIn: false },
   { name: 'user', path: '/Index/uoption', ready: 'profile-username', signedIn: true },
   { name: 'security', path: '/Index/security', ready: 'last-login', signedIn: true },
-  { name: 'set-password', path: '/Index/spwd', ready: 'spwd-submit', signedIn: true },
+  // why: a new account has no withdrawal password, so the page opens on that segment's set flow.
+  { name: 'set-password', path: '/Index/spwd', ready: 'spwd-pay-submit', signedIn: true },
   { name: 'change-password', path: '/Index/respwd', ready: 'respwd-submit', signedIn: true },
   { name: 'withdraw-password', path: '/Index/withdrawpwd', ready: 'withdrawpwd-submit', signedIn: true },
+  { name: 'app-download', path: '/Index/download', ready: 'download-qr', signedIn: true },
   { name: 'assets', path: '/User/index', ready: 'assets-total', signedIn: true },
   { name: 'deposit', path: '/User/czpage?coin=USDT', ready: 'deposit-submit', signedIn: true },
   { name: 'deposit-list', path: '/User/czlist', ready: 'empty-state', signedIn: true },

@@ -274,11 +274,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       clock,
       audit,
       settings,
-      reserveEvidence: async () => (await reserves.service.headers(1)).length > 0,
+      files,
+      // why: a reserve claim is shown only while the latest published snapshot's reserves cover it.
+      latestReserves: () => reserves.service.latestReserves(),
       // why: a leverage claim is shown only while an open perpetual market (registered below) offers it.
       leverageOffered: async () => (perpetual ? perpetual.leverageOffered() : 0),
     });
-    const termsGate = content;
+    const termsGate = content.service;
     const users = registerUsersModule(api, {
       db,
       clock,
@@ -307,7 +309,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         captchasPerIp: limit('captcha_ip', limits.captchasPerIp),
       },
       secondFactor,
-      terms: content,
+      terms: content.service,
       notices: notices.service,
       clientConfig: () => ({
         register_mode: config.registerMode,
@@ -533,7 +535,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           launchpad: modules.launchpad.service,
           mining: modules.mining.service,
           reserves: modules.reserves.service,
-          content: modules.content,
+          content: modules.content.service,
           perpetual: modules.perpetual,
         }),
       )
@@ -646,7 +648,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await modules.markets.start({ runFeed: options.startFeed !== false });
   if (options.startSettlement ?? options.startFeed !== false) {
     modules.delivery.start();
-    modules.reserves.start();
+    modules.reserves.start({ demo: config.demo });
     modules.launchpad.start();
     modules.mining.start();
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { fromAtoms } from '@bourse/shared';
 import type { ContentService } from './modules/content/service.ts';
 import { demoDeliveryConfig } from './modules/delivery/config.ts';
 import type { DeliveryService } from './modules/delivery/service.ts';
@@ -84,8 +85,25 @@ export async function seedDemo(
   }
   // why: the demo's own customers have accepted the demo terms, so they trade at once.
   const demoUsers = await Promise.all(DEMO_USERS.map((u) => users.findLoginCandidate(u.username)));
-  await content.seedDemo(demoUsers.flatMap((u) => (u ? [u.id] : [])));
+  // why: the demo's About page claims BTC its proof of reserves covers, never more.
+  const [header] = await reserves.headers(1);
+  const reserveBtc = demoReserveClaim(header?.reserve_totals.BTC);
+  await content.seedDemo(
+    demoUsers.flatMap((u) => (u ? [u.id] : [])),
+    { reserveBtc },
+  );
   return seeded;
+}
+
+/**
+ * The demo's reserve claim, from the BTC its first published snapshot's reserves hold (atoms):
+ * four fifths of it in whole BTC ('' when that is none). why: the demo's reserves are simulated at
+ * 105 % of the users' BTC, which fees paid in BTC lower day by day; the headroom keeps each day's
+ * snapshot covering the claim, and the server withholds it if one ever does not.
+ */
+export function demoReserveClaim(atoms: string | undefined): string {
+  const shown = fromAtoms((BigInt(atoms ?? '0') * 4n) / 5n, 0);
+  return shown === '0' ? '' : shown;
 }
 
 const SEEDED_KEY = 'demo_seeded';

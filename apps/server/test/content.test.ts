@@ -1,6 +1,10 @@
+import type { SnapshotHeader } from '@bourse/por';
+import { fromAtoms, toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentService } from '../src/modules/content/service.ts';
+import { demoReserveEntries } from '../src/modules/reserves/demo-reserves.ts';
 import { SettingsService } from '../src/modules/settings/service.ts';
+import { demoReserveClaim } from '../src/seed.ts';
 import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
 
@@ -221,6 +225,9 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
         leverageMax: '5',
         reserveBtc: '20000',
         reserveEvidence: false,
+        reserveSnapshotId: 0,
+        reserveHeld: '',
+        reserveWithheld: 'no_snapshot',
         leverageOffered: 0,
       });
       // no snapshot is published on this store, and no market offers leverage: both figures are
@@ -229,7 +236,8 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
         leverage_max: '',
         reserve_btc: '',
       });
-      // the same claims, read where open markets offer 3x, then 5x: shown only once it is true
+      // the same claims, read where open markets offer 3x, then 5x, and the latest published
+      // snapshot holds exactly 20,000 BTC: shown only once it is true
       const { store, clock } = server.app.ctx;
       const withLeverage = (offered: number) =>
         new ContentService({
@@ -237,13 +245,105 @@ describe.each(DIALECTS)('announcements, help and pages on $name', ({ name, skip 
           clock,
           audit: server.app.ctx.audit,
           settings: new SettingsService({ db: store.db }),
-          reserveEvidence: async () => true,
+          latestReserves: async () => ({ snapshotId: 7, reserveTotals: { BTC: '2000000000000' } }),
           leverageOffered: async () => offered,
         }).publicClaims();
       expect(await withLeverage(3)).toEqual({ leverageMax: '', reserveBtc: '20000' });
       expect(await withLeverage(5)).toEqual({ leverageMax: '5', reserveBtc: '20000' });
       const audit = await callAdmin(server, 'GET', '/audit', { target: 'settings:claims' }, owner);
       expect(audit.data[0]).toMatchObject({ action: 'content.claims', actor: 'staff:2' });
+    });
+  });
+});
+
+describe.each(DIALECTS)('reserve claims against the proof of reserves on $name', ({ name, skip }) => {
+  describe.skipIf(skip)('', () => {
+    let server: TestServer;
+    let owner: string;
+    const setReserveClaim = (reserveBtc: string) =>
+      callAdmin(server, 'POST', '/content-claims', { leverageMax: '5', reserveBtc }, owner);
+    const shownClaim = async () => (await server.call('GET', '/Index/claims', {})).data.reserve_btc;
+
+    beforeAll(async () => {
+      // the demo publishes a snapshot at start whose simulated reserves hold 105 % of its liabilities
+      server = await startServer(name, {
+        env: { DEMO: 'on', ADMIN_USER: 'boss', ADMIN_PASSWORD: 'owner-pass-1' },
+      });
+      owner = await signInOwner(server, 'boss', 'owner-pass-1');
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('withholds a claim of more BTC than the latest published snapshot holds, says why to staff, and shows it once a snapshot covers it', async () => {
+      const reserves = server.app.ctx.reserves;
+      if (!reserves) throw new Error('the demo runs the reserves module');
+      const [first] = (await server.call('GET', '/por/snapshots', {})).data.list as SnapshotHeader[];
+      if (!first?.reserve_totals.BTC) throw new Error('the demo snapshot holds BTC');
+      const held = BigInt(first.reserve_totals.BTC);
+
+      // the demo claims BTC its proof covers: four fifths of the reserve, in whole BTC
+      const demoClaim = await callAdmin(server, 'GET', '/content-claims', undefined, owner);
+      expect(demoClaim.data.reserveBtc).toBe(demoReserveClaim(first.reserve_totals.BTC));
+      expect(demoClaim.data.reserveBtc).toBe(String((held * 4n) / 5n / 100_000_000n));
+      expect(toAtoms(demoClaim.data.reserveBtc) <= held).toBe(true);
+      expect(demoClaim.data.reserveWithheld).toBe('');
+      expect(await shownClaim()).toBe(demoClaim.data.reserveBtc);
+
+      // one atom more than the reserve: withheld, and staff see why
+      const over = await setReserveClaim(fromAtoms(held + 1n));
+      expect(over.code).toBe(1000);
+      expect(over.data).toMatchObject({
+        reserveBtc: fromAtoms(held + 1n),
+        reserveEvidence: true,
+        reserveSnapshotId: first.snapshot_id,
+        reserveHeld: fromAtoms(held),
+        reserveWithheld: 'not_covered',
+      });
+      expect(await shownClaim()).toBe('');
+      // exactly the reserve: shown
+      expect((await setReserveClaim(fromAtoms(held))).data.reserveWithheld).toBe('');
+      expect(await shownClaim()).toBe(fromAtoms(held));
+
+      // the spec's 20,000 BTC: the proof shows far less, so customers do not see it
+      expect((await setReserveClaim('20000')).data).toMatchObject({
+        reserveHeld: fromAtoms(held),
+        reserveWithheld: 'not_covered',
+      });
+      expect(await shownClaim()).toBe('');
+
+      // a newer snapshot whose signed reserves hold 20,000 BTC covers it
+      const now = server.clock.now();
+      const covering = await reserves.service.takeSnapshot(now - (now % 1000) + 1000, now);
+      const [pending] = await reserves.service.listForStaff(1);
+      if (pending?.id !== covering) throw new Error('the new snapshot is pending');
+      const [btc] = await demoReserveEntries({
+        message: pending.message,
+        liabilities: new Map([['BTC', 1n]]),
+      });
+      if (!btc) throw new Error('a BTC reserve entry');
+      await reserves.service.addReserve({ actor: 'staff:1', ip: '127.0.0.1' }, covering, {
+        ...btc,
+        balance: 2_000_000_000_000n,
+      });
+      expect(await reserves.service.publish({ upTo: covering })).toBe(1);
+      expect((await callAdmin(server, 'GET', '/content-claims', undefined, owner)).data).toMatchObject({
+        reserveBtc: '20000',
+        reserveSnapshotId: Number(covering),
+        reserveHeld: '20000.00000000',
+        reserveWithheld: '',
+      });
+      expect(await shownClaim()).toBe('20000');
+
+      // the latest published snapshot is what counts: one without reserve entries withholds it again
+      const bare = await reserves.service.takeSnapshot(now - (now % 1000) + 2000, now);
+      expect(await reserves.service.publish({ upTo: bare })).toBe(1);
+      expect((await callAdmin(server, 'GET', '/content-claims', undefined, owner)).data).toMatchObject({
+        reserveSnapshotId: Number(bare),
+        reserveHeld: '0.00000000',
+        reserveWithheld: 'not_covered',
+      });
+      expect(await shownClaim()).toBe('');
     });
   });
 });
@@ -269,11 +369,15 @@ describe('demo content', () => {
     expect((await server.call('GET', '/Index/page', { slug: 'msb' }, { lang: 'it-it' })).data.title).toBe(
       'Registrazione MSB',
     );
-    // the demo publishes a proof-of-reserves snapshot at start, so the reserve claim is backed;
-    // its perpetual markets are open at up to 5x, so the leverage claim is shown too
+    // the demo publishes a proof-of-reserves snapshot at start and claims the BTC its reserves
+    // hold, so the reserve claim is backed; its perpetual markets are open at up to 5x, so the
+    // leverage claim is shown too
+    const [header] = (await server.call('GET', '/por/snapshots', {})).data.list as SnapshotHeader[];
+    const demoClaim = demoReserveClaim(header?.reserve_totals.BTC);
+    expect(demoClaim).toMatch(/^[1-9]\d*$/);
     expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
       leverage_max: '5',
-      reserve_btc: '20000',
+      reserve_btc: demoClaim,
     });
   });
 
@@ -303,7 +407,25 @@ describe('demo content', () => {
     expect((await server.call('GET', '/por/snapshots', {})).data.list).toEqual(before);
     expect((await server.call('GET', '/Index/claims', {})).data).toEqual({
       leverage_max: '5',
-      reserve_btc: '20000',
+      reserve_btc: demoReserveClaim((before as SnapshotHeader[])[0]?.reserve_totals.BTC),
     });
+  });
+
+  it("takes each day's demo snapshot with simulated reserves, so the demo's claim stays covered", async () => {
+    const reserves = server.app.ctx.reserves;
+    if (!reserves) throw new Error('the demo runs the reserves module');
+    const [first] = (await server.call('GET', '/por/snapshots', {})).data.list as SnapshotHeader[];
+    await reserves.service.runDaily({ demo: true });
+    const [today] = (await server.call('GET', '/por/snapshots', {})).data.list as SnapshotHeader[];
+    expect(today?.snapshot_id).toBeGreaterThan(first?.snapshot_id ?? 0);
+    expect(today?.reserves.map((r) => [r.asset, r.simulated])).toEqual([
+      ['BTC', true],
+      ['ETH', true],
+      ['USDT', true],
+    ]);
+    expect(today?.reserve_totals.BTC).toBe(first?.reserve_totals.BTC);
+    expect((await server.call('GET', '/Index/claims', {})).data.reserve_btc).toBe(
+      demoReserveClaim(first?.reserve_totals.BTC),
+    );
   });
 });

@@ -480,6 +480,7 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
         fee: '1.00000000',
         received: '0.00000000',
         status: 'review',
+        notified: false,
       });
       expect(await balanceOf(server, user.token, 'USDT')).toEqual({
         available: '399.00000000',
@@ -503,7 +504,15 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
 
       const wallet = walletOf(server);
       const approved = await wallet.approveWithdrawal({ withdrawalId: BigInt(first.data.id), staff: STAFF });
-      expect(approved).toMatchObject({ status: 'passed', received: '100.00000000' });
+      expect(approved).toMatchObject({ status: 'passed', received: '100.00000000', notified: true });
+      // spec §3 "notified or not": the outcome's notice was written with the review.
+      const passedInfo = await server.call(
+        'GET',
+        '/Finance/txinfo',
+        { id: first.data.id },
+        { token: user.token },
+      );
+      expect(passedInfo.data).toMatchObject({ status: 'passed', notified: true });
       expect(await balanceOf(server, user.token, 'USDT')).toEqual({
         available: '399.00000000',
         frozen: '0.00000000',
@@ -531,7 +540,17 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
         reason: 'risk',
         staff: STAFF,
       });
-      expect(rejected).toMatchObject({ status: 'rejected', reason: 'risk', received: '0.00000000' });
+      expect(rejected).toMatchObject({
+        status: 'rejected',
+        reason: 'risk',
+        received: '0.00000000',
+        notified: true,
+      });
+      const listed = await server.call('GET', '/Finance/txlist', { coin: 'USDT' }, { token: user.token });
+      expect(listed.data.list.map((w: { id: string; notified: boolean }) => [w.id, w.notified])).toEqual([
+        [second.data.id, true],
+        [first.data.id, true],
+      ]);
       expect(await balanceOf(server, user.token, 'USDT')).toEqual({
         available: '399.00000000',
         frozen: '0.00000000',

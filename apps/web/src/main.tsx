@@ -19,12 +19,15 @@ import {
   takeNoticeFromLastLoad,
 } from './app/setup.ts';
 import { initI18n } from './shared/i18n/i18n.ts';
+import { captureInstallPrompt } from './shared/install-prompt.ts';
 import { installUpDownMode } from './shared/preferences/up-down.ts';
 import { captureInviteCode } from './shared/storage.ts';
 
 // why: first, before any request of this load can end the session and keep a message of its own.
 const showNoticeFromLastLoad = takeNoticeFromLastLoad();
 captureInviteCode(window.location);
+// why: the browser offers installation once, as early as the page loads; kept for the download page.
+captureInstallPrompt();
 installZodConfig();
 installAntdRender();
 installHttpHooks();

@@ -64,6 +64,22 @@ describe('locales', () => {
     }
   });
 
+  it('names distinct pages and states distinctly in every locale', () => {
+    // why: two menu entries with one name (personal notifications and the operator's
+    // announcements), or an order state that repeats its status, read as one thing said twice.
+    const pairs = [
+      ['user.menu.notices', 'user.menu.announcements'],
+      ['notices.title', 'content.announcements'],
+      ['notices.detailTitle', 'content.announcement'],
+      ['perp.order.price', 'perp.order.bandPrice'],
+    ] as const;
+    for (const locale of LOCALES) {
+      const web = load('web', locale);
+      const same = pairs.filter(([a, b]) => web.get(a) === web.get(b)).map((pair) => pair.join(' = '));
+      expect({ locale, same }).toEqual({ locale, same: [] });
+    }
+  });
+
   it.each(NAMESPACES)('%s: placeholders match across locales', (namespace) => {
     const english = load(namespace, 'en-US');
     const names = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();

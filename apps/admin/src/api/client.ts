@@ -47,24 +47,30 @@ export function onSessionEnded(listener: () => void): () => void {
  * Answers the page does not read are checked with `z.unknown()`.
  *
  * `params`: GET sends them as a query string (each value as text), POST as a JSON body (lists
- * and objects included); absent and empty values are left out. Their types are the request
+ * and objects included), or as multipart when they are a `FormData` (a file upload); absent and
+ * empty values are left out. Their types are the request
  * schemas' (`z.input`), checked by each operation's signature.
  */
 export async function api<Schema extends z.ZodType>(
   method: 'GET' | 'POST',
   path: string,
-  params: object | undefined,
+  params: object | FormData | undefined,
   schema: Schema,
 ): Promise<z.infer<Schema>> {
   const headers: Record<string, string> = { Lang: language.toLowerCase() };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   let url = `/admin-api${path}`;
-  let body: string | undefined;
+  let body: string | FormData | undefined;
   const defined = Object.fromEntries(
-    Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ''),
+    Object.entries(params instanceof FormData ? {} : (params ?? {})).filter(
+      ([, v]) => v !== undefined && v !== '',
+    ),
   );
-  if (method === 'GET') {
+  if (params instanceof FormData) {
+    // why: a file upload goes as multipart; the browser writes its content type with the boundary.
+    body = params;
+  } else if (method === 'GET') {
     const query = new URLSearchParams(Object.entries(defined).map(([k, v]) => [k, String(v)])).toString();
     if (query) url += `?${query}`;
   } else {

@@ -32,6 +32,7 @@ import * as perpMarginRequests from './migrations/2026_11_27_0034_perp_margin_re
 import * as perpRequestFingerprints from './migrations/2026_11_29_0035_perp_request_fingerprints.ts';
 import * as perpMarkClamp from './migrations/2026_11_29_0036_perp_mark_clamp.ts';
 import * as identityNumberHash from './migrations/2026_11_29_0037_identity_number_hash.ts';
+import * as withdrawalNotified from './migrations/2026_11_30_0038_withdrawal_notified.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_0035_perp_request_fingerprints': perpRequestFingerprints,
   '2026_11_29_0036_perp_mark_clamp': perpMarkClamp,
   '2026_11_29_0037_identity_number_hash': identityNumberHash,
+  '2026_11_30_0038_withdrawal_notified': withdrawalNotified,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

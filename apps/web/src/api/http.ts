@@ -60,10 +60,25 @@ export function configureHttp(next: HttpHooks): void {
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
 
+/** The kinds of action the spec names a generic failure for (§8: submit, add, delete, trade). */
+const ACTION_FAILED = {
+  submit: 'errors.submitFailed',
+  add: 'errors.addFailed',
+  delete: 'errors.deleteFailed',
+  trade: 'errors.tradeFailed',
+} as const;
+
 export interface RequestOptions {
   /** Do not show the error message as a Toast (the caller shows its own state). */
   silent?: boolean;
   signal?: AbortSignal;
+  /**
+   * What kind of action the call is. When it fails with no message of the server's own (no
+   * answer, an answer that is not the API's envelope, or an envelope without `msg`), the customer
+   * reads that this action failed ("Submit failed", "Trade failed"…) rather than a bare network
+   * error; a server's message is always shown as it came.
+   */
+  action?: keyof typeof ACTION_FAILED;
 }
 
 function currentPath(): string {
@@ -141,7 +156,7 @@ export async function request(
     body = (await response.json().catch(() => null)) as Envelope<unknown> | null;
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
-    const message = i18next.t('common.networkError');
+    const message = i18next.t(options.action ? ACTION_FAILED[options.action] : 'common.networkError');
     if (!options.silent) showMessage(message);
     throw new ApiError(-1, message, 0);
   } finally {
@@ -156,11 +171,12 @@ export async function request(
     throw new ApiError(body?.code ?? response.status, message, response.status);
   }
   if (!body || typeof body.code !== 'number') {
-    const message = i18next.t('common.networkError');
+    const message = i18next.t(options.action ? ACTION_FAILED[options.action] : 'common.networkError');
     if (!options.silent) showMessage(message);
     throw new ApiError(-1, message, response.status);
   }
   if (SUCCESS_CODES.has(body.code)) return body;
+  if (!body.msg && options.action) body = { ...body, msg: i18next.t(ACTION_FAILED[options.action]) };
 
   // why: spec §4 — code 100 logs out and shows the message, except on public pages where it
   // only shows the message.

@@ -123,6 +123,10 @@ export const APP_ROUTES: readonly AppRoute[] = [
   route('/Index/spwd', () => import('../features/user/pages/set-password-page.tsx'), {}, USER),
   route('/Index/respwd', () => import('../features/user/pages/change-password-page.tsx'), {}, USER),
   route('/Index/withdrawpwd', () => import('../features/user/pages/withdraw-password-page.tsx'), {}, USER),
+  route('/Index/download', () => import('../features/user/pages/app-download-page.tsx'), {}, [
+    ...USER,
+    'download',
+  ]),
   // The wallet. Bank cards, conversion and bills have no path in the spec: theirs follow its style.
   route('/User/index', () => import('../features/wallet/pages/assets-page.tsx'), { tabBar: true }, WALLET),
   route('/User/myWallte', () => import('../features/wallet/pages/my-wallet-page.tsx'), {}, WALLET),

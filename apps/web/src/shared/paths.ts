@@ -26,6 +26,8 @@ export const PATHS = {
   setPassword: '/Index/spwd',
   changePassword: '/Index/respwd',
   withdrawPassword: '/Index/withdrawpwd',
+  /** Installing the app (a label in the spec, no path: named in its style). */
+  appDownload: '/Index/download',
   /** The assets tab (spec §2: User/index, shown with the tab bar). */
   assets: '/User/index',
   myWallet: '/User/myWallte',

@@ -96,6 +96,7 @@ export const UserInfo = z.object({
   last_login_ip: z.string(),
   invite_code: z.string(),
   reg_ip: z.string(),
+  /** Who invited the user, masked (`fr***1`); empty when nobody did. */
   referrer: z.string(),
   /** 0 not verified, 1 under review, 2 verified, 3 rejected. */
   realname_status: z.number().int(),

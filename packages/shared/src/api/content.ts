@@ -90,7 +90,8 @@ export type Marquee = z.infer<typeof Marquee>;
 
 /**
  * The marketing claims the operator makes ('' = not made). A reserve claim is only answered while
- * a proof-of-reserves snapshot is published, the evidence it links to.
+ * the latest published proof-of-reserves snapshot, the evidence it links to, holds at least that
+ * much BTC in reserve.
  */
 export const Claims = z.object({
   leverage_max: z.string(),
@@ -153,8 +154,25 @@ export const AdminClaims = z.object({
   leverageMax: z.string().max(20),
   /** e.g. "20000" for "a 20,000 BTC reserve"; '' withdraws the claim. */
   reserveBtc: z.string().max(20),
-  /** Read-only: whether a published proof-of-reserves snapshot backs a reserve claim. */
+  /** Read-only: whether a proof-of-reserves snapshot is published (the evidence a reserve claim links to). */
   reserveEvidence: z.boolean().optional(),
+  /** Read-only: the latest published snapshot's id (0 = none). */
+  reserveSnapshotId: z.number().int().optional(),
+  /** Read-only: the BTC that snapshot's reserves hold, a decimal string ('' = no snapshot published). */
+  reserveHeld: z.string().optional(),
+  /**
+   * Read-only: why customers do not see the reserve claim: '' (they see it), `no_snapshot` (none is
+   * published) or `not_covered` (the latest published snapshot holds less BTC than it claims).
+   */
+  reserveWithheld: z.enum(['', 'no_snapshot', 'not_covered']).optional(),
   /** Read-only: the highest leverage an open market offers (0 = none); a leverage claim above it is not shown. */
   leverageOffered: z.number().int().optional(),
 });
+
+/**
+ * The operator's MSB registration certificate (`/Index/msbcert`; in the back office
+ * `/content-msb`): its image's URL under `/Upload/public/`, '' when none is set. The page's text
+ * is the `msb` content page.
+ */
+export const MsbCertificate = z.object({ image_url: z.string() });
+export type MsbCertificate = z.infer<typeof MsbCertificate>;

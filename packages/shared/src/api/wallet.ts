@@ -388,6 +388,8 @@ export const WithdrawalRecord = z.object({
   reason: z.string(),
   created_at: z.number(),
   reviewed_at: z.number().nullable(),
+  /** Whether the customer has been sent a notice of the outcome (spec §3: "notified or not"). */
+  notified: z.boolean(),
 });
 export type WithdrawalRecord = z.infer<typeof WithdrawalRecord>;
 

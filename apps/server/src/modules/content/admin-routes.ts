@@ -13,19 +13,22 @@ import { z } from 'zod';
 import { envelope, ok, TokenQuery } from '../../platform/http.ts';
 import { staffActorOf } from '../../platform/staff-actor.ts';
 import { toSafeNumber } from '../../platform/time.ts';
-import { type ContentService, REMOVE_ERRORS, SAVE_ERRORS, SET_CLAIMS_ERRORS } from './service.ts';
+import type { ContentModule } from './module.ts';
+import { msbAdminRoutes } from './msb-routes.ts';
+import { REMOVE_ERRORS, SAVE_ERRORS, SET_CLAIMS_ERRORS } from './service.ts';
 
 /**
  * `/admin-api/content*`: announcements, help articles and the operator's pages (each write
- * audited, bodies sanitised by the content module) and the marketing claims.
+ * audited, bodies sanitised by the content module), the marketing claims and the MSB certificate.
  */
 export async function contentAdminRoutes(
   app: FastifyInstance,
-  options: { content: ContentService },
+  options: { content: ContentModule },
 ): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff-content'];
-  const content = options.content;
+  const content = options.content.service;
+  await app.register(msbAdminRoutes, { msb: options.content.msb });
   const byId = async (id: bigint) => {
     const item = (await content.listForStaff()).find((row) => row.id === id);
     if (!item) throw new AppError('RECORD_NOT_FOUND');

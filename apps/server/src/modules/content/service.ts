@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@bourse/i18n';
-import { AppError, ATOMS_PER_UNIT, type ResultKey, toAtoms } from '@bourse/shared';
+import { AppError, ATOMS_PER_UNIT, fromAtoms, type ResultKey, toAtoms } from '@bourse/shared';
 import { CONTENT_PAGE_SLUGS, TERMS_PAGE_SLUG } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
@@ -84,6 +84,33 @@ export const SAVE_ERRORS = [
 /** What `remove` can answer besides the codes every route can. */
 export const REMOVE_ERRORS = ['RECORD_NOT_FOUND'] as const satisfies readonly ResultKey[];
 
+/** The newest published (signed) proof-of-reserves snapshot, as a claim about reserves needs it. */
+export interface PublishedReserves {
+  snapshotId: number;
+  /** Per asset, in atoms (decimal strings): what the snapshot's reserve entries hold. */
+  reserveTotals: Record<string, string>;
+}
+
+/**
+ * Why a reserve claim is withheld from customers: '' (it is shown), `no_snapshot` (no snapshot is
+ * published), `not_covered` (the latest published snapshot's reserves hold less than it claims).
+ */
+type ReserveWithheld = '' | 'no_snapshot' | 'not_covered';
+
+/**
+ * Why a claim of `claimed` (a decimal amount) of `asset` is withheld, '' when the latest published
+ * snapshot covers it: its reserves of that asset are at least the claim, compared exactly in atoms.
+ */
+function reserveWithheld(
+  claimed: string,
+  asset: string,
+  latest: PublishedReserves | undefined,
+): ReserveWithheld {
+  if (!latest) return 'no_snapshot';
+  const held = BigInt(latest.reserveTotals[asset] ?? '0');
+  return held >= toAtoms(claimed) ? '' : 'not_covered';
+}
+
 /** What `setClaims` can answer besides the codes every route can. */
 export const SET_CLAIMS_ERRORS = ['CONFIG_AMOUNT_INVALID'] as const satisfies readonly ResultKey[];
 
@@ -97,7 +124,7 @@ export class ContentService {
   readonly #clock: Clock;
   readonly #audit: AuditService;
   readonly #settings: SettingsService;
-  readonly #reserveEvidence: () => Promise<boolean>;
+  readonly #latestReserves: () => Promise<PublishedReserves | undefined>;
   readonly #leverageOffered: () => Promise<number>;
   #terms: { version: bigint; readAt: number } | undefined;
   /** `user:version` pairs known accepted: an acceptance is never withdrawn, so this never goes stale. */
@@ -108,8 +135,11 @@ export class ContentService {
     clock: Clock;
     audit: AuditService;
     settings: SettingsService;
-    /** Whether a proof-of-reserves snapshot is published: the evidence a reserve claim links to. */
-    reserveEvidence: () => Promise<boolean>;
+    /**
+     * The newest published proof-of-reserves snapshot (undefined when none is): the evidence a
+     * reserve claim links to, whose reserves must cover the amount it names.
+     */
+    latestReserves: () => Promise<PublishedReserves | undefined>;
     /** The highest leverage an open market offers now (0 = none): what a leverage claim needs. */
     leverageOffered: () => Promise<number>;
   }) {
@@ -117,7 +147,7 @@ export class ContentService {
     this.#clock = deps.clock;
     this.#audit = deps.audit;
     this.#settings = deps.settings;
-    this.#reserveEvidence = deps.reserveEvidence;
+    this.#latestReserves = deps.latestReserves;
     this.#leverageOffered = deps.leverageOffered;
   }
 
@@ -165,26 +195,42 @@ export class ContentService {
     return { id: view.id, title: view.title };
   }
 
-  /**
-   * The marketing claims the operator configured ('' = not made), as staff set them, with the
-   * evidence each needs: a published reserve snapshot, and the highest leverage an open market
-   * offers.
-   */
-  async configuredClaims() {
-    const [leverageMax, reserveBtc, reserveEvidence, leverageOffered] = await Promise.all([
+  async #storedClaims() {
+    const [leverageMax, reserveBtc] = await Promise.all([
       this.#settings.get(CLAIM_LEVERAGE),
       this.#settings.get(CLAIM_RESERVE),
-      this.#reserveEvidence(),
+    ]);
+    return { leverageMax: leverageMax ?? '', reserveBtc: reserveBtc ?? '' };
+  }
+
+  /**
+   * The marketing claims the operator configured ('' = not made), as staff set them, with the
+   * evidence each needs: the latest published reserve snapshot (its id, the BTC its reserves hold,
+   * and why a reserve claim is withheld: '' when it is shown), and the highest leverage an open
+   * market offers.
+   */
+  async configuredClaims() {
+    const [stored, latest, leverageOffered] = await Promise.all([
+      this.#storedClaims(),
+      this.#latestReserves(),
       this.#leverageOffered(),
     ]);
-    return { leverageMax: leverageMax ?? '', reserveBtc: reserveBtc ?? '', reserveEvidence, leverageOffered };
+    return {
+      ...stored,
+      reserveEvidence: latest !== undefined,
+      reserveSnapshotId: latest?.snapshotId ?? 0,
+      reserveHeld: latest ? fromAtoms(BigInt(latest.reserveTotals.BTC ?? '0')) : '',
+      reserveWithheld: stored.reserveBtc === '' ? '' : reserveWithheld(stored.reserveBtc, 'BTC', latest),
+      leverageOffered,
+    };
   }
 
   /**
    * The claims customers see, each only while what the platform runs backs it: a reserve figure
-   * while a published proof-of-reserves snapshot backs it (the page links to it), a leverage
-   * figure while an open market offers at least that much leverage. The app never states what
-   * nobody can check or use.
+   * while the latest published proof-of-reserves snapshot holds at least that much BTC in reserve
+   * (the page links to it), a leverage figure while an open market offers at least that much
+   * leverage. The app never states what nobody can check, what the proof contradicts, or what
+   * nobody can use.
    */
   async publicClaims() {
     const claims = await this.configuredClaims();
@@ -194,22 +240,26 @@ export class ContentService {
       toAtoms(claims.leverageMax) <= BigInt(claims.leverageOffered) * ATOMS_PER_UNIT;
     return {
       leverageMax: isLeverageBacked ? claims.leverageMax : '',
-      reserveBtc: claims.reserveEvidence ? claims.reserveBtc : '',
+      reserveBtc: claims.reserveWithheld === '' ? claims.reserveBtc : '',
     };
   }
 
   /**
-   * Demo mode: the demo announcements, pages and help articles, and the spec's two claims, written
-   * once (the `demo_content_seeded` setting records it), so staff edits and deletions stay; the
-   * privacy policy, terms of service (version 1, accepted by `acceptedBy`, the demo's own
-   * customers) and whitepaper likewise once (`demo_pages_seeded`), also on a store seeded before
-   * those pages existed.
+   * Demo mode: the demo announcements, pages and help articles, and the two claims (the spec's
+   * leverage, and `claims.reserveBtc`, BTC the demo's proof of reserves covers, so the proof never
+   * contradicts it), written once (the `demo_content_seeded` setting records it), so staff edits
+   * and deletions stay; the privacy policy, terms of service (version 1, accepted by `acceptedBy`,
+   * the demo's own customers) and whitepaper likewise once (`demo_pages_seeded`), also on a store
+   * seeded before those pages existed.
    */
-  async seedDemo(acceptedBy: readonly bigint[] = []): Promise<boolean> {
+  async seedDemo(
+    acceptedBy: readonly bigint[] = [],
+    claims: { reserveBtc: string } = { reserveBtc: '' },
+  ): Promise<boolean> {
     const now = this.#clock.now();
     const seeded = await this.#seedOnce(DEMO_SEEDED, DEMO_CONTENT, async (trx) => {
       await this.#settings.set(trx, CLAIM_LEVERAGE, '5');
-      await this.#settings.set(trx, CLAIM_RESERVE, '20000');
+      await this.#settings.set(trx, CLAIM_RESERVE, claims.reserveBtc);
     });
     const pagesSeeded = await this.#seedOnce(DEMO_PAGES_SEEDED, DEMO_PAGES, async (trx, ids) => {
       const termsId = ids.get(TERMS_PAGE_SLUG);
@@ -478,7 +528,7 @@ export class ContentService {
     for (const value of [claims.leverageMax, claims.reserveBtc]) {
       if (value !== '' && !/^\d{1,9}(\.\d{1,8})?$/.test(value)) throw new AppError('CONFIG_AMOUNT_INVALID');
     }
-    const { reserveEvidence: _, leverageOffered: __, ...before } = await this.configuredClaims();
+    const before = await this.#storedClaims();
     await this.#db.transaction().execute(async (trx) => {
       await this.#settings.set(trx, CLAIM_LEVERAGE, claims.leverageMax);
       await this.#settings.set(trx, CLAIM_RESERVE, claims.reserveBtc);

@@ -10,8 +10,8 @@ const CHECK_INTERVAL_MS = 60_000;
 
 export interface ReservesModule {
   service: ReservesService;
-  /** Schedules the daily snapshot. */
-  start(): void;
+  /** Schedules the daily snapshot (in demo mode, with simulated reserves). */
+  start(options?: { demo?: boolean }): void;
 }
 
 export function registerReservesModule(
@@ -23,9 +23,9 @@ export function registerReservesModule(
   let job: ScheduledJob | undefined;
   return {
     service,
-    start() {
+    start(options = {}) {
       if (job) return;
-      job = deps.scheduler.runEvery(SNAPSHOT_JOB, CHECK_INTERVAL_MS, () => service.runDaily(), {
+      job = deps.scheduler.runEvery(SNAPSHOT_JOB, CHECK_INTERVAL_MS, () => service.runDaily(options), {
         lease: true,
       });
     },

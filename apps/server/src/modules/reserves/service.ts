@@ -452,6 +452,12 @@ export class ReservesService {
     return rows.flatMap((row) => (row.header_json ? [JSON.parse(row.header_json) as SnapshotHeader] : []));
   }
 
+  /** The newest published snapshot's id and reserve totals per asset (atoms), for claims that cite them. */
+  async latestReserves(): Promise<{ snapshotId: number; reserveTotals: Record<string, string> } | undefined> {
+    const [header] = await this.headers(1);
+    return header && { snapshotId: header.snapshot_id, reserveTotals: header.reserve_totals };
+  }
+
   async #published(snapshotId?: bigint) {
     const { db } = this.#deps;
     const snapshot =
@@ -532,13 +538,17 @@ export class ReservesService {
   /**
    * The scheduled run (every minute, one node): takes today's 00:00 UTC snapshot once it is due,
    * publishes the pending ones whose time has come, and drops the proofs of daily snapshots past
-   * retention.
+   * retention. In demo mode (`demo`) each day's snapshot is a demo one, with simulated reserves
+   * and published at once, so the demo's proof keeps showing reserves that its claim can match.
    */
-  async runDaily(): Promise<void> {
+  async runDaily(options: { demo?: boolean } = {}): Promise<void> {
     const now = this.#deps.clock.now();
     const midnight = now - (now % DAY_MS);
     const existing = await repo.findSnapshotAt(this.#deps.db, toMillis(midnight));
-    if (!existing || existing.root === '') await this.takeSnapshot(midnight);
+    if (!existing || existing.root === '') {
+      if (options.demo) await this.takeDemoSnapshot(midnight);
+      else await this.takeSnapshot(midnight);
+    }
     await this.publish({ dueBy: now });
     await repo.dropOldProofs(this.#deps.db, toMillis(midnight - PROOF_RETENTION_DAYS * DAY_MS) as Millis);
   }

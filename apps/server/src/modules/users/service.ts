@@ -289,6 +289,7 @@ export class UsersService {
     const { db } = this.#deps;
     const user = await repo.findUserById(db, userId);
     if (!user) throw new AppError('SESSION_INVALID');
+    const referrerName = await repo.findUsernameById(db, user.referrer_id);
     return {
       id: toSafeNumber(user.id),
       username: user.username,
@@ -302,7 +303,8 @@ export class UsersService {
       last_login_ip: user.last_login_ip,
       invite_code: user.invite_code,
       reg_ip: user.reg_ip,
-      referrer: await repo.findUsernameById(db, user.referrer_id),
+      // why: the user sees who invited them the way team lists show members, never in full.
+      referrer: referrerName ? maskName(referrerName) : '',
       realname_status: toSafeNumber(user.realname_status),
     };
   }

@@ -44,6 +44,7 @@ export function toWithdrawalRecord(row: WithdrawalRow): WithdrawalRecord {
     reason: row.reason,
     created_at: fromMillis(row.created_at),
     reviewed_at: ms(row.reviewed_at),
+    notified: row.notified_at !== null,
   };
 }
 

@@ -228,6 +228,11 @@ export async function settleWithdrawal(
   return result.numUpdatedRows === 1n;
 }
 
+/** Records that the customer's notice of a reviewed withdrawal's outcome was written. */
+export async function markWithdrawalNotified(db: Db, id: bigint, at: Millis): Promise<void> {
+  await db.updateTable('withdrawals').set({ notified_at: at }).where('id', '=', id).execute();
+}
+
 /** Amount plus fee of every withdrawal under review, per user and coin: what `frozen` must hold. */
 export async function sumPendingWithdrawals(db: Db) {
   return db

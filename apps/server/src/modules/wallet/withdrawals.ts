@@ -277,10 +277,13 @@ export async function approveWithdrawal(
       after: { status: 'passed' },
       ip: staff.ip,
     });
-    await notices?.notify(trx, before.user_id, 'WITHDRAWAL_PASSED', {
-      coin: before.coin,
-      amount: fromAtoms(before.amount),
-    });
+    if (notices) {
+      await notices.notify(trx, before.user_id, 'WITHDRAWAL_PASSED', {
+        coin: before.coin,
+        amount: fromAtoms(before.amount),
+      });
+      await repo.markWithdrawalNotified(trx, withdrawalId, toMillis(clock.now()));
+    }
     return {
       withdrawal: toStaffWithdrawal(await requireWithdrawal(trx, withdrawalId)),
       userId: before.user_id,
@@ -340,11 +343,14 @@ export async function rejectWithdrawal(
       reason,
       ip: staff.ip,
     });
-    await notices?.notify(trx, before.user_id, 'WITHDRAWAL_REJECTED', {
-      coin: before.coin,
-      amount: fromAtoms(before.amount),
-      reason,
-    });
+    if (notices) {
+      await notices.notify(trx, before.user_id, 'WITHDRAWAL_REJECTED', {
+        coin: before.coin,
+        amount: fromAtoms(before.amount),
+        reason,
+      });
+      await repo.markWithdrawalNotified(trx, withdrawalId, toMillis(clock.now()));
+    }
     return {
       withdrawal: toStaffWithdrawal(await requireWithdrawal(trx, withdrawalId)),
       userId: before.user_id,

@@ -66,6 +66,8 @@ export interface WithdrawalsTable {
   reviewed_by: Generated<string>;
   created_at: Millis;
   reviewed_at: Millis | null;
+  /** When the customer's notice of the outcome was written; null before, or if none was. */
+  notified_at: Generated<Millis | null>;
 }
 
 export interface ConversionsTable {

@@ -31,7 +31,11 @@ export function FormTextField<T extends FieldValues>({
   );
 }
 
-/** The amount field bound to a schema form; keystrokes beyond the coin's precision never arrive. */
+/**
+ * The amount field bound to a schema form: the form holds the plain decimal the field reads from
+ * the locale's text (or `UNREADABLE_AMOUNT`, which no schema accepts, while it reads none), and a
+ * value set with `setValue` is shown the locale's way.
+ */
 export function FormAmountField<T extends FieldValues>({
   control,
   name,

@@ -249,6 +249,13 @@ export const IconCertificate = (p: IconProps) => (
   </Svg>
 );
 
+export const IconDownload = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="6" y="2" width="12" height="20" rx="2" />
+    <path d="M12 7v7M9 11l3 3 3-3M10 18.5h4" />
+  </Svg>
+);
+
 export const IconRocket = (p: IconProps) => (
   <Svg {...p}>
     <path d="M12 15l-3-3c1.5-4.5 4.5-7.5 10-8-0.5 5.5-3.5 8.5-7 11z" />

@@ -21,9 +21,17 @@ export function candleColours() {
   return { upColor: up, downColor: down, wickUpColor: up, wickDownColor: down, borderVisible: false };
 }
 
-/** The price format of a series: `decimals` places, the smallest step one of them. */
-export function priceFormat(decimals: number) {
-  return { type: 'price' as const, precision: decimals, minMove: 1 / 10 ** decimals };
+/**
+ * The price options of every series: `decimals` places, the smallest step one of them. The last
+ * price keeps its dotted line but no tag on the axis: the tag is drawn over the axis' own labels
+ * (the library does not move them aside), and the page already shows the last price large above
+ * the chart.
+ */
+export function seriesPrice(decimals: number) {
+  return {
+    priceFormat: { type: 'price' as const, precision: decimals, minMove: 1 / 10 ** decimals },
+    lastValueVisible: false,
+  };
 }
 
 /** A candle of the wire (`t` in ms, prices as decimal strings) as a bar of the chart. */
@@ -45,6 +53,44 @@ export function toBar(candle: {
 }
 
 /**
+ * The time axis for data of one point a second (`hasSeconds`, the index line) or of a minute and
+ * more (candles), in the user's time zone and language. Labels are distinct (a second-apart mark
+ * shows its seconds) and never cut at either edge.
+ */
+function timeAxisOptions(locale: string, hasSeconds: boolean) {
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+  const seconds = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const day = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric' });
+  const full = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: hasSeconds ? 'medium' : 'short',
+  });
+  // why: the library spaces labels by a count of characters (8 unless told); a 12-hour clock with
+  // seconds ("11:58:58 PM") is longer, and labels then ran into each other.
+  const latest = new Date(2026, 11, 28, 23, 58, 58);
+  const longest = Math.max(
+    ...[time, day, ...(hasSeconds ? [seconds] : [])].map((f) => f.format(latest).length),
+  );
+  return {
+    timeScale: {
+      timeVisible: true,
+      secondsVisible: hasSeconds,
+      // why: with the right edge fixed the library moves the newest label inside the axis rather
+      // than cutting it in half. (Fixing the left edge too stretched a short history's few
+      // candles across the whole width.)
+      fixRightEdge: true,
+      tickMarkMaxCharacterLength: Math.max(8, longest),
+      // why: times in the user's time zone and language, not the library's UTC. Type 4 is a mark
+      // between minutes (TickMarkType.TimeWithSeconds): shown without seconds, the marks of one
+      // minute all read the same ("00:43 00:43 00:43").
+      tickMarkFormatter: (value: number, type: number) =>
+        (type <= 2 ? day : type === 4 ? seconds : time).format(new Date(value * 1000)),
+    },
+    localization: { timeFormatter: (value: number) => full.format(new Date(value * 1000)) },
+  };
+}
+
+/**
  * Creates the chart in `containerRef` once its data first arrived (`hasData`) and the library has
  * loaded: the theme's colours, times in the user's time zone and language, prices grouped and
  * truncated as everywhere else. The chart is made again when `decimals` or the language change;
@@ -54,6 +100,9 @@ export function usePriceChart(
   containerRef: RefObject<HTMLDivElement | null>,
   decimals: number,
   hasData: boolean,
+  {
+    hasSeconds = false,
+  }: { /** The data has a point a second (a tick line), not candles. */ hasSeconds?: boolean } = {},
 ) {
   const { i18n } = useTranslation();
   const locale = i18n.language;
@@ -61,6 +110,9 @@ export function usePriceChart(
   const libraryRef = useRef<ChartLibrary | null>(null);
   const [isReady, setIsReady] = useState(false);
   const [isLibraryFailed, setIsLibraryFailed] = useState(false);
+  // why: the axis the chart is made with, read when the library arrives.
+  const hasSecondsRef = useRef(hasSeconds);
+  hasSecondsRef.current = hasSeconds;
   // why: the library (some 60 KB gzipped) is fetched once the page's data is on screen, so it
   // never holds up that paint.
   const isWanted = useAfterPaint(hasData);
@@ -74,9 +126,6 @@ export function usePriceChart(
         const element = containerRef.current;
         if (isDisposed || !element) return;
         const grid = token('--bourse-border');
-        const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-        const day = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric' });
-        const full = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
         chart = library.createChart(element, {
           autoSize: true,
           layout: {
@@ -86,18 +135,11 @@ export function usePriceChart(
             attributionLogo: false,
           },
           grid: { vertLines: { color: grid }, horzLines: { color: grid } },
-          rightPriceScale: { borderColor: grid },
-          timeScale: {
-            borderColor: grid,
-            timeVisible: true,
-            secondsVisible: false,
-            // why: times in the user's time zone and language, not the library's UTC.
-            tickMarkFormatter: (value: number, type: number) =>
-              (type <= 2 ? day : time).format(new Date(value * 1000)),
-          },
+          // why: a price label the pane's top or bottom would cut in half is left out.
+          rightPriceScale: { borderColor: grid, entireTextOnly: true },
+          timeScale: { borderColor: grid },
           localization: {
             locale,
-            timeFormatter: (value: number) => full.format(new Date(value * 1000)),
             // why: the axis groups and separates digits as every other price on the page.
             priceFormatter: (price: number) => formatDecimal(price.toFixed(decimals), decimals, locale),
           },
@@ -105,6 +147,7 @@ export function usePriceChart(
         });
         libraryRef.current = library;
         chartRef.current = chart;
+        chart.applyOptions(timeAxisOptions(locale, hasSecondsRef.current));
         setIsReady(true);
       },
       () => setIsLibraryFailed(true),
@@ -116,6 +159,11 @@ export function usePriceChart(
       setIsReady(false);
     };
   }, [containerRef, decimals, locale, isWanted]);
+
+  // why: switching between the tick line and candles changes the axis, not the whole chart.
+  useEffect(() => {
+    if (isReady) chartRef.current?.applyOptions(timeAxisOptions(locale, hasSeconds));
+  }, [isReady, locale, hasSeconds]);
 
   return { chartRef, libraryRef, isReady, isLibraryFailed };
 }

@@ -1,10 +1,29 @@
 import type { AdminContentClaims } from '@bourse/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Space, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchClaims } from '../api/fetch-claims.ts';
 import { saveClaims } from '../api/save-claims.ts';
+
+/** `25.20000000` → `25.2`: the held amount as staff read it (exact, without trailing zeros). */
+function trimZeros(decimal: string): string {
+  return decimal.includes('.') ? decimal.replace(/\.?0+$/, '') : decimal;
+}
+
+/**
+ * Why customers see the reserve claim or not, as the server decided it: no published snapshot,
+ * the latest one holding less BTC than claimed, or the snapshot and the BTC that back it.
+ */
+function reserveEvidenceText(claims: AdminContentClaims | undefined, t: TFunction): string {
+  if (!claims?.reserveEvidence) return t('content.reserveUnbacked');
+  const facts = { id: claims.reserveSnapshotId ?? 0, held: trimZeros(claims.reserveHeld ?? '0') };
+  if (claims.reserveWithheld === 'not_covered') {
+    return t('content.reserveNotCovered', { ...facts, claimed: claims.reserveBtc });
+  }
+  return t('content.reserveBacked', facts);
+}
 
 export function ClaimsCard({ canWrite }: { canWrite: boolean }) {
   const { t } = useTranslation();
@@ -57,10 +76,11 @@ export function ClaimsCard({ canWrite }: { canWrite: boolean }) {
         )}
       </Space>
       <Typography.Paragraph
-        type={claims.data?.reserveEvidence ? 'secondary' : 'warning'}
+        type={claims.data?.reserveEvidence && claims.data.reserveWithheld === '' ? 'secondary' : 'warning'}
         style={{ marginTop: 8, marginBottom: 0 }}
+        data-testid="claim-reserve-evidence"
       >
-        {claims.data?.reserveEvidence ? t('content.reserveBacked') : t('content.reserveUnbacked')}
+        {reserveEvidenceText(claims.data, t)}
       </Typography.Paragraph>
       <Typography.Paragraph
         type={claims.data?.leverageOffered ? 'secondary' : 'warning'}

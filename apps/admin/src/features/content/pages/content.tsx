@@ -10,6 +10,7 @@ import { deleteContent } from '../api/delete-content.ts';
 import { listContent } from '../api/list-content.ts';
 import { ClaimsCard } from './claims.tsx';
 import { ContentEditor, type Draft, KINDS, type Kind } from './content-editor.tsx';
+import { MsbCertificateCard } from './msb-certificate.tsx';
 
 const empty = (kind: Kind): Draft => ({
   kind,
@@ -50,6 +51,7 @@ export function ContentPage() {
   return (
     <>
       <ClaimsCard canWrite={canWrite} />
+      <MsbCertificateCard canWrite={canWrite} />
       <Space style={{ marginBottom: 12 }} wrap>
         <Segmented<Kind>
           value={kind}

@@ -97,7 +97,8 @@ export async function uploadIdentityImage(file: File): Promise<string> {
 export function useSubmitIdentity() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: WireInput<IdentitySubmitBody>) => post('/user/upauthrz', { ...input }, 'NoData'),
+    mutationFn: (input: WireInput<IdentitySubmitBody>) =>
+      post('/user/upauthrz', { ...input }, 'NoData', { action: 'submit' }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: accountKeys.identity });
       queryClient.invalidateQueries({ queryKey: userInfoQueryKey });

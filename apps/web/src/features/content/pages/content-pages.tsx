@@ -2,6 +2,7 @@
 
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { useClaims, useContentItem, useContentPage } from '../api/content.ts';
 import { ContentArticlePage, ContentListPage } from '../components/content-views.tsx';
@@ -52,14 +53,16 @@ export function HelpArticlePage() {
 
 /**
  * `/Index/aboutus` (spec §2): the operator's page, with the marketing claims they make. A claim
- * appears only when configured; the reserve figure only while published proof of reserves backs
- * it, and it links there.
+ * appears only when configured; the reserve figure only while the latest published proof of
+ * reserves holds at least that much (the server withholds it otherwise), and it links there.
  */
 export function AboutPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const formatDecimal = useFormatDecimal();
   const claims = useClaims().data;
   const hasClaims = Boolean(claims && (claims.leverage_max || claims.reserve_btc));
-  const number = (value: string) => new Intl.NumberFormat(i18n.language).format(Number(value));
+  // why: exactly as claimed ("25.2" stays 25.2, never a float's rounding), grouped by the locale.
+  const number = (value: string) => formatDecimal(value, value.split('.')[1]?.length ?? 0);
   return (
     <ContentArticlePage
       title={t('content.aboutUs')}
@@ -110,8 +113,5 @@ export function WhitepaperPage() {
   );
 }
 
-/** `/Index/msb` (spec §2): the operator's MSB certificate page, as content staff wrote it. */
-export function MsbPage() {
-  const { t } = useTranslation();
-  return <ContentArticlePage title={t('content.msb')} query={useContentPage('msb')} showTime={false} />;
-}
+// `/Index/msb` (spec §2): the operator's MSB registration, its text and certificate image.
+export { MsbPage } from './msb-page.tsx';

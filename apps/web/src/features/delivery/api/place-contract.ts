@@ -9,7 +9,7 @@ import { deliveryQueryKey } from './delivery-query-key.ts';
  * `'1'` pays with trial money; one `idempotency_key` per submission (sending it twice places one).
  */
 export function placeContract(input: WireInput<PlaceContractBody>) {
-  return post('/Contract/place', { ...input }, 'ContractRecord');
+  return post('/Contract/place', { ...input }, 'ContractRecord', { action: 'trade' });
 }
 
 export function usePlaceContract() {

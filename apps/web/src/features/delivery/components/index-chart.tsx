@@ -6,7 +6,7 @@ import { useUpDownMode } from '../../../shared/preferences/up-down.ts';
 import {
   candleColours,
   PriceChartFrame,
-  priceFormat,
+  seriesPrice,
   toBar,
   token,
   usePriceChart,
@@ -61,6 +61,7 @@ export function IndexChart({ symbol, decimals, label }: { symbol: string; decima
     containerRef,
     decimals,
     history.isSuccess,
+    { hasSeconds: isLine },
   );
   const seriesRef = useRef<Series | null>(null);
   const lastTime = useRef(0);
@@ -72,14 +73,14 @@ export function IndexChart({ symbol, decimals, label }: { symbol: string; decima
     const chart = chartRef.current;
     const library = libraryRef.current;
     if (!isReady || !chart || !library || !mode) return;
-    const format = priceFormat(decimals);
+    const price = seriesPrice(decimals);
     const series: Series = isLine
       ? chart.addSeries(library.LineSeries, {
           color: token('--bourse-accent'),
           lineWidth: 2,
-          priceFormat: format,
+          ...price,
         })
-      : chart.addSeries(library.CandlestickSeries, { ...candleColours(), priceFormat: format });
+      : chart.addSeries(library.CandlestickSeries, { ...candleColours(), ...price });
     seriesRef.current = series;
     lastTime.current = 0;
     setSeriesKey((key) => key + 1);

@@ -46,7 +46,9 @@ export function useSubscribe() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { id: string; num: string; key: string }) =>
-      post('/Issue/buy', { id: input.id, num: input.num, idempotency_key: input.key }, 'IssueRecord'),
+      post('/Issue/buy', { id: input.id, num: input.num, idempotency_key: input.key }, 'IssueRecord', {
+        action: 'submit',
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   });
 }

@@ -1,6 +1,7 @@
 import type { IssueProject } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { formatCountdown, secondsLeft } from '../../../shared/format/countdown.ts';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { useServerNow } from '../../../shared/server-clock.ts';
 
 /** A project's state as a coloured tag: not started, open, allocating, closed, cancelled, forbidden. */
@@ -36,6 +37,7 @@ export function Countdown({ project }: { project: IssueProject }) {
 /** Progress as a bar (capped at 100 %, pro-rata demand may pass it) and the percentage. */
 export function Progress({ project }: { project: IssueProject }) {
   const { t } = useTranslation();
+  const formatPercent = useFormatPercent();
   const width = Math.min(100, Number(project.progress));
   return (
     <div className="lp-progress" data-testid={`progress-${project.id}`}>
@@ -43,7 +45,7 @@ export function Progress({ project }: { project: IssueProject }) {
         <span style={{ width: `${width}%` }} />
       </div>
       <span className="lp-progress-text">
-        {t('launchpad.progress')} <span className="num">{project.progress}%</span>
+        {t('launchpad.progress')} <span className="num">{formatPercent.percent(project.progress)}</span>
       </span>
     </div>
   );

@@ -35,6 +35,7 @@ export function useBuy() {
           idempotency_key: input.key,
         },
         'MiningOrder',
+        { action: 'submit' },
       ),
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   });

@@ -1,12 +1,13 @@
 import { fromAtoms, toAtoms } from '@bourse/shared';
 import '../components/mining.css';
-import { trimDecimal } from '@bourse/shared';
 import type { MiningOrder, MiningProductDetail } from '@bourse/shared/api';
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { copyText } from '../../../shared/copy-text.ts';
+import { useFormatPlainDecimal } from '../../../shared/format/format-decimal.ts';
+import { basisPointsPercent, useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
@@ -34,6 +35,9 @@ function shareLink(order: MiningOrder): string {
  */
 export default function MachinePage() {
   const { t } = useTranslation();
+  const plain = useFormatPlainDecimal();
+  const formatPercent = useFormatPercent();
+  const sharePercent = (bp: number) => plain(basisPointsPercent(bp));
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const share = params.get('share') ?? '';
@@ -97,7 +101,7 @@ export default function MachinePage() {
                 <dt>
                   {t('mining.feeElectricity', {
                     days: m.days,
-                    perDay: trimDecimal(m.fees.electricity_day),
+                    perDay: plain(m.fees.electricity_day),
                   })}
                 </dt>
                 <dd>
@@ -151,7 +155,7 @@ export default function MachinePage() {
             <p className="mn-sub">
               {m.income_type === 'value'
                 ? t('mining.valueRule', {
-                    value: trimDecimal(m.daily_value),
+                    value: plain(m.daily_value),
                     coin: m.coin,
                   })
                 : t('mining.constantRule', { coin: m.coin })}
@@ -163,8 +167,11 @@ export default function MachinePage() {
               <>
                 <p className="mn-sub">
                   {share && m.share
-                    ? t('mining.shareLeft', { left: m.share.left_bp / 100 })
-                    : t('mining.shareNew', { min: m.min_share_bp / 100, step: m.step_bp / 100 })}
+                    ? t('mining.shareLeft', { left: sharePercent(m.share.left_bp) })
+                    : t('mining.shareNew', {
+                        min: sharePercent(m.min_share_bp),
+                        step: sharePercent(m.step_bp),
+                      })}
                 </p>
                 <div className="mn-shares" data-testid="share-choices">
                   {choices.map((bp) => (
@@ -175,7 +182,7 @@ export default function MachinePage() {
                       onClick={() => setShareBp(bp)}
                       data-testid={`share-${bp}`}
                     >
-                      {bp / 100}%
+                      {formatPercent.percent(basisPointsPercent(bp), { decimals: bp % 100 === 0 ? 0 : 2 })}
                     </Button>
                   ))}
                 </div>

@@ -2,6 +2,7 @@ import '../components/mining.css';
 import type { MiningOrder, MiningProduct } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { basisPointsPercent, useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
@@ -59,12 +60,19 @@ function Machine({ product }: { product: MiningProduct }) {
 
 function MyMachine({ order }: { order: MiningOrder }) {
   const { t } = useTranslation();
+  const formatPercent = useFormatPercent();
   const formatTime = useFormatTime();
   return (
     <div className="mn-row" data-testid={`order-${order.id}`}>
       <span>
         {order.name}
-        <span className="mn-row-meta"> · {(order.share_bp / 100).toFixed(0)}%</span>
+        <span className="mn-row-meta">
+          {' '}
+          ·{' '}
+          {formatPercent.percent(basisPointsPercent(order.share_bp), {
+            decimals: order.share_bp % 100 === 0 ? 0 : 2,
+          })}
+        </span>
       </span>
       <span className="mn-row-meta">
         <span className={`mn-tag is-${order.status}`}>{t(`mining.orderStatus.${order.status}`)}</span>

@@ -1,6 +1,6 @@
 import '../components/mining.css';
-import { trimDecimal } from '@bourse/shared';
 import { useTranslation } from 'react-i18next';
+import { useFormatPlainDecimal } from '../../../shared/format/format-decimal.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
@@ -12,6 +12,7 @@ import { useRevenues } from '../api/mining.ts';
 /** `/Orepool/Profitlist`: each day's output, frozen until its release, then released. */
 export default function ProfitListPage() {
   const { t } = useTranslation();
+  const plain = useFormatPlainDecimal();
   const formatTime = useFormatTime();
   const revenues = useRevenues();
   const list = revenues.data?.pages.flatMap((p) => p.list) ?? [];
@@ -44,7 +45,7 @@ export default function ProfitListPage() {
                 {r.price_used && (
                   <>
                     <br />
-                    {t('mining.priceUsed', { price: trimDecimal(r.price_used) })}
+                    {t('mining.priceUsed', { price: plain(r.price_used) })}
                   </>
                 )}
               </span>

@@ -7,7 +7,7 @@ export function useClosePosition() {
   const refresh = useRefreshAccount();
   return useMutation({
     mutationFn: (input: { symbol: string; idempotency_key: string }) =>
-      post('/Perp/close', input, 'PerpOrderList'),
+      post('/Perp/close', input, 'PerpOrderList', { action: 'trade' }),
     onSettled: refresh,
   });
 }

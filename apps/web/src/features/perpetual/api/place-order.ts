@@ -9,7 +9,7 @@ import { useRefreshAccount } from './use-refresh-account.ts';
  * orders (the close and the open).
  */
 export function placePerpOrder(input: Omit<PerpPlaceBody, 'token'>) {
-  return post('/Perp/place', input, 'PerpOrderList');
+  return post('/Perp/place', input, 'PerpOrderList', { action: 'trade' });
 }
 
 export function usePlacePerpOrder() {

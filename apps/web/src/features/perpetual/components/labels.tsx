@@ -8,6 +8,7 @@ import type {
 } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
+import { hasLimitPrice } from './perp-math.ts';
 
 const TYPE_KEYS: Record<PerpOrderType, string> = {
   limit: 'perp.type.limit',
@@ -59,6 +60,30 @@ export function useTypeLabel(): (type: PerpOrderType) => string {
 export function useStateLabel(): (state: PerpOrder['state']) => string {
   const { t } = useTranslation();
   return (state) => t(STATE_KEYS[state]);
+}
+
+/**
+ * The state a status already says: an open order that nothing has filled, a completed one that
+ * filled in whole, a revoked one that was cancelled. A row shows the state beside the status only
+ * when it adds to it (waiting for a trigger, partly filled, expired, rejected), so no language
+ * reads the same word twice.
+ */
+const PLAIN_STATE: Record<PerpOrderStatus, PerpOrder['state']> = {
+  entrusted: 'new',
+  completed: 'filled',
+  revoked: 'cancelled',
+};
+
+/**
+ * The label of an order's price: a limit order's own limit, or for a market order the band price
+ * it was capped at, which is no limit the customer chose.
+ */
+export function priceLabelKey(type: PerpOrderType): string {
+  return hasLimitPrice(type) ? 'perp.order.price' : 'perp.order.bandPrice';
+}
+
+export function isStateInStatus(order: Pick<PerpOrder, 'state' | 'status'>): boolean {
+  return PLAIN_STATE[order.status] === order.state;
 }
 
 export function useEndReasonLabel(): (reason: PerpEndReason) => string {

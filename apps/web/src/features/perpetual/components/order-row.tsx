@@ -2,12 +2,21 @@ import type { PerpMarket, PerpOrder } from '@bourse/shared/api';
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { withQuery } from '../../../shared/paths.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
-import { pairLabel, SideTag, StatusTag, useStateLabel, useTriggerText, useTypeLabel } from './labels.tsx';
+import {
+  isStateInStatus,
+  pairLabel,
+  priceLabelKey,
+  SideTag,
+  StatusTag,
+  useStateLabel,
+  useTriggerText,
+  useTypeLabel,
+} from './labels.tsx';
 import { PERP_PATHS } from './paths.ts';
-import { plainPercent } from './perp-math.ts';
 
 /**
  * One order: side, market, type and time; a trigger's condition; price, quantity, filled; its state.
@@ -25,6 +34,7 @@ export function OrderRow({
   isCancelling?: boolean;
 }) {
   const { t } = useTranslation();
+  const formatPercent = useFormatPercent();
   const typeLabel = useTypeLabel();
   const stateLabel = useStateLabel();
   const triggerText = useTriggerText();
@@ -51,7 +61,7 @@ export function OrderRow({
         )}
         <dl className="perp-row-grid">
           <div>
-            <dt>{t('perp.order.price')}</dt>
+            <dt>{t(priceLabelKey(order.type))}</dt>
             <dd>
               {order.price ? (
                 <Amount value={order.price} decimals={priceDecimals} />
@@ -79,8 +89,12 @@ export function OrderRow({
         </dl>
         <span className="perp-row-head">
           <StatusTag status={order.status} />
-          <span className="perp-muted">{stateLabel(order.state)}</span>
-          <span className="perp-muted num">{plainPercent(order.degree)}%</span>
+          {!isStateInStatus(order) && (
+            <span className="perp-muted" data-testid={`perp-order-state-${order.id}`}>
+              {stateLabel(order.state)}
+            </span>
+          )}
+          <span className="perp-muted num">{formatPercent.ratio(order.degree)}</span>
         </span>
       </Link>
       {onCancel && order.status === 'entrusted' && (

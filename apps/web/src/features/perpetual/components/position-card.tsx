@@ -5,12 +5,13 @@ import Popup from 'antd-mobile/es/components/popup';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 import { useClosePosition } from '../api/close-position.ts';
 import { SideTag } from './labels.tsx';
 import { MarginSheet } from './margin-sheet.tsx';
-import { atomsOf, liveFigures, percentText } from './perp-math.ts';
+import { atomsOf, liveFigures } from './perp-math.ts';
 import { useSubmissionKey } from './submission-key.ts';
 import { TpslSheet } from './tpsl-sheet.tsx';
 
@@ -93,6 +94,7 @@ function PositionCard({
   const close = useClosePosition();
   const closeKey = useSubmissionKey();
   const live = liveFigures(spec, position, ticker?.mark);
+  const formatPercent = useFormatPercent();
   const price = (value: string | null) =>
     value ? <Amount value={value} decimals={market.price_decimals} /> : <span>—</span>;
 
@@ -155,7 +157,7 @@ function PositionCard({
         <div>
           <dt>{t('perp.position.roe')}</dt>
           <dd className={`num${toneOf(live.roe)}`} data-testid="perp-position-roe">
-            {percentText(live.roe)}%
+            {formatPercent.ratio(live.roe, { isSigned: true })}
           </dd>
         </div>
         <div>

@@ -1,10 +1,10 @@
 import type { PerpMarket, PerpTicker } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { formatCountdown, secondsLeft } from '../../../shared/format/countdown.ts';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { useServerNow } from '../../../shared/server-clock.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { usePriceFlash } from '../../../shared/ui/use-price-flash.ts';
-import { percentText } from './perp-math.ts';
 
 /**
  * The market's live figures: the mark (what positions are valued and liquidated at) large, then
@@ -13,6 +13,7 @@ import { percentText } from './perp-math.ts';
  */
 export function TickerHead({ market, ticker }: { market: PerpMarket; ticker: PerpTicker | undefined }) {
   const { t } = useTranslation();
+  const formatPercent = useFormatPercent();
   const now = useServerNow();
   const mark = ticker?.mark ?? null;
   const flash = usePriceFlash(mark ?? '');
@@ -56,7 +57,7 @@ export function TickerHead({ market, ticker }: { market: PerpMarket; ticker: Per
         <div>
           <dt>{t('perp.ticker.funding')}</dt>
           <dd className="num" data-testid="perp-funding-rate">
-            {ticker ? `${percentText(ticker.funding_rate, 4)}%` : '—'}
+            {ticker ? formatPercent.ratio(ticker.funding_rate, { decimals: 4, isSigned: true }) : '—'}
           </dd>
         </div>
         <div>

@@ -2,6 +2,7 @@ import '../components/perp.css';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { ListSkeleton } from '../../../shared/ui/list-skeleton.tsx';
@@ -13,7 +14,6 @@ import { usePerpFunding } from '../api/get-funding.ts';
 import { usePerpMarkets } from '../api/get-perp-markets.ts';
 import { pairLabel, SideTag } from '../components/labels.tsx';
 import { PERP_PATHS } from '../components/paths.ts';
-import { percentText } from '../components/perp-math.ts';
 
 /**
  * `Trade/transfunding`: the user's funding payments, newest first — the market, the position's
@@ -21,6 +21,7 @@ import { percentText } from '../components/perp-math.ts';
  */
 export default function PerpFundingPage() {
   const { t } = useTranslation();
+  const formatPercent = useFormatPercent();
   const funding = usePerpFunding();
   const markets = usePerpMarkets();
   const formatTime = useFormatTime('short');
@@ -64,7 +65,9 @@ export default function PerpFundingPage() {
                     </div>
                     <div>
                       <dt>{t('perp.funding.rate')}</dt>
-                      <dd className="num">{percentText(payment.rate, 4)}%</dd>
+                      <dd className="num">
+                        {formatPercent.ratio(payment.rate, { decimals: 4, isSigned: true })}
+                      </dd>
                     </div>
                     <div>
                       <dt>{t('perp.funding.qty')}</dt>

@@ -5,6 +5,7 @@ import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { useFormatTime } from '../../../shared/format/format-time.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { Page } from '../../../shared/ui/page.tsx';
@@ -15,6 +16,7 @@ import { usePerpOrder } from '../api/get-order.ts';
 import { usePerpMarkets } from '../api/get-perp-markets.ts';
 import {
   pairLabel,
+  priceLabelKey,
   SideTag,
   StatusTag,
   useEndReasonLabel,
@@ -22,7 +24,7 @@ import {
   useTriggerText,
   useTypeLabel,
 } from '../components/labels.tsx';
-import { plainPercent } from '../components/perp-math.ts';
+import { hasLimitPrice, plainPercent } from '../components/perp-math.ts';
 
 interface Row {
   label: string;
@@ -62,11 +64,24 @@ function OrderView({
   const qtyDecimals = market?.qty_decimals ?? 8;
   const quote = market?.quote ?? '';
   const base = market?.base ?? '';
+  const formatPercent = useFormatPercent();
   const degree = plainPercent(order.degree);
+  /**
+   * Before its first fill, the rate the order will pay: a market order takes liquidity, a limit
+   * order resting in the book makes it, and a limit order still waiting for its trigger may do
+   * either. An order that ended unfilled paid nothing.
+   */
+  function feeRateBeforeFill(): string {
+    if (!market || order.status !== 'entrusted') return '—';
+    const maker = `${formatPercent.ratio(market.maker_fee, { decimals: 4 })} (${t('perp.fills.maker')})`;
+    const taker = `${formatPercent.ratio(market.taker_fee, { decimals: 4 })} (${t('perp.fills.taker')})`;
+    if (!hasLimitPrice(order.type)) return taker;
+    return order.state === 'untriggered' ? `${maker} / ${taker}` : maker;
+  }
   const rows: Row[] = [
     { label: t('perp.order.type'), value: typeLabel(order.type), testId: 'perp-detail-type' },
     {
-      label: t('perp.order.price'),
+      label: t(priceLabelKey(order.type)),
       value: order.price ? (
         <Amount value={order.price} decimals={priceDecimals} unit={quote} />
       ) : (
@@ -101,7 +116,7 @@ function OrderView({
     },
     {
       label: t('perp.order.feeRatio'),
-      value: order.fee_ratio ? `${plainPercent(order.fee_ratio, 4)}%` : '—',
+      value: order.fee_ratio ? formatPercent.ratio(order.fee_ratio, { decimals: 4 }) : feeRateBeforeFill(),
       testId: 'perp-detail-fee-ratio',
     },
     {
@@ -143,7 +158,7 @@ function OrderView({
           <span style={{ width: `${Math.min(100, Math.max(0, Number(degree)))}%` }} />
         </span>
         <span className="num" data-testid="perp-detail-degree">
-          {degree}%
+          {formatPercent.ratio(order.degree)}
         </span>
       </div>
       <Rows rows={rows} />
@@ -178,7 +193,8 @@ function OrderView({
                 </span>
                 <dl className="perp-row-grid">
                   <div>
-                    <dt>{t('perp.order.price')}</dt>
+                    {/* why: a fill's price is what it traded at, no limit */}
+                    <dt>{t('perp.form.price', { coin: quote })}</dt>
                     <dd>
                       <Amount value={fill.price} decimals={priceDecimals} />
                     </dd>

@@ -60,7 +60,7 @@ export function useOrder(id: string) {
  * twice places one order.
  */
 export function placeOrder(input: Omit<PlaceOrderBody, 'token'>) {
-  return post('/Trade/place', input, 'SpotOrder');
+  return post('/Trade/place', input, 'SpotOrder', { action: 'trade' });
 }
 
 /** What an order changes: the caller's orders and balances, and the market's book and trades. */

@@ -6,7 +6,7 @@ import { useUpDownMode } from '../../../shared/preferences/up-down.ts';
 import {
   candleColours,
   PriceChartFrame,
-  priceFormat,
+  seriesPrice,
   toBar,
   usePriceChart,
 } from '../../../shared/ui/price-chart.tsx';
@@ -60,7 +60,7 @@ export const CandleChart = memo(function CandleChart({
     if (!isReady || !chart || !library || !mode) return;
     const series = chart.addSeries(library.CandlestickSeries, {
       ...candleColours(),
-      priceFormat: priceFormat(decimals),
+      ...seriesPrice(decimals),
     });
     seriesRef.current = series;
     shownRef.current = { key: '', last: 0 };

@@ -1,7 +1,7 @@
-import { truncateDecimal } from '@bourse/shared';
 import type { OrderSide, SpotMarket, SpotOrder, SpotOrderStatus, TriggerCondition } from '@bourse/shared/api';
 import { useTranslation } from 'react-i18next';
 import { useFormatDecimal } from '../../../shared/format/format-decimal.ts';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 
 const SIDE_KEYS: Record<OrderSide, string> = { buy: 'spot.side.buy', sell: 'spot.side.sell' };
 const TYPE_KEYS: Record<SpotOrder['type'], string> = {
@@ -100,12 +100,6 @@ export function OrderStatusTag({ status, testId }: { status: SpotOrderStatus; te
 
 /** A percentage string with two decimals (`"37.50"`) written the locale's way (`37,50 %`, `%37,50`). */
 export function usePercent(): (percent: string) => string {
-  const { i18n } = useTranslation();
-  const formatter = new Intl.NumberFormat(i18n.language, {
-    style: 'percent',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
-  // why: the value is already cut to two decimals, so Intl only places separator and sign.
-  return (percent) => formatter.format(Number(truncateDecimal(percent, 2)) / 100);
+  const formatPercent = useFormatPercent();
+  return (percent) => formatPercent.percent(percent);
 }

@@ -13,6 +13,7 @@ import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/http.ts';
 import { FormAmountField } from '../../../shared/form/form-fields.tsx';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { Amount } from '../../../shared/ui/amount.tsx';
 import { SubmitButton } from '../../../shared/ui/submit-button.tsx';
@@ -89,6 +90,7 @@ export const OrderForm = memo(function OrderForm({
   bestBid: string | null;
 }) {
   const { t } = useTranslation();
+  const formatPercent = useFormatPercent();
   const formId = useId();
   const [side, setSide] = useState<OrderSide>('buy');
   const [tab, setTab] = useState<TypeTab>('limit');
@@ -346,7 +348,7 @@ export const OrderForm = memo(function OrderForm({
           </div>
         )}
         <div>
-          <dt>{t('spot.form.fee', { ratio: feePercent(feeRatio) })}</dt>
+          <dt>{t('spot.form.fee', { ratio: formatPercent.percent(feePercent(feeRatio)) })}</dt>
           <dd data-testid="order-fee">
             <Amount value={estimate.fee} decimals={8} unit={side === 'buy' ? market.base : market.quote} />
           </dd>

@@ -1,5 +1,6 @@
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormatPercent } from '../../../shared/format/format-percent.ts';
 
 const MARKS = [25, 50, 75, 100] as const;
 
@@ -17,6 +18,8 @@ export function PercentSlider({
   isDisabled: boolean;
 }) {
   const { t } = useTranslation();
+  const formatPercent = useFormatPercent();
+  const whole = (percent: number) => formatPercent.percent(String(percent), { decimals: 0 });
   return (
     <div className="percent-slider">
       <input
@@ -29,7 +32,7 @@ export function PercentSlider({
         disabled={isDisabled}
         onChange={(event) => onChange(Number(event.target.value))}
         aria-label={t('spot.form.percent')}
-        aria-valuetext={`${value}%`}
+        aria-valuetext={whole(value)}
         style={{ '--percent': `${value}%` } as CSSProperties}
         data-testid="percent-range"
       />
@@ -44,7 +47,7 @@ export function PercentSlider({
             aria-pressed={value === mark}
             data-testid={`percent-${mark}`}
           >
-            {mark}%
+            {whole(mark)}
           </button>
         ))}
       </div>

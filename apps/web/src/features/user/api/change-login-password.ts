@@ -9,7 +9,7 @@ import type { WireInput } from '../../../api/wire-input.ts';
  * 24 hours. Resolves with the envelope (its `msg` is the success message).
  */
 export function changeLoginPassword(input: WireInput<ChangePasswordBody>) {
-  return post('/user/sub_respwd', { ...input }, 'NoData');
+  return post('/user/sub_respwd', { ...input }, 'NoData', { action: 'submit' });
 }
 
 export function useChangeLoginPassword() {

@@ -9,7 +9,7 @@ import type { WireInput } from '../../../api/wire-input.ts';
  * when one is already set). Resolves with the envelope.
  */
 export function setWithdrawPassword(input: WireInput<WithdrawPasswordBody>) {
-  return post('/User/sub_withdrawpwd', { ...input }, 'NoData');
+  return post('/User/sub_withdrawpwd', { ...input }, 'NoData', { action: 'submit' });
 }
 
 export function useSetWithdrawPassword() {

@@ -4,7 +4,10 @@ import { copyText } from '../../../shared/copy-text.ts';
 import { IconCopy } from '../../../shared/ui/icons.tsx';
 import { showToast } from '../../../shared/ui/toast.ts';
 
-/** Who is signed in: avatar initial, username, UID, level and the referral code to share. */
+/**
+ * Who is signed in: avatar initial, username, UID, level, credit score, who invited them (masked
+ * by the server) and the referral code to share.
+ */
 export function ProfileHeader({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const initial = (user.username || '?').slice(0, 1).toUpperCase();
@@ -29,6 +32,12 @@ export function ProfileHeader({ user }: { user: UserInfo }) {
               UID {user.id}
             </span>
             <span className="profile-level">{t('user.level', { level: user.level })}</span>
+            <span className="num" data-testid="profile-credit">
+              {t('user.credit', { value: user.credit })}
+            </span>
+          </p>
+          <p className="profile-meta" data-testid="profile-referrer">
+            {user.referrer ? t('user.referrer', { name: user.referrer }) : t('user.noReferrer')}
           </p>
         </div>
       </div>
@@ -56,6 +65,7 @@ export function ProfileHeaderSkeleton() {
         <div className="profile-identity">
           <p className="placeholder-line" style={{ width: '50%' }} />
           <p className="placeholder-line" style={{ width: '70%' }} />
+          <p className="placeholder-line" style={{ width: '40%' }} />
         </div>
       </div>
       {/* why: holds the referral row's place, so the menus below do not move when the user arrives. */}

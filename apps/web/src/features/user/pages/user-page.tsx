@@ -14,6 +14,7 @@ import {
   IconBill,
   IconCertificate,
   IconCpu,
+  IconDownload,
   IconGlobe,
   IconHeadset,
   IconHelp,
@@ -191,6 +192,12 @@ export default function UserPage() {
         <MenuItem icon={IconHelp} label={t('user.menu.help')} to={PATHS.help} testId="menu-help" />
         <MenuItem icon={IconInfo} label={t('user.menu.aboutUs')} to={PATHS.aboutUs} testId="menu-about" />
         <MenuItem icon={IconCertificate} label={t('user.menu.msb')} to={PATHS.msb} testId="menu-msb" />
+        <MenuItem
+          icon={IconDownload}
+          label={t('user.menu.download')}
+          to={PATHS.appDownload}
+          testId="menu-download"
+        />
         <MenuItem icon={IconScale} label={t('terms.terms')} to={PATHS.terms} testId="menu-terms" />
         <MenuItem icon={IconShield} label={t('terms.privacy')} to={PATHS.privacy} testId="menu-privacy" />
         <MenuItem

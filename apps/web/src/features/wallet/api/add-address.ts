@@ -7,7 +7,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/addaddress`: saves a withdrawal address (the server checks it for the network). */
 export function addAddress(input: Omit<AddAddressBody, 'token'>) {
-  return post('/user/addaddress', { ...input }, 'WithdrawAddress');
+  return post('/user/addaddress', { ...input }, 'WithdrawAddress', { action: 'add' });
 }
 
 export function useAddAddress() {

@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/addbank`: saves a bank card (number, holder name, bank, bank code). */
 export function addBankCard(input: Omit<AddBankBody, 'token'>) {
-  return post('/user/addbank', { ...input }, 'BankCard');
+  return post('/user/addbank', { ...input }, 'BankCard', { action: 'add' });
 }
 
 export function useAddBankCard() {

@@ -8,7 +8,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
  * published fee. The idempotency key makes a repeated submission take effect once.
  */
 export function convertAsset(input: Omit<ConvertBody, 'token'>) {
-  return post('/Finance/zhuanhua', { ...input }, 'ConvertResult');
+  return post('/Finance/zhuanhua', { ...input }, 'ConvertResult', { action: 'trade' });
 }
 
 export function useConvertAsset() {

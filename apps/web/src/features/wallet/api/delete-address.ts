@@ -5,7 +5,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/deladdress`: removes one of the user's saved withdrawal addresses. */
 export function deleteAddress(id: string) {
-  return post('/user/deladdress', { id }, 'NoData');
+  return post('/user/deladdress', { id }, 'NoData', { action: 'delete' });
 }
 
 export function useDeleteAddress() {

@@ -4,7 +4,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
 
 /** `POST /user/delbank`: removes one of the user's saved bank cards. */
 export function deleteBankCard(id: string) {
-  return post('/user/delbank', { id }, 'NoData');
+  return post('/user/delbank', { id }, 'NoData', { action: 'delete' });
 }
 
 export function useDeleteBankCard() {

@@ -10,7 +10,7 @@ import { walletQueryKey } from './wallet-query-key.ts';
  * answers TOTP_REQUIRED without it). Resolves with the envelope (`data` is the record, under review).
  */
 export function requestWithdrawal(input: WireInput<WithdrawBody>) {
-  return post('/Finance/tbhandle', { ...input }, 'WithdrawalRecord');
+  return post('/Finance/tbhandle', { ...input }, 'WithdrawalRecord', { action: 'submit' });
 }
 
 export function useRequestWithdrawal() {

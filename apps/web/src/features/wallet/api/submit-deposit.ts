@@ -21,7 +21,7 @@ export function submitDeposit({
   form.append('amount', fields.amount);
   if (fields.hash) form.append('hash', fields.hash);
   form.append('voucher', voucher, voucher.name || 'voucher.png');
-  return postMultipart('/Finance/czhandle', form, 'DepositRecord');
+  return postMultipart('/Finance/czhandle', form, 'DepositRecord', { action: 'submit' });
 }
 
 export function useSubmitDeposit() {

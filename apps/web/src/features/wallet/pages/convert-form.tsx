@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../../api/http.ts';
 import { useFieldErrorText } from '../../../shared/form/field-error.ts';
 import { FormAmountField } from '../../../shared/form/form-fields.tsx';
+import { useFormatPlainDecimal } from '../../../shared/format/format-decimal.ts';
 import { newIdempotencyKey } from '../../../shared/idempotency-key.ts';
 import { PATHS } from '../../../shared/paths.ts';
 import { NAVIGATE_DELAY_MS } from '../../../shared/timing.ts';
@@ -34,6 +35,7 @@ type ConvertFormSchema = ReturnType<typeof import('./convert-schema.ts').convert
 
 export default function ConvertForm({ data, initialFrom }: { data: ConvertPageData; initialFrom: string }) {
   const { t } = useTranslation();
+  const plainNumber = useFormatPlainDecimal();
   const navigate = useNavigate();
   const errorText = useFieldErrorText();
   const mutation = useConvertAsset();
@@ -173,7 +175,7 @@ export default function ConvertForm({ data, initialFrom }: { data: ConvertPageDa
           </span>
         </li>
         <li>
-          {t('wallet.convert.fee', { percent: data.fee_percent })}
+          {t('wallet.convert.fee', { percent: plainNumber(data.fee_percent) })}
           {figures ? (
             <Amount value={figures.fee} decimals={toCoin?.decimals} unit={to} />
           ) : (
@@ -205,7 +207,7 @@ export default function ConvertForm({ data, initialFrom }: { data: ConvertPageDa
             value: <Amount value={amount ?? '0'} decimals={fromCoin?.decimals} unit={from} />,
           },
           {
-            label: t('wallet.convert.fee', { percent: data.fee_percent }),
+            label: t('wallet.convert.fee', { percent: plainNumber(data.fee_percent) }),
             value: figures ? <Amount value={figures.fee} decimals={toCoin?.decimals} unit={to} /> : '—',
           },
           {

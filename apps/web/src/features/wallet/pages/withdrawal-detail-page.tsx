@@ -52,6 +52,11 @@ export default function WithdrawalDetailPage() {
               },
               { label: t('wallet.fields.time'), value: formatTime(record.created_at) },
               { label: t('wallet.fields.reviewedAt'), value: formatTime(record.reviewed_at) },
+              {
+                label: t('wallet.fields.notified'),
+                value: record.notified ? t('wallet.notified.yes') : t('wallet.notified.no'),
+                testId: 'withdrawal-notified',
+              },
               ...(record.reason ? [{ label: t('wallet.fields.reason'), value: record.reason }] : []),
             ]}
           />

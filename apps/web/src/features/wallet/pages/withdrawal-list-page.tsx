@@ -51,7 +51,15 @@ export default function WithdrawalListPage() {
                     {record.coin} ·{' '}
                     {record.type === 'bank' ? t('wallet.withdraw.bankNetwork') : record.network}
                   </span>
-                  <span className="item-row-sub">{formatTime(record.created_at)}</span>
+                  <span className="item-row-sub">
+                    {formatTime(record.created_at)}
+                    {record.status !== 'review' && (
+                      <span data-testid={`withdrawal-notified-${record.id}`}>
+                        {' · '}
+                        {record.notified ? t('wallet.notified.yes') : t('wallet.notified.no')}
+                      </span>
+                    )}
+                  </span>
                 </span>
                 <span className="wallet-row-end">
                   <Amount className="wallet-row-amount" value={record.amount} />
