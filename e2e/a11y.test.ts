@@ -18,65 +18,75 @@ describe('accessibility of every main page (axe-core, phone size)', () => {
     await platform?.stop();
   });
 
-  async function openPage(main: MainPage, options: { upDown?: string; on?: Platform } = {}): Promise<Page> {
+  /**
+   * A page opened at phone size in a fresh context, as the app loads it, watched from its first
+   * script on for Content-Security-Policy reports (the page's `securitypolicyviolation` events and
+   * the console's CSP errors), so one visit serves the accessibility and the CSP checks.
+   */
+  interface Visit {
+    page: Page;
+    /** The document's Content-Security-Policy header. */
+    policy: string | undefined;
+    /** What the browser refused under the policy: console errors and violation events. */
+    refused: () => Promise<string[]>;
+  }
+
+  async function openPage(main: MainPage, options: { upDown?: string; on?: Platform } = {}): Promise<Visit> {
     const url = (options.on ?? platform).url;
     const context = await newPhoneContext(browser);
     if (options.upDown) {
       await context.addInitScript((upDown) => localStorage.setItem('updown', upDown), options.upDown);
     }
     if (main.signedIn) await context.addInitScript(seedSession, session);
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
     const page = await context.newPage();
-    await page.goto(`${url}/#${main.path}`);
+    const consoleErrors: string[] = [];
+    page.on('console', (entry) => {
+      if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text()))
+        consoleErrors.push(entry.text());
+    });
+    const response = await page.goto(`${url}/#${main.path}`);
     await page.getByTestId(main.ready).first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => location.hash)).toBe(`#${main.path}`);
-    return page;
+    return {
+      page,
+      policy: response?.headers()['content-security-policy'],
+      refused: async () => [
+        ...consoleErrors,
+        ...(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)),
+      ],
+    };
   }
 
-  it.each(MAIN_PAGES.map((main) => [main.path, main] as const))(
-    '%s has no serious or critical violation',
-    async (_path, main) => {
-      const page = await openPage(main);
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.context().close();
-    },
-  );
-
-  describe('with markets that stand still, up and down', () => {
-    let still: Platform;
-
+  // why: one visit per page serves every check of it: axe, the page facts below and the
+  // Content-Security-Policy (the CSP check runs first, before axe's script is evaluated).
+  describe.each(MAIN_PAGES.map((main) => [main.path, main] as const))('%s', (_path, main) => {
+    let visit: Visit;
     beforeAll(async () => {
-      // why: with the market maker off nothing trades, so every row shows its index's 24h change,
-      // which the feed seed fixes: under 20261122 four markets open 0.96–6.82 % up and four
-      // 0.96–2.64 % down, and a minute of the walk (or of the 24h window sliding on) moves a change
-      // by about 0.2 %. With trades, the change since the first print is half a spread either way
-      // and a row can be up or down by chance.
-      // FEED_SEED is for tests only: the platform runs as `npm start` does, so it is let through.
-      still = await startPlatform({
-        env: { DEMO: 'on', MARKET_MAKER: 'off', FEED_SEED: '20261122', FEED_SEED_UNSAFE: 'on' },
-      });
+      visit = await openPage(main);
     });
     afterAll(async () => {
-      await still?.stop();
+      await visit?.page.context().close();
     });
 
-    it('keeps the market list free of violations in the red-up preference too', async () => {
-      const markets = MAIN_PAGES.find((main) => main.name === 'markets')!;
-      const page = await openPage(markets, { upDown: 'red-up', on: still });
-      expect(await page.evaluate(() => document.documentElement.dataset.updown)).toBe('red-up');
-      // both chip colours are on screen, so both fills are measured
-      expect(await page.locator('.change-chip.is-up').count()).toBe(4);
-      expect(await page.locator('.change-chip.is-down').count()).toBe(4);
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.context().close();
+    it('loads under the Content-Security-Policy with nothing refused', async () => {
+      expect(visit.policy).toContain("frame-ancestors 'none'");
+      expect(await visit.refused()).toEqual([]);
     });
-  });
 
-  it.each(MAIN_PAGES.map((main) => [main.path, main] as const))(
-    '%s allows zoom, has one h1, labels every field at 16 px or more, names every control',
-    async (_path, main) => {
-      const page = await openPage(main);
-      const facts = await page.evaluate(() => {
+    it('has no serious or critical violation', async () => {
+      expect(await seriousViolations(visit.page)).toEqual([]);
+    });
+
+    it('allows zoom, has one h1, labels every field at 16 px or more, names every control', async () => {
+      const facts = await visit.page.evaluate(() => {
         const viewport = document.querySelector('meta[name="viewport"]')?.getAttribute('content') ?? '';
         const fields = Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea'));
         const controls = Array.from(
@@ -102,12 +112,41 @@ describe('accessibility of every main page (axe-core, phone size)', () => {
       expect(facts.smallFields).toEqual([]);
       expect(facts.unlabelledFields).toEqual([]);
       expect(facts.unnamedControls).toEqual([]);
+    });
+  });
+
+  describe('with markets that stand still, up and down', () => {
+    let still: Platform;
+
+    beforeAll(async () => {
+      // why: with the market maker off nothing trades, so every row shows its index's 24h change,
+      // which the feed seed fixes: under 20261122 four markets open 0.96–6.82 % up and four
+      // 0.96–2.64 % down, and a minute of the walk (or of the 24h window sliding on) moves a change
+      // by about 0.2 %. With trades, the change since the first print is half a spread either way
+      // and a row can be up or down by chance.
+      // FEED_SEED is for tests only: the platform runs as `npm start` does, so it is let through.
+      still = await startPlatform({
+        env: { DEMO: 'on', MARKET_MAKER: 'off', FEED_SEED: '20261122', FEED_SEED_UNSAFE: 'on' },
+      });
+    });
+    afterAll(async () => {
+      await still?.stop();
+    });
+
+    it('keeps the market list free of violations in the red-up preference too', async () => {
+      const markets = MAIN_PAGES.find((main) => main.name === 'markets')!;
+      const { page } = await openPage(markets, { upDown: 'red-up', on: still });
+      expect(await page.evaluate(() => document.documentElement.dataset.updown)).toBe('red-up');
+      // both chip colours are on screen, so both fills are measured
+      expect(await page.locator('.change-chip.is-up').count()).toBe(4);
+      expect(await page.locator('.change-chip.is-down').count()).toBe(4);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.context().close();
-    },
-  );
+    });
+  });
 
   it('keeps live prices out of live regions, so updates never interrupt a screen reader', async () => {
-    const page = await openPage(MAIN_PAGES.find((main) => main.name === 'markets')!);
+    const { page } = await openPage(MAIN_PAGES.find((main) => main.name === 'markets')!);
     const firstPrice = await page.getByTestId('market-row-BTCUSDT').locator('.market-price').textContent();
     // the feed moves every second: wait for a new price before looking
     await page.waitForFunction(

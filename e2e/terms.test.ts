@@ -14,6 +14,7 @@ import {
   callApi,
   enrolOwnerInBackOffice,
   input,
+  lookup,
   phoneSignedIn,
   SCREENS,
   toastAfter,
@@ -221,7 +222,10 @@ describe('terms of service on a phone', () => {
       .waitFor({ state: 'visible' });
     await page.getByTestId('order-available').locator('[data-value]').waitFor({ state: 'visible' });
     await fillOrder();
-    await page.getByTestId('order-submit').click();
+    // why: the success message is waited for here, so it cannot be taken for the next order's
+    expect(await toastAfter(page, () => page.getByTestId('order-submit').click())).toBe(
+      lookup('packages/i18n/resources/server/ja-JP.json', 'success.ORDER_PLACED'),
+    );
     await page.waitForFunction(
       async (url) => {
         const token = localStorage.getItem('token');

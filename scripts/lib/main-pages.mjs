@@ -1,6 +1,7 @@
-// The main pages of the customer app, in one list that `npm run bench:web` (Lighthouse), the axe
-// test (e2e/a11y.test.ts) and the Content-Security-Policy check (e2e/app.test.ts) all visit.
-// A later issue that adds a page adds it here, and every one of them covers it.
+// The main pages of the customer app, in one list that `npm run bench:web` (Lighthouse), the
+// accessibility and Content-Security-Policy checks (e2e/a11y.test.ts, one visit per page for both)
+// and the layout check in nine languages (e2e/layout.test.ts) all visit. A later issue that adds a
+// page adds it here, and every one of them covers it.
 
 /**
  * @type {readonly import('./main-pages.d.mts').MainPage[]}

@@ -58,6 +58,7 @@ import { walletAdminRoutes } from './modules/wallet/admin-routes.ts';
 import { registerWalletModule } from './modules/wallet/module.ts';
 import { type Bus, MemoryBus } from './platform/bus.ts';
 import { systemClock } from './platform/clock.ts';
+import { usePasswordHashing } from './platform/crypto.ts';
 import { openDb } from './platform/db.ts';
 import { openFileStores } from './platform/db-file-store.ts';
 import { registerHttpPlatform, registerScope, toTrustProxyOption } from './platform/http.ts';
@@ -93,6 +94,7 @@ export type { BuildOptions };
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
+  usePasswordHashing(config.passwordHashing);
   const clock = options.clock ?? systemClock;
   const store = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(store.db);

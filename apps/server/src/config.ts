@@ -4,6 +4,7 @@ import path from 'node:path';
 import { toAtoms } from '@bourse/shared';
 import { z } from 'zod';
 import { isKnownVenue } from './modules/markets/venue-feed.ts';
+import type { PasswordHashing } from './platform/crypto.ts';
 import type { LimitRule, LimitStoreKind } from './platform/rate-limit.ts';
 import { parseSecretKey } from './platform/secret-box.ts';
 
@@ -219,6 +220,7 @@ const ConfigSchema = z.object({
     z.coerce.number().int('FEED_SEED: expected a whole number').optional(),
   ),
   FEED_SEED_UNSAFE: explicitFlag,
+  PASSWORD_HASH: z.enum(['standard', 'test']).default('standard'),
   INDEX_SOURCES: indexSourcesSetting,
   INDEX_SOURCE_URLS: indexSourceUrlsSetting,
   INDEX_SOURCE_STALE_MS: z.coerce.number().int().min(1).default(10_000),
@@ -349,6 +351,11 @@ export interface Config {
   feedSeed: number | undefined;
   /** `FEED_SEED` was let through by `FEED_SEED_UNSAFE=on` outside tests: the start warns. */
   feedSeedUnsafe: boolean;
+  /**
+   * The cost of new password hashes (`PASSWORD_HASH`): `standard`, or `test` (cheap), which only
+   * `NODE_ENV=test` may ask for and a production start refuses however it is given.
+   */
+  passwordHashing: PasswordHashing;
   feedIntervalMs: number;
   /**
    * The real index: ccxt venue ids whose prices make each market's index (their median); empty =
@@ -490,7 +497,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         'set FEED_SEED_UNSAFE=on to use it anyway',
     );
   }
-  return {
+  // why: a cheap hash is for suites that create users by the hundred; a stolen store of them
+  // would give up its passwords at once.
+  if (parsed.PASSWORD_HASH !== 'standard' && !isTest) {
+    throw new Error('PASSWORD_HASH: lowered password hashing is for tests only (NODE_ENV=test)');
+  }
+  const config: Config = {
     port: parsed.PORT,
     host: parsed.HOST,
     dataDir: path.resolve(parsed.DATA_DIR),
@@ -515,6 +527,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       parsed.LOG_FORMAT === 'pretty' || (parsed.LOG_FORMAT === 'auto' && process.stdout.isTTY === true),
     feedSeed: parsed.FEED_SEED,
     feedSeedUnsafe: parsed.FEED_SEED !== undefined && !isTest,
+    passwordHashing: parsed.PASSWORD_HASH,
     indexSources: {
       venues: parsed.INDEX_SOURCES,
       urls: parsed.INDEX_SOURCE_URLS,
@@ -570,4 +583,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     ...overrides,
   };
+  if (config.production && config.passwordHashing !== 'standard') {
+    throw new Error('PASSWORD_HASH: a production start (NODE_ENV=production) hashes passwords at full cost');
+  }
+  return config;
 }

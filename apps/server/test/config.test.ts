@@ -143,6 +143,18 @@ describe('FEED_SEED is for tests only', () => {
   });
 });
 
+describe('PASSWORD_HASH is for tests only', () => {
+  it('hashes at full cost by default; the cheap kind only under NODE_ENV=test, never in production', () => {
+    expect(loadConfig({}).passwordHashing).toBe('standard');
+    expect(loadConfig({ PASSWORD_HASH: 'test', NODE_ENV: 'test' }).passwordHashing).toBe('test');
+    expect(() => loadConfig({ PASSWORD_HASH: 'test' })).toThrow(/PASSWORD_HASH.*tests only/);
+    expect(() => loadConfig({ PASSWORD_HASH: 'test', NODE_ENV: 'development' })).toThrow(/PASSWORD_HASH/);
+    expect(() => loadConfig({ PASSWORD_HASH: 'weak', NODE_ENV: 'test' })).toThrow();
+    // a production start refuses it however it is given, an override in code included
+    expect(() => loadConfig(PRODUCTION, { passwordHashing: 'test' })).toThrow(/PASSWORD_HASH.*full cost/);
+  });
+});
+
 describe('backups', () => {
   it('go to DATA_DIR/backups every 24 hours, keeping 7, by default', () => {
     const config = loadConfig({ DATA_DIR: '/srv/bourse' });

@@ -142,8 +142,10 @@ export async function startServer(
   const config = loadConfig(
     { CAPTCHA: 'off', DEMO: 'off', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...options.env },
     // why: suites assert on the simulated walk's prices, so they replay it from the seed the
-    // config refuses outside tests (a config object is not the environment).
-    { databaseUrl: database?.url, feedSeed: 20261122, ...options.config },
+    // config refuses outside tests (a config object is not the environment); they create users
+    // by the hundred, so passwords are hashed cheaply, except where hashing itself is tested
+    // (auth.test.ts asks for `standard`).
+    { databaseUrl: database?.url, feedSeed: 20261122, passwordHashing: 'test', ...options.config },
   );
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 8, 0, 0));
   // why: the feed, and the bots that trade on it, run only in the suites that ask for them.

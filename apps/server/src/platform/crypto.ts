@@ -1,9 +1,26 @@
 import { hash as digest, randomBytes, randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
-/** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended floor. */
+/**
+ * How costly a new password hash is. `standard`: argon2id with the library's defaults (19 MiB,
+ * 2 passes), OWASP's recommended floor, for every real start. `test`: 1 MiB and 1 pass, for test
+ * suites that create users by the hundred (the configuration refuses it outside `NODE_ENV=test`
+ * and in production). A hash carries its own parameters, so either kind verifies under both.
+ */
+export type PasswordHashing = 'standard' | 'test';
+
+const TEST_HASHING = { memoryCost: 1024, timeCost: 1 };
+
+let hashing: PasswordHashing = 'standard';
+
+/** Sets the cost of the hashes this process makes from now on (the platform's start calls it). */
+export function usePasswordHashing(kind: PasswordHashing): void {
+  hashing = kind;
+}
+
+/** argon2id at the cost `usePasswordHashing` set (`standard` unless a test lowered it). */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return hashing === 'test' ? hash(password, TEST_HASHING) : hash(password);
 }
 
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
