@@ -15,6 +15,10 @@
 // lowest accessibility score of all runs.
 // `BENCH_WEB_PAGES=markets,spot-trade` limits the Lighthouse runs to those pages (names as in
 // main-pages.mjs), for a quick look at one page while working on it.
+// A phase or a page that fails (a Lighthouse protocol timeout under load, a page that bounced) is
+// recorded and the run goes on; the summary lists every failure and the exit code is then 1.
+// Whatever happens (a failure, Ctrl-C, SIGTERM) the platform's process group and every Chromium
+// the bench started are ended before it exits.
 // Not part of `npm test`.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -73,26 +77,75 @@ async function measureLibraryFloor() {
   return Math.round((zlib.gzipSync(code).length / 1024) * 10) / 10;
 }
 
-/** Starts Chromium with a DevTools port for Lighthouse; resolves with the port and the process. */
+/** What the bench started and must end, whatever happens: stop functions, newest last. */
+const started = new Set();
+
+/** Runs `stop` once, now or at the latest when the bench exits. */
+function owned(stop) {
+  let done;
+  const once = () => {
+    done ??= Promise.resolve().then(stop);
+    started.delete(once);
+    return done;
+  };
+  started.add(once);
+  return once;
+}
+
+async function stopEverything() {
+  await Promise.allSettled([...started].reverse().map((stop) => stop()));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping what the bench started …`);
+    void stopEverything().finally(() => process.exit(130));
+  });
+}
+
+/** Ends a Chromium and every process it started (its own group), and removes its profile. */
+async function endChrome(chrome, userDataDir) {
+  // why: a Chromium that never started (no pid) has nothing to end and sends no exit.
+  const isRunning = chrome.pid !== undefined && chrome.exitCode === null && chrome.signalCode === null;
+  const exited = new Promise((resolve) => (isRunning ? chrome.once('exit', resolve) : resolve()));
+  try {
+    process.kill(-chrome.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  await exited;
+  fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+}
+
+/**
+ * Starts Chromium with a DevTools port for Lighthouse, in a process group of its own; resolves with
+ * the port and `end`, which ends it (also when the bench is interrupted).
+ */
 function launchChromeForLighthouse() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-lh-'));
+  const chrome = spawn(
+    CHROME_PATH,
+    [...CHROME_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
+  const end = owned(() => endChrome(chrome, userDataDir));
   return new Promise((resolve, reject) => {
-    const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-lh-'));
-    const chrome = spawn(
-      CHROME_PATH,
-      [...CHROME_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${stderr}`)), 30_000);
+    const fail = (error) => {
+      clearTimeout(timer);
+      void end().finally(() => reject(error));
+    };
+    const timer = setTimeout(() => fail(new Error(`Chromium did not start: ${stderr}`)), 30_000);
     chrome.stderr.on('data', (chunk) => {
       stderr += chunk;
       const match = stderr.match(/DevTools listening on ws:\/\/[^:]+:(\d+)\//);
       if (match) {
         clearTimeout(timer);
-        resolve({ port: Number(match[1]), chrome, userDataDir });
+        resolve({ port: Number(match[1]), end });
       }
     });
-    chrome.once('exit', (code) => reject(new Error(`Chromium exited (${code}): ${stderr}`)));
+    chrome.once('exit', (code) => fail(new Error(`Chromium exited (${code}): ${stderr}`)));
+    chrome.once('error', (error) => fail(new Error(`Chromium did not start: ${error.message}`)));
   });
 }
 
@@ -120,7 +173,7 @@ function lcpElementOf(lhr) {
 }
 
 async function runLighthouse(url, { base, session } = {}) {
-  const { port, chrome, userDataDir } = await launchChromeForLighthouse();
+  const { port, end } = await launchChromeForLighthouse();
   try {
     if (session) await seedSessionInto(port, base, session);
     const result = await lighthouse(url, {
@@ -157,12 +210,7 @@ async function runLighthouse(url, { base, session } = {}) {
       },
     };
   } finally {
-    const exited = new Promise((resolve) =>
-      chrome.exitCode !== null ? resolve() : chrome.once('exit', resolve),
-    );
-    chrome.kill('SIGKILL');
-    await exited;
-    fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    await end();
   }
 }
 
@@ -190,33 +238,56 @@ async function signIn(base) {
   return { token, uid };
 }
 
+/** A phase's or a page's failure: recorded, printed in the summary, and the run goes on. */
+const failures = [];
+
+/** Runs one phase; a failure is recorded (with what it was doing) and answers undefined. */
+async function phase(name, work) {
+  try {
+    return await work();
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    failures.push(`${name}: ${message}`);
+    console.log(`  ${name} FAILED: ${message}`);
+    return undefined;
+  }
+}
+
 async function main() {
   // why: BENCH_WEB_SKIP_BUILD=1 measures the build already in apps/web/dist (while iterating).
   if (process.env.BENCH_WEB_SKIP_BUILD !== '1') build();
-  // why: the markets are rows the demo seed lists.
-  const platform = await startPlatform({ stdout: 'ignore', env: { DEMO: 'on' } });
+  // why: the markets are rows the demo seed lists; its own process group, so that stopping it
+  // also ends the server start.mjs runs.
+  const platform = await startPlatform({ stdout: 'ignore', env: { DEMO: 'on' }, ownGroup: true });
+  const stopPlatform = owned(() => platform.stop());
   const base = platform.url;
   try {
-    const browser = await launchChromium();
-    const { files, totalKb: initialKb } = await measureFirstLoad(browser, base).finally(() =>
-      browser.close(),
-    );
-    console.log(`\ninitial load of ${ROUTE} (JS and CSS until network idle):`);
-    for (const file of files) {
+    const firstLoad = await phase('first load', async () => {
+      const browser = await launchChromium();
+      const closeBrowser = owned(() => browser.close());
+      return measureFirstLoad(browser, base).finally(closeBrowser);
+    });
+    if (firstLoad) {
+      const { files, totalKb } = firstLoad;
+      console.log(`\ninitial load of ${ROUTE} (JS and CSS until network idle):`);
+      for (const file of files) {
+        console.log(
+          `  ${(file.gzip / 1024).toFixed(1).padStart(7)} KB gzip  ${(file.raw / 1024).toFixed(1).padStart(7)} KB raw  ${file.path}`,
+        );
+      }
+      const jsGzip = files.filter((f) => f.type === 'script').reduce((sum, file) => sum + file.gzip, 0);
       console.log(
-        `  ${(file.gzip / 1024).toFixed(1).padStart(7)} KB gzip  ${(file.raw / 1024).toFixed(1).padStart(7)} KB raw  ${file.path}`,
+        `  total ${totalKb} KB gzip (${(jsGzip / 1024).toFixed(1)} KB JS, ${files.length} files; budget ${FIRST_LOAD_BUDGET_KB} KB)`,
       );
     }
-    const jsGzip = files.filter((f) => f.type === 'script').reduce((sum, file) => sum + file.gzip, 0);
-    console.log(
-      `  total ${initialKb} KB gzip (${(jsGzip / 1024).toFixed(1)} KB JS, ${files.length} files; budget ${FIRST_LOAD_BUDGET_KB} KB)`,
-    );
+    const floor = await phase('library floor', measureLibraryFloor);
+    if (floor !== undefined) {
+      console.log(
+        `  the libraries alone (React, React DOM, React Router, i18next, react-i18next, TanStack Query): ${floor} KB gzip`,
+      );
+    }
 
-    console.log(
-      `  the libraries alone (React, React DOM, React Router, i18next, react-i18next, TanStack Query): ${await measureLibraryFloor()} KB gzip`,
-    );
-
-    const session = await signIn(base);
+    const session = await phase('sign-in', () => signIn(base));
     const only = process.env.BENCH_WEB_PAGES?.split(',').map((name) => name.trim());
     const pages = only ? MAIN_PAGES.filter((main) => only.includes(main.name)) : MAIN_PAGES;
     console.log('\nLighthouse (mobile: performance, accessibility) on every main page …');
@@ -224,17 +295,25 @@ async function main() {
     for (const main of pages) {
       const url = `${base}/#${main.path}`;
       const isFirstScreen = `/#${main.path}` === ROUTE;
+      if (main.signedIn && !session) {
+        failures.push(`${main.path}: not measured, no session (the sign-in failed)`);
+        continue;
+      }
       const runs = [];
-      const runOnce = async () =>
-        runs.push(await runLighthouse(url, { base, session: main.signedIn ? session : undefined }));
+      let attempts = 0;
+      const runOnce = () =>
+        phase(`${main.path} (run ${++attempts})`, async () => {
+          runs.push(await runLighthouse(url, { base, session: main.signedIn ? session : undefined }));
+        });
       await runOnce();
-      if (isFirstScreen || runs[0].score < PAGE_TARGET) while (runs.length < RUNS) await runOnce();
+      if (isFirstScreen || (runs[0] && runs[0].score < PAGE_TARGET)) while (attempts < RUNS) await runOnce();
+      if (runs.length === 0) continue;
       const median = [...runs].sort((a, b) => a.score - b.score)[Math.floor(runs.length / 2)];
       results.push({ main, median, runs });
-      const failures = runs.flatMap((run) => run.a11yFailures);
+      const pageFailures = runs.flatMap((run) => run.a11yFailures);
       const m = median.metrics;
       console.log(
-        `  ${main.path.padEnd(24)} performance ${String(median.score).padStart(3)} (${runs.map((run) => run.score).join(' ')})  accessibility ${String(Math.min(...runs.map((run) => run.a11y))).padStart(3)}  FCP ${m['First Contentful Paint']}  LCP ${m['Largest Contentful Paint']}  TBT ${m['Total Blocking Time']}  CLS ${m['Cumulative Layout Shift']}${process.env.BENCH_WEB_PAGES ? `\n    LCP element ${median.lcpElement}\n    long tasks: ${median.longTasks.join(', ') || 'none'}` : ''}${failures.length ? `  failing: ${[...new Set(failures)].join(', ')}` : ''}`,
+        `  ${main.path.padEnd(24)} performance ${String(median.score).padStart(3)} (${runs.map((run) => run.score).join(' ')})  accessibility ${String(Math.min(...runs.map((run) => run.a11y))).padStart(3)}  FCP ${m['First Contentful Paint']}  LCP ${m['Largest Contentful Paint']}  TBT ${m['Total Blocking Time']}  CLS ${m['Cumulative Layout Shift']}${process.env.BENCH_WEB_PAGES ? `\n    LCP element ${median.lcpElement}\n    long tasks: ${median.longTasks.join(', ') || 'none'}` : ''}${pageFailures.length ? `  failing: ${[...new Set(pageFailures)].join(', ')}` : ''}`,
       );
     }
     const markets = results.find(({ main }) => `/#${main.path}` === ROUTE)?.median;
@@ -244,17 +323,26 @@ async function main() {
       console.log(`  largest contentful paint element: ${markets.lcpElement}`);
       console.log(`  performance score: ${markets.score}`);
     }
-    const perfMin = Math.min(...results.map(({ median }) => median.score));
-    const a11y = Math.min(...results.flatMap(({ runs }) => runs.map((run) => run.a11y)));
+    const perfMin = results.length ? Math.min(...results.map(({ median }) => median.score)) : 'n/a';
+    const a11y = results.length
+      ? Math.min(...results.flatMap(({ runs }) => runs.map((run) => run.a11y)))
+      : 'n/a';
+    if (failures.length) {
+      console.log(`\n${failures.length} failure(s), the rest measured:`);
+      for (const failure of failures) console.log(`  ${failure}`);
+    }
     console.log(
-      `web initial_kb=${initialKb} lighthouse=${markets?.score ?? 'n/a'} perf_min=${perfMin} a11y=${a11y}`,
+      `web initial_kb=${firstLoad?.totalKb ?? 'n/a'} lighthouse=${markets?.score ?? 'n/a'} perf_min=${perfMin} a11y=${a11y} failures=${failures.length}`,
     );
   } finally {
-    await platform.stop();
+    await stopPlatform();
+    await stopEverything();
   }
+  if (failures.length) process.exitCode = 1;
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   console.error(error);
+  await stopEverything();
   process.exit(1);
 });

@@ -16,4 +16,5 @@ export function startPlatform(options?: {
   env?: Record<string, string>;
   timeoutMs?: number;
   stdout?: 'inherit' | 'ignore';
+  ownGroup?: boolean;
 }): Promise<Platform>;

@@ -56,9 +56,16 @@ export function freePort() {
 
 /**
  * Runs `scripts/start.mjs` with captcha off and no demo data (unless `env` says otherwise) and
- * waits until /healthz answers. `stop()` ends the process and removes the data folder.
+ * waits until /healthz answers. `stop()` ends the process and removes the data folder. With
+ * `ownGroup`, the platform runs in a process group of its own and `stop()` ends the whole group,
+ * the server `start.mjs` spawned included, even when `start.mjs` has to be killed.
  */
-export async function startPlatform({ env = {}, timeoutMs = 120_000, stdout = 'inherit' } = {}) {
+export async function startPlatform({
+  env = {},
+  timeoutMs = 120_000,
+  stdout = 'inherit',
+  ownGroup = false,
+} = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-run-'));
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
@@ -79,14 +86,25 @@ export async function startPlatform({ env = {}, timeoutMs = 120_000, stdout = 'i
       ...env,
     },
     stdio: ['ignore', stdout, 'inherit'],
+    detached: ownGroup,
   });
+  const signal = (name) => {
+    try {
+      if (ownGroup && child.pid !== undefined) process.kill(-child.pid, name);
+      else child.kill(name);
+    } catch {
+      // already gone
+    }
+  };
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      signal('SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) signal('SIGKILL');
     }
+    // why: the server start.mjs spawned may outlive it; the group takes it along.
+    if (ownGroup) signal('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const url = `http://127.0.0.1:${port}`;
