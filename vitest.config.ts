@@ -7,6 +7,8 @@ const SERIAL_SERVER_SUITES = [
   'apps/server/test/*-crash.test.ts',
   'apps/server/test/multinode.test.ts',
   'apps/server/test/backups.test.ts',
+  // why: it spawns a server on real-time venue fixtures whose staleness window (10 s) load can pass.
+  'apps/server/test/index-sources.test.ts',
 ];
 
 // why: the server suites mostly wait on sockets and stores, so three workers keep two cores busy

@@ -148,7 +148,7 @@ describe('no page is wider than the phone (390 × 844, nine languages)', () => {
     await page
       .locator(`[data-testid="${target.ready}"]:not([data-layout-left])`)
       .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
   }
 
