@@ -290,6 +290,9 @@ describe('account services at phone size, with the back office', () => {
     await staff.getByRole('cell', { name: title }).waitFor();
 
     await phone.goto(`${platform.url}/#/Trade/tradelist`);
+    // why: the app keeps the announcements it fetched for a minute, and this phone may have
+    // fetched them within it (a change of hash is no new page); a fresh load shows the new one.
+    await phone.reload();
     const line = phone.getByTestId('announcement-line');
     await line.waitFor();
     expect(await line.locator('.announcement-line-text').textContent()).toBe(title);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MAX_AMOUNT_ATOMS, RESULT_CODES } from '@bourse/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
 import { signInOwner } from './delivery-harness.ts';
 import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { storedNames } from './stored-files.ts';
@@ -247,7 +248,7 @@ describe.each(DIALECTS)('64-bit edges of ids and amounts on $name', ({ name, ski
               expect(answer.status, `${label} = ${JSON.stringify(value)}`).toBeLessThan(500);
               expect(answer.body?.code, `${label} = ${JSON.stringify(value)}`).not.toBe(INTERNAL_ERROR);
             }),
-            { numRuns: RUNS_PER_FIELD, seed: 20261127 },
+            { numRuns: propertyRuns(RUNS_PER_FIELD), seed: 20261127 },
           )
           .catch((error: Error) =>
             failures.push(`${label}: ${error.message.split('\n').slice(0, 3).join(' ')}`),

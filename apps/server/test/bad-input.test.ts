@@ -1,7 +1,7 @@
 import { translateServer } from '@bourse/i18n/server';
 import { RESULT_CODES } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
+import { registerAndLogin, SQLITE_ONLY, startServer, type TestServer } from './harness.ts';
 
 const LANG = 'de-de';
 const ERROR_MESSAGES = new Set(
@@ -39,7 +39,7 @@ interface RawAnswer {
   body: { code: number; msg: string; data: unknown };
 }
 
-describe.each(DIALECTS)('bad input on $name', ({ name, skip }) => {
+describe.each(SQLITE_ONLY)('bad input on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     let token: string;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
 import { advance, indexTick, newTrader, place } from './delivery-harness.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
@@ -79,7 +80,7 @@ describe.each(DIALECTS)('delivery property on $name', ({ name, skip }) => {
             expect(shown?.available).toBe((Number(available) / 1e8).toFixed(8));
           }
         }),
-        { numRuns: 12 },
+        { numRuns: propertyRuns(12) },
       );
       expect(placed).toBeGreaterThan(0);
       // everything placed eventually settles or closes

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns, propertyTimeout } from '../../../packages/shared/test/property-runs.ts';
 import { callAdmin, DIALECTS, type TestServer } from './harness.ts';
 import {
   atoms,
@@ -101,97 +102,114 @@ describe.each(DIALECTS)(
         expect(await atoms(server, { userId: eager.userId }, 'USDT', 'frozen')).toBe(units('100'));
       });
 
-      it('random commitments, cancellations, distributions and releases keep every invariant', async () => {
-        const users: Member[] = [];
-        for (let i = 0; i < 4; i++) users.push(await funded(`prop${i}`, '1000000'));
-        await fc.assert(
-          fc.asyncProperty(
-            fc.record({
-              supply: fc.integer({ min: 1, max: 5000 }),
-              price: fc.constantFrom('0.1', '1', '0.33333333', '7'),
-              limit: fc.integer({ min: 1, max: 5000 }),
-              mode: fc.constantFrom('pro_rata' as const, 'fcfs' as const),
-              softCap: fc.constantFrom('0', '100', '5000'),
-              orders: fc.array(
-                fc.record({ user: fc.nat({ max: 3 }), quantity: fc.integer({ min: 1, max: 3000 }) }),
-                {
-                  maxLength: 8,
-                },
-              ),
-              cancel: fc.boolean(),
-            }),
-            async (c) => {
-              const limit = Math.max(c.limit, 1);
-              const id = await openProject(server, staff, {
-                coin: coin(),
-                mode: c.mode,
-                endAt: server.clock.now() + HOUR_MS,
-                totalIssue: String(c.supply),
-                price: c.price,
-                individualLimit: String(limit),
-                perMax: String(c.supply),
-                maxPurchases: 3,
-                softCap: c.softCap,
-                lockDays: 1,
-              });
-              const before = await Promise.all(users.map((u) => atoms(server, { userId: u.userId }, 'USDT')));
-              for (const order of c.orders) {
-                const answer = await subscribe(server, users[order.user]!.token, id, String(order.quantity));
-                expect([1000, 7605, 7606, 7607, 7608]).toContain(answer.code);
-              }
-              if (c.cancel) {
-                expect(
-                  (
-                    await callAdmin(
-                      server,
-                      'POST',
-                      `/launchpad/projects/${id}/cancel`,
-                      { reason: 'property' },
-                      staff.content,
-                    )
-                  ).code,
-                ).toBe(1000);
-              }
-              await runJobsAt(server, server.clock.now() + HOUR_MS);
-              await runJobsAt(server, server.clock.now() + DAY_MS);
-              const records = (
-                await callAdmin(server, 'GET', `/launchpad/projects/${id}/records`, undefined, staff.finance)
-              ).data.list as {
-                user_id: string;
-                committed: string;
-                quantity: string;
-                paid: string;
-                refunded: string;
-                status: string;
-              }[];
-              let allocated = 0n;
-              const perUser = new Map<string, bigint>();
-              for (const r of records) {
-                if (r.status === 'refunded') {
-                  expect(units(r.refunded)).toBe(units(r.committed));
-                  continue;
+      it(
+        'random commitments, cancellations, distributions and releases keep every invariant',
+        async () => {
+          const users: Member[] = [];
+          for (let i = 0; i < 4; i++) users.push(await funded(`prop${i}`, '1000000'));
+          await fc.assert(
+            fc.asyncProperty(
+              fc.record({
+                supply: fc.integer({ min: 1, max: 5000 }),
+                price: fc.constantFrom('0.1', '1', '0.33333333', '7'),
+                limit: fc.integer({ min: 1, max: 5000 }),
+                mode: fc.constantFrom('pro_rata' as const, 'fcfs' as const),
+                softCap: fc.constantFrom('0', '100', '5000'),
+                orders: fc.array(
+                  fc.record({ user: fc.nat({ max: 3 }), quantity: fc.integer({ min: 1, max: 3000 }) }),
+                  {
+                    maxLength: 8,
+                  },
+                ),
+                cancel: fc.boolean(),
+              }),
+              async (c) => {
+                const limit = Math.max(c.limit, 1);
+                const id = await openProject(server, staff, {
+                  coin: coin(),
+                  mode: c.mode,
+                  endAt: server.clock.now() + HOUR_MS,
+                  totalIssue: String(c.supply),
+                  price: c.price,
+                  individualLimit: String(limit),
+                  perMax: String(c.supply),
+                  maxPurchases: 3,
+                  softCap: c.softCap,
+                  lockDays: 1,
+                });
+                const before = await Promise.all(
+                  users.map((u) => atoms(server, { userId: u.userId }, 'USDT')),
+                );
+                for (const order of c.orders) {
+                  const answer = await subscribe(
+                    server,
+                    users[order.user]!.token,
+                    id,
+                    String(order.quantity),
+                  );
+                  expect([1000, 7605, 7606, 7607, 7608]).toContain(answer.code);
                 }
-                expect(units(r.paid) + units(r.refunded)).toBe(units(r.committed));
-                allocated += units(r.quantity);
-                perUser.set(r.user_id, (perUser.get(r.user_id) ?? 0n) + units(r.quantity));
-              }
-              expect(allocated <= units(String(c.supply))).toBe(true);
-              for (const q of perUser.values()) expect(q <= units(String(limit))).toBe(true);
-              // every user's money is back or became tokens: nothing is left frozen or locked
-              for (const [i, u] of users.entries()) {
-                expect(await atoms(server, { userId: u.userId }, 'USDT', 'frozen')).toBe(0n);
-                const paid = records
-                  .filter((r) => r.user_id === String(u.userId) && r.status !== 'refunded')
-                  .reduce((s, r) => s + units(r.paid), 0n);
-                expect(await atoms(server, { userId: u.userId }, 'USDT')).toBe(before[i]! - paid);
-              }
-              const check = await server.app.ctx.ledger.checkInvariants();
-              expect(check.problems).toEqual([]);
-            },
-          ),
-          { numRuns: name === 'sqlite' ? 12 : 6 },
-        );
-      }, 240_000);
+                if (c.cancel) {
+                  expect(
+                    (
+                      await callAdmin(
+                        server,
+                        'POST',
+                        `/launchpad/projects/${id}/cancel`,
+                        { reason: 'property' },
+                        staff.content,
+                      )
+                    ).code,
+                  ).toBe(1000);
+                }
+                await runJobsAt(server, server.clock.now() + HOUR_MS);
+                await runJobsAt(server, server.clock.now() + DAY_MS);
+                const records = (
+                  await callAdmin(
+                    server,
+                    'GET',
+                    `/launchpad/projects/${id}/records`,
+                    undefined,
+                    staff.finance,
+                  )
+                ).data.list as {
+                  user_id: string;
+                  committed: string;
+                  quantity: string;
+                  paid: string;
+                  refunded: string;
+                  status: string;
+                }[];
+                let allocated = 0n;
+                const perUser = new Map<string, bigint>();
+                for (const r of records) {
+                  if (r.status === 'refunded') {
+                    expect(units(r.refunded)).toBe(units(r.committed));
+                    continue;
+                  }
+                  expect(units(r.paid) + units(r.refunded)).toBe(units(r.committed));
+                  allocated += units(r.quantity);
+                  perUser.set(r.user_id, (perUser.get(r.user_id) ?? 0n) + units(r.quantity));
+                }
+                expect(allocated <= units(String(c.supply))).toBe(true);
+                for (const q of perUser.values()) expect(q <= units(String(limit))).toBe(true);
+                // every user's money is back or became tokens: nothing is left frozen or locked
+                for (const [i, u] of users.entries()) {
+                  expect(await atoms(server, { userId: u.userId }, 'USDT', 'frozen')).toBe(0n);
+                  const paid = records
+                    .filter((r) => r.user_id === String(u.userId) && r.status !== 'refunded')
+                    .reduce((s, r) => s + units(r.paid), 0n);
+                  expect(await atoms(server, { userId: u.userId }, 'USDT')).toBe(before[i]! - paid);
+                }
+                const check = await server.app.ctx.ledger.checkInvariants();
+                expect(check.problems).toEqual([]);
+              },
+            ),
+            { numRuns: propertyRuns(name === 'sqlite' ? 12 : 6) },
+          );
+        },
+        propertyTimeout(240_000),
+      );
 
       it('no staff role can set progress, sold amounts or allocations', async () => {
         const id = await openProject(server, staff, {

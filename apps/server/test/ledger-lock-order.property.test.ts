@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
 import { LockOrderError, lockOrder } from '../src/modules/ledger/service.ts';
 import { DIALECTS, startServer } from './harness.ts';
 
@@ -25,6 +26,7 @@ describe('the ledger lock order', () => {
           if (before.isUser === after.isUser) expect(before.id < after.id).toBe(true);
         }
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -36,6 +38,7 @@ describe('the ledger lock order', () => {
         const shared = first.filter((id) => second.includes(id));
         expect(second.filter((id) => shared.includes(id))).toEqual(shared);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });

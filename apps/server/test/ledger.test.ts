@@ -2,6 +2,7 @@ import { AppError } from '@bourse/shared';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
 import type { LedgerService, Owner } from '../src/modules/ledger/service.ts';
 import type { Db } from '../src/platform/db.ts';
 import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
@@ -297,7 +298,7 @@ describe.each(DIALECTS)('the ledger on $name', ({ name, skip }) => {
           const check = await ledger.checkInvariants();
           expect(check.problems).toEqual([]);
         }),
-        { numRuns: 25 },
+        { numRuns: propertyRuns(25) },
       );
     });
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fromAtoms } from '@bourse/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns, propertyTimeout } from '../../../packages/shared/test/property-runs.ts';
 import { indexTick } from './delivery-harness.ts';
 import { type ApiAnswer, callAdmin, DIALECTS, type TestServer } from './harness.ts';
 import {
@@ -262,91 +263,95 @@ describe.each(DIALECTS)('mining market on $name', ({ name, skip }) => {
       expect(paid).toBe(units('2500') + units('20'));
     });
 
-    it('random purchases, share purchases, pool fundings and days keep every invariant; Σ sold ≤ capacity; Σ paid out ≤ Σ funded', async () => {
-      const coin = 'SOL';
-      const sole = await product({
-        coin,
-        capacity: 3,
-        dailyQ: '0.01',
-        days: 4,
-        feeHashrate: '10',
-        feeElectricityDay: '0',
-        feeManagement: '0',
-        maxOrders: 3,
-      });
-      const shared = await product({
-        type: 'shared',
-        coin,
-        name: 'Shared SOL',
-        capacity: 2,
-        dailyQ: '0.03',
-        days: 4,
-        feeHashrate: '10',
-        feeElectricityDay: '0',
-        feeManagement: '0',
-        minShareBp: 500,
-        stepBp: 500,
-        maxOrders: 5,
-      });
-      const people: Member[] = [];
-      for (let i = 0; i < 4; i++) people.push(await buyer(`prop${i}`, '1000'));
-      let funded = 0n;
-      const codes: string[] = [];
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(
-            fc.oneof(
-              fc.record({ kind: fc.constant('sole' as const), who: fc.nat({ max: 3 }) }),
-              fc.record({
-                kind: fc.constant('share' as const),
-                who: fc.nat({ max: 3 }),
-                bp: fc.integer({ min: 1, max: 24 }),
-                viaLink: fc.boolean(),
-              }),
-              fc.record({ kind: fc.constant('fund' as const), amount: fc.integer({ min: 1, max: 40 }) }),
-              fc.record({ kind: fc.constant('day' as const) }),
+    it(
+      'random purchases, share purchases, pool fundings and days keep every invariant; Σ sold ≤ capacity; Σ paid out ≤ Σ funded',
+      async () => {
+        const coin = 'SOL';
+        const sole = await product({
+          coin,
+          capacity: 3,
+          dailyQ: '0.01',
+          days: 4,
+          feeHashrate: '10',
+          feeElectricityDay: '0',
+          feeManagement: '0',
+          maxOrders: 3,
+        });
+        const shared = await product({
+          type: 'shared',
+          coin,
+          name: 'Shared SOL',
+          capacity: 2,
+          dailyQ: '0.03',
+          days: 4,
+          feeHashrate: '10',
+          feeElectricityDay: '0',
+          feeManagement: '0',
+          minShareBp: 500,
+          stepBp: 500,
+          maxOrders: 5,
+        });
+        const people: Member[] = [];
+        for (let i = 0; i < 4; i++) people.push(await buyer(`prop${i}`, '1000'));
+        let funded = 0n;
+        const codes: string[] = [];
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(
+              fc.oneof(
+                fc.record({ kind: fc.constant('sole' as const), who: fc.nat({ max: 3 }) }),
+                fc.record({
+                  kind: fc.constant('share' as const),
+                  who: fc.nat({ max: 3 }),
+                  bp: fc.integer({ min: 1, max: 24 }),
+                  viaLink: fc.boolean(),
+                }),
+                fc.record({ kind: fc.constant('fund' as const), amount: fc.integer({ min: 1, max: 40 }) }),
+                fc.record({ kind: fc.constant('day' as const) }),
+              ),
+              { maxLength: 12 },
             ),
-            { maxLength: 12 },
-          ),
-          async (steps) => {
-            for (const step of steps) {
-              if (step.kind === 'sole') {
-                expect([1000, 7802, 7807]).toContain((await buy(people[step.who]!, sole)).code);
-              } else if (step.kind === 'share') {
-                const code = step.viaLink ? codes.at(-1) : undefined;
-                const answer = await buy(people[step.who]!, shared, {
-                  share_bp: step.bp * 500,
-                  ...(code ? { share: code } : {}),
-                });
-                expect([1000, 7802, 7804, 7807]).toContain(answer.code);
-                if (answer.code === 1000 && answer.data.share_code) codes.push(answer.data.share_code);
-              } else if (step.kind === 'fund') {
-                await fundPool(coin, (step.amount / 1000).toFixed(3));
-                funded += BigInt(step.amount) * 100_000n;
-              } else {
-                await jobAt(midnightAfter(server.clock.now()) + 1);
+            async (steps) => {
+              for (const step of steps) {
+                if (step.kind === 'sole') {
+                  expect([1000, 7802, 7807]).toContain((await buy(people[step.who]!, sole)).code);
+                } else if (step.kind === 'share') {
+                  const code = step.viaLink ? codes.at(-1) : undefined;
+                  const answer = await buy(people[step.who]!, shared, {
+                    share_bp: step.bp * 500,
+                    ...(code ? { share: code } : {}),
+                  });
+                  expect([1000, 7802, 7804, 7807]).toContain(answer.code);
+                  if (answer.code === 1000 && answer.data.share_code) codes.push(answer.data.share_code);
+                } else if (step.kind === 'fund') {
+                  await fundPool(coin, (step.amount / 1000).toFixed(3));
+                  funded += BigInt(step.amount) * 100_000n;
+                } else {
+                  await jobAt(midnightAfter(server.clock.now()) + 1);
+                }
               }
-            }
-            const market = (await server.call('GET', '/Orepool/index', {}, { token: people[0]!.token })).data
-              .list;
-            for (const id of [sole, shared]) {
-              const left = market.find((p: { id: string }) => p.id === id).capacity_left as string;
-              expect(units(left) >= 0n).toBe(true);
-            }
-            const paid = await server.app.ctx.store.db
-              .selectFrom('mining_revenues')
-              .select((eb) => eb.fn.sum<string>('amount').as('total'))
-              .where('coin', '=', coin)
-              .executeTakeFirst();
-            const pool = await atoms(server, { system: `mining_pool:${coin}` }, coin);
-            expect(BigInt(paid?.total ?? 0) <= funded).toBe(true);
-            expect(pool).toBe(funded - BigInt(paid?.total ?? 0));
-            expect((await server.app.ctx.ledger.checkInvariants()).problems).toEqual([]);
-          },
-        ),
-        { numRuns: name === 'sqlite' ? 8 : 4 },
-      );
-    }, 240_000);
+              const market = (await server.call('GET', '/Orepool/index', {}, { token: people[0]!.token }))
+                .data.list;
+              for (const id of [sole, shared]) {
+                const left = market.find((p: { id: string }) => p.id === id).capacity_left as string;
+                expect(units(left) >= 0n).toBe(true);
+              }
+              const paid = await server.app.ctx.store.db
+                .selectFrom('mining_revenues')
+                .select((eb) => eb.fn.sum<string>('amount').as('total'))
+                .where('coin', '=', coin)
+                .executeTakeFirst();
+              const pool = await atoms(server, { system: `mining_pool:${coin}` }, coin);
+              expect(BigInt(paid?.total ?? 0) <= funded).toBe(true);
+              expect(pool).toBe(funded - BigInt(paid?.total ?? 0));
+              expect((await server.app.ctx.ledger.checkInvariants()).problems).toEqual([]);
+            },
+          ),
+          { numRuns: propertyRuns(name === 'sqlite' ? 8 : 4) },
+        );
+      },
+      propertyTimeout(240_000),
+    );
 
     it('M1: sole, 500 USDT = 320 + 30 × 5.40 + 18, 0.0002 BTC a day for 30 days: 0.006 BTC, the last released on 12-24', async () => {
       // bought at 15:00 on the day after the clock's start day, as the scenario's 2026-11-22T15:00Z is

@@ -1,13 +1,13 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
-import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
+import { callAdmin, SQLITE_ONLY, startServer, type TestServer } from './harness.ts';
 import { pngImage } from './wallet-harness.ts';
 
 const NOT_IMAGE = 'Please upload a JPEG, PNG, WebP or GIF image.';
 const STORED_URL = /^\/Upload\/public\/[0-9a-f]{32}\.webp$/;
 
-describe.each(DIALECTS)('the MSB certificate image on $name', ({ name, skip }) => {
+describe.each(SQLITE_ONLY)('the MSB certificate image on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     let owner: string;

@@ -1,10 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { hashPassword, usePasswordHashing, verifyPassword } from '../src/platform/crypto.ts';
 
 describe('password hashing cost', () => {
-  afterEach(() => usePasswordHashing('standard'));
+  // why: the cost is the process's, set by each server built; suites share a worker process.
+  beforeEach(() => usePasswordHashing('standard'));
 
-  it('hashes with argon2id at 19 MiB and 2 passes unless a test lowers it', async () => {
+  it('is standard unless the environment lowers it', () => {
+    expect(loadConfig({ DATA_DIR: '/nonexistent' }).passwordHashing).toBe('standard');
+  });
+
+  it('hashes with argon2id at 19 MiB and 2 passes at the standard cost', async () => {
     const stored = await hashPassword('secret123');
     expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(await verifyPassword(stored, 'secret123')).toBe(true);

@@ -172,13 +172,27 @@ describe.skipIf(skipReason !== null)('perpetual markets on three nodes when an o
       `user:${user.userId}`,
     ]);
 
-  /** Polls `condition` every 20 ms until it holds; fails after `ms`. */
-  async function until(condition: () => Promise<boolean> | boolean, what: string, ms: number) {
+  /** Polls `condition` every 20 ms until it holds; fails after `ms`, with `seen()` in the message. */
+  async function until(
+    condition: () => Promise<boolean> | boolean,
+    what: string,
+    ms: number,
+    seen: () => string = () => '',
+  ) {
     const deadline = Date.now() + ms;
     while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms. ${seen()}`);
       await sleep(20);
     }
+  }
+
+  /** What the paused market's orders were answered so far, by answer, for a failure's message. */
+  function answersOf(sent: Sent[]): string {
+    const tally = new Map<string, number>();
+    for (const order of sent)
+      for (const answer of order.answers) tally.set(answer, (tally.get(answer) ?? 0) + 1);
+    const refused = sent.filter((order) => order.refused !== undefined).map((order) => order.refused);
+    return `${sent.length} orders sent; answers ${JSON.stringify(Object.fromEntries(tally))}; refused ${JSON.stringify(refused.slice(0, 5))}`;
   }
 
   /**
@@ -440,7 +454,12 @@ describe.skipIf(skipReason !== null)('perpetual markets on three nodes when an o
     const load = startLoad(through, spot, prices);
     let stale: Promise<Answer | NoAnswer>[] = [];
     try {
-      await until(() => load.state.acked >= 10, 'the paused market trades before the pause', 30_000);
+      await until(
+        () => load.state.acked >= 10,
+        'the paused market trades before the pause',
+        30_000,
+        () => answersOf(load.state.sent),
+      );
 
       // pause the owner until it is caught inside a batch that holds the market's row and A's USDT
       let attempts = 0;
@@ -551,7 +570,12 @@ describe.skipIf(skipReason !== null)('perpetual markets on three nodes when an o
     const load = startLoad(through, spot, prices);
     let stale: Promise<Answer | NoAnswer>[] = [];
     try {
-      await until(() => load.state.acked >= 10, 'the market trades before the pause', 30_000);
+      await until(
+        () => load.state.acked >= 10,
+        'the market trades before the pause',
+        30_000,
+        () => answersOf(load.state.sent),
+      );
       let attempts = 0;
       for (;;) {
         attempts += 1;

@@ -13,6 +13,7 @@ import { verifyReserveSignature } from '@bourse/por/reserve-signatures';
 import fc from 'fast-check';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
 import { COUNTED_KINDS, TRIAL_KINDS } from '../src/modules/reserves/service.ts';
 import { enrolStaff, indexTick, signInOwner } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
@@ -428,7 +429,7 @@ describe('random ledgers (SQLite)', () => {
           }
         },
       ),
-      { numRuns: 6 },
+      { numRuns: propertyRuns(6) },
     );
   });
 });

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecodeQueue, MAX_IMAGE_PIXELS, PROCESS_DECODE_QUEUE } from '../src/platform/uploads.ts';
-import { DIALECTS, startServer, type TestServer } from './harness.ts';
+import { SQLITE_ONLY, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { storedNames } from './stored-files.ts';
 import { newUser, postDeposit } from './wallet-harness.ts';
@@ -95,7 +95,7 @@ describe('the decode queue', () => {
   });
 });
 
-describe.each(DIALECTS)('image upload limits on $name', ({ name, skip }) => {
+describe.each(SQLITE_ONLY)('image upload limits on $name', ({ name, skip }) => {
   describe.skipIf(skip)('', () => {
     let server: TestServer;
     let token: string;

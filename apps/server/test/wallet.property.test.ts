@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import {
@@ -82,7 +83,7 @@ describe.each(DIALECTS)('wallet property on $name', ({ name, skip }) => {
           const check = await server.app.ctx.ledger.checkInvariants();
           expect(check.problems).toEqual([]);
         }),
-        { numRuns: 15 },
+        { numRuns: propertyRuns(15) },
       );
       // why: the sequences must really have moved money, or the property proved nothing.
       expect((await wallet.listDeposits({ status: 'credited', page: 1 })).list.length).toBeGreaterThan(0);

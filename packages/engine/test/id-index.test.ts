@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../shared/test/property-runs.ts';
 import { IdHashTable, IdIndex } from '../src/id-index.ts';
 
 interface IdMap {
@@ -64,7 +65,7 @@ describe('IdIndex (the fast book’s order-id → slot map)', () => {
       fc.property(idSteps, fc.constantFrom(16, 64, 65536), (steps, window) =>
         agreesWithMap(new IdIndex(window), steps),
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -79,7 +80,7 @@ describe('IdIndex (the fast book’s order-id → slot map)', () => {
       fc.property(fc.array(step, { maxLength: 1_500, size: 'max' }), (steps) =>
         agreesWithMap(new IdHashTable(4), steps),
       ),
-      { numRuns: 120 },
+      { numRuns: propertyRuns(120) },
     );
   });
 

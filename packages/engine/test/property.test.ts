@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns, propertyTimeout } from '../../shared/test/property-runs.ts';
 import {
   type Command,
   type EngineEvent,
@@ -313,7 +314,7 @@ function expectConservation(events: EngineEvent[], book: OrderBook): void {
 
 // why: hundreds of random runs take a few seconds alone and several times that on a loaded
 // 2-core machine (the suites run in parallel); a failure here is a wrong answer, never slowness.
-const PROPERTY_TIMEOUT_MS = 60_000;
+const PROPERTY_TIMEOUT_MS = propertyTimeout(60_000);
 
 describe('property: fast book against the naive reference', () => {
   it(
@@ -333,7 +334,7 @@ describe('property: fast book against the naive reference', () => {
           expect(fast.getDepth(1000)).toEqual(naive.getDepth(1000));
           expect(fast.getRestingCount()).toBe(naive.getRestingCount());
         }),
-        { numRuns: 400 },
+        { numRuns: propertyRuns(400) },
       );
     },
     PROPERTY_TIMEOUT_MS,
@@ -361,7 +362,7 @@ describe('property: fast book against the naive reference', () => {
           }
           expectConservation(expected.events.flat(), naive);
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(300) },
       );
     },
     PROPERTY_TIMEOUT_MS,
@@ -383,7 +384,7 @@ describe('property: fast book against the naive reference', () => {
             expect(run(second, commands.slice(split)).events).toEqual(whole.events.slice(split));
           }
         }),
-        { numRuns: 100 },
+        { numRuns: propertyRuns(100) },
       );
     },
     PROPERTY_TIMEOUT_MS,
@@ -401,7 +402,7 @@ describe('property: fast book against the naive reference', () => {
             expectConservation(trace.events.flat(), book);
           }
         }),
-        { numRuns: 200 },
+        { numRuns: propertyRuns(200) },
       );
     },
     PROPERTY_TIMEOUT_MS,
@@ -431,7 +432,7 @@ describe('property: fast book against the naive reference', () => {
             expect(second.getStateHash()).toBe(reference.getStateHash());
           }
         }),
-        { numRuns: 150 },
+        { numRuns: propertyRuns(150) },
       );
     },
     PROPERTY_TIMEOUT_MS,
@@ -448,7 +449,7 @@ describe('property: fast book against the naive reference', () => {
           expect(run(a, commands)).toEqual(run(b, commands));
           expect(a.getStateHash()).toBe(b.getStateHash());
         }),
-        { numRuns: 50 },
+        { numRuns: propertyRuns(50) },
       );
     },
     PROPERTY_TIMEOUT_MS,

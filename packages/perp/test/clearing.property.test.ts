@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../shared/test/property-runs.ts';
 import { PerpClearing as Clearing, type PerpClearing, type PlaceInput } from '../src/index.ts';
 import { btc, Market, P, U } from './harness.ts';
 
@@ -13,10 +14,10 @@ import { btc, Market, P, U } from './harness.ts';
  * margin is negative and the fund is never below zero; no command throws (a throw is a broken
  * rule); a clearing rebuilt from the snapshot is the same clearing.
  *
- * `PROPERTY_RUNS` sets the number of random sequences (default 60, within the test time limit;
- * a nightly-style run takes 5 000, see the README).
+ * 60 random sequences by default, within the test time limit; `PROPERTY_SCALE` multiplies them
+ * (a nightly-style run: `PROPERTY_SCALE=80`, about 5 000 sequences).
  */
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
+const RUNS = propertyRuns(60);
 
 const USERS = [1n, 2n, 3n, 4n];
 const user = fc.constantFrom(...USERS);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../shared/test/property-runs.ts';
 import {
   type AdlCandidate,
   ATOMS,
@@ -101,6 +102,7 @@ describe('integer helpers', () => {
         expect(c - f).toBe(a % b === 0n ? 0n : 1n);
         expect(truncDiv(a, b)).toBe(a < 0n ? c : f);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });
@@ -508,7 +510,7 @@ describe('properties', () => {
         expect(isLiquidatable(BTC, p, lp)).toBe(true);
         expect(isLiquidatable(BTC, p, p.qty > 0n ? lp + 1n : lp - 1n)).toBe(false);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -539,7 +541,7 @@ describe('properties', () => {
       fc.property(position, (p) => {
         expect(liquidationPrice(BTC, p)).toBe(searchLp(p));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -549,6 +551,7 @@ describe('properties', () => {
         const { maxBuy, minSell } = priceBand(BTC, mark);
         expect(maxBuy >= mark && mark >= minSell).toBe(true);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -564,6 +567,7 @@ describe('properties', () => {
           expect(receive >= 0n).toBe(true);
         },
       ),
+      { numRuns: propertyRuns(100) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../shared/test/property-runs.ts';
 import {
   buildTree,
   GENESIS_PREV,
@@ -82,7 +83,7 @@ describe('random ledgers', () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalDocumentNumber } from '../src/document-number.ts';
+import { propertyRuns } from './property-runs.ts';
 
 describe('canonicalDocumentNumber', () => {
   it('reads every spelling of one number as the same number', () => {
@@ -54,6 +55,7 @@ describe('canonicalDocumentNumber', () => {
         if (!/^[A-Za-z0-9]{4,40}$/.test(typed.replace(/[\s\-./]/g, ''))) return canonical === undefined;
         return canonical === legacy(typed);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -63,6 +65,7 @@ describe('canonicalDocumentNumber', () => {
         const canonical = canonicalDocumentNumber(typed);
         return canonical === undefined || canonicalDocumentNumber(canonical) === canonical;
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });

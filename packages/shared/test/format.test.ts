@@ -11,6 +11,7 @@ import {
   trimDecimal,
   truncateDecimal,
 } from '../src/format.ts';
+import { propertyRuns } from './property-runs.ts';
 
 describe('trimDecimal', () => {
   it('drops trailing zeros after the point, and the point when nothing follows', () => {
@@ -56,6 +57,7 @@ describe('atoms', () => {
       fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), (atoms) => {
         expect(toAtoms(fromAtoms(atoms))).toBe(atoms);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
   it('fromAtoms equals truncating the full 8-decimal text, for every precision', () => {
@@ -73,6 +75,7 @@ describe('atoms', () => {
           expect(fromAtoms(atoms, decimals)).toBe(truncateDecimal(full, decimals));
         },
       ),
+      { numRuns: propertyRuns(100) },
     );
   });
   it('toAtoms reads the integer digits and the first 8 decimals of any decimal text', () => {
@@ -90,6 +93,7 @@ describe('atoms', () => {
           expect(toAtoms(text)).toBe(negative ? -expected : expected);
         },
       ),
+      { numRuns: propertyRuns(100) },
     );
   });
 });
@@ -151,11 +155,13 @@ describe('amounts typed by users', () => {
       fc.property(fc.bigInt({ min: 0n, max: MAX_AMOUNT_ATOMS }), (atoms) => {
         expect(parseAmount(fromAtoms(atoms))).toBe(atoms);
       }),
+      { numRuns: propertyRuns(100) },
     );
     fc.assert(
       fc.property(fc.bigInt({ min: MAX_AMOUNT_ATOMS + 1n, max: 10n ** 27n }), (atoms) => {
         expect(() => parseAmount(fromAtoms(atoms))).toThrow(RangeError);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 });

@@ -37,8 +37,9 @@ const tick = (): void => {
     // WAL from its start, over blocks the file already has.
     if (passive && Number(passive.log) >= RESTART_AFTER_FRAMES) sqlite.pragma('wal_checkpoint(RESTART)');
   } catch (error) {
-    // why: SQLITE_BUSY while the writer's own (fallback) checkpoint runs; the next tick retries.
-    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    // why: SQLITE_BUSY (or one of its extended codes) while the writer's own (fallback) checkpoint
+    // runs; the next tick retries.
+    if (!(error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw error;
   }
   timer = setTimeout(tick, CHECKPOINT_EVERY_MS);
 };

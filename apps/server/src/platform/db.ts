@@ -138,9 +138,21 @@ export class BackgroundCheckpoints {
 
   start(): void {
     if (this.#worker) return;
-    const worker = new Worker(new URL('./checkpointer.ts', import.meta.url), {
-      workerData: { file: this.#sqlite.name },
-    });
+    // why: a thread inherits the process's Node options, and `--input-type` (a script given with
+    // `-e`) is refused for a file: the thread died at its start, every time, in such a process,
+    // and the writer went back to checkpointing on the event loop. Given explicitly, the options
+    // must all be valid for a thread (V8's heap flags are not), so only that case names them.
+    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./checkpointer.ts', import.meta.url), {
+        workerData: { file: this.#sqlite.name },
+        ...(execArgv.length < process.execArgv.length ? { execArgv } : {}),
+      });
+    } catch {
+      // why: a thread that cannot start leaves the writer checkpointing inline, as before.
+      return;
+    }
     worker.unref();
     // why: should the thread fail, the writer checkpoints inline again, as before it started.
     const fallBack = (): void => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../../../packages/shared/test/property-runs.ts';
 import { allocateProRata, costOf, demandOf } from './allocation.ts';
 
 const A = 100_000_000n; // atoms per unit
@@ -75,6 +76,7 @@ describe('launchpad pro-rata allocation', () => {
           });
         },
       ),
+      { numRuns: propertyRuns(100) },
     );
   });
 });
