@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { inject, type ProvidedContext } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -141,6 +141,15 @@ export async function terminatePostgresBackends(databaseUrl: string): Promise<nu
   }
 }
 
+/** The run's store templates; none in a process that Vitest did not start (a test's driver). */
+function runTemplates(): ProvidedContext['storeTemplates'] | undefined {
+  try {
+    return inject('storeTemplates');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Builds the platform on a fresh store (a new SQLite file in a temp folder, or a new PostgreSQL
  * database) and listens on a loopback port. Captcha and demo data are off unless asked for.
@@ -162,7 +171,7 @@ export async function startServer(
   const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-test-'));
   // why: a copy of the run's migrated store (store-templates.ts) instead of migrating a new one,
   // about 0.5 s less per PostgreSQL server; without the run's setup, a new store is migrated.
-  const templates = inject('storeTemplates');
+  const templates = runTemplates();
   if (!reuse && dialect === 'sqlite' && templates) {
     fs.copyFileSync(templates.sqliteFile, path.join(dataDir, 'bourse.sqlite'));
   }
