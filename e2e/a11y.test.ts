@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_PAGES, type MainPage, seedSession } from '../scripts/lib/main-pages.mjs';
 import { newPhoneContext, type Platform, startPlatform } from './harness.ts';
-import { seriousViolations, startDemoWithCustomer } from './page-helpers.ts';
+import { newCspWatchedPage, seriousViolations, startDemoWithCustomer } from './page-helpers.ts';
 
 describe('accessibility of every main page (axe-core, phone size)', () => {
   let platform: Platform;
@@ -38,19 +38,7 @@ describe('accessibility of every main page (axe-core, phone size)', () => {
       await context.addInitScript((upDown) => localStorage.setItem('updown', upDown), options.upDown);
     }
     if (main.signedIn) await context.addInitScript(seedSession, session);
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (event) =>
-        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
-      );
-    });
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (entry) => {
-      if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text()))
-        consoleErrors.push(entry.text());
-    });
+    const { page, refused } = await newCspWatchedPage(context);
     const response = await page.goto(`${url}/#${main.path}`);
     await page.getByTestId(main.ready).first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.waitForLoadState('networkidle');
@@ -58,10 +46,7 @@ describe('accessibility of every main page (axe-core, phone size)', () => {
     return {
       page,
       policy: response?.headers()['content-security-policy'],
-      refused: async () => [
-        ...consoleErrors,
-        ...(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)),
-      ],
+      refused,
     };
   }
 

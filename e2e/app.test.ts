@@ -12,7 +12,16 @@ import {
   registerViaApi,
   startPlatform,
 } from './harness.ts';
-import { input, toastAfter, waitForHash, waitForText, watchPage, webText } from './page-helpers.ts';
+import {
+  cspConsoleErrors,
+  input,
+  newCspWatchedPage,
+  toastAfter,
+  waitForHash,
+  waitForText,
+  watchPage,
+  webText,
+} from './page-helpers.ts';
 
 type Tree = { [key: string]: string | Tree };
 const WEB_RESOURCES = path.resolve(import.meta.dirname, '../packages/i18n/resources/web');
@@ -475,38 +484,17 @@ describe('customer app at phone size', () => {
     // why: the main pages are checked under the policy in a11y.test.ts, on the visit its
     // accessibility checks make of each; here the API document and the proof the check can fail.
     const context = await newPhoneContext(browser);
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (event) =>
-        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
-      );
-    });
-    const docs = await context.newPage();
-    const docsErrors: string[] = [];
-    docs.on('console', (entry) => {
-      if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text()))
-        docsErrors.push(entry.text());
-    });
+    const { page: docs, refused } = await newCspWatchedPage(context);
     const response = await docs.goto(`${platform.url}/docs`);
     expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await docs.locator('.swagger-ui .info .title').waitFor({ state: 'visible', timeout: 15_000 });
     await docs.waitForLoadState('networkidle');
-    expect({
-      errors: docsErrors,
-      violations: await docs.evaluate(
-        () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
-      ),
-    }).toEqual({ errors: [], violations: [] });
+    expect(await refused()).toEqual([]);
     await context.close();
 
     // the check can fail: an injected inline script is refused and reported
     const page = await phonePage();
-    const cspErrors: string[] = [];
-    page.on('console', (entry) => {
-      if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text()))
-        cspErrors.push(entry.text());
-    });
+    const cspErrors = cspConsoleErrors(page);
     await page.goto(`${platform.url}/#/login`);
     await page.getByTestId('login-submit').waitFor({ state: 'visible' });
     const hasRun = await page.evaluate(async () => {

@@ -291,3 +291,37 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** A decimal without trailing zeros (`"0.01000000"` → `"0.01"`). */
 export const plain = (text: string) =>
   text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+
+/** The Content-Security-Policy refusals the browser writes to `page`'s console, as they come. */
+export function cspConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (entry) => {
+    if (entry.type() === 'error' && /Content Security Policy/i.test(entry.text())) errors.push(entry.text());
+  });
+  return errors;
+}
+
+/**
+ * A new page of `context` watched for Content-Security-Policy refusals from its first script:
+ * `refused()` lists the console's and the document's `securitypolicyviolation` events.
+ */
+export async function newCspWatchedPage(
+  context: BrowserContext,
+): Promise<{ page: Page; refused: () => Promise<string[]> }> {
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  const page = await context.newPage();
+  const consoleErrors = cspConsoleErrors(page);
+  return {
+    page,
+    refused: async () => [
+      ...consoleErrors,
+      ...(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)),
+    ],
+  };
+}

@@ -35,15 +35,14 @@ async function probePostgres(): Promise<string | null> {
   }
 }
 
-const pgSkipReason = await probePostgres();
-if (pgSkipReason) console.warn(`[skip] PostgreSQL suites skipped: ${pgSkipReason}`);
 /** Why the PostgreSQL suites are skipped, or null when PostgreSQL answers. */
-export const postgresSkipReason = pgSkipReason;
+export const postgresSkipReason = await probePostgres();
+if (postgresSkipReason) console.warn(`[skip] PostgreSQL suites skipped: ${postgresSkipReason}`);
 
 /** The dialects to run each integration suite on: SQLite always, PostgreSQL where one answers. */
 export const DIALECTS: { name: DialectName; skip: boolean }[] = [
   { name: 'sqlite', skip: false },
-  { name: 'postgres', skip: pgSkipReason !== null },
+  { name: 'postgres', skip: postgresSkipReason !== null },
 ];
 
 /**
