@@ -71,6 +71,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           pool: 'forks',
+          // why: a worker keeps its modules from file to file, so the files it runs share its one
+          // Chromium (e2e/harness.ts launchChromium).
+          isolate: false,
           maxWorkers: BROWSER_WORKERS,
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,

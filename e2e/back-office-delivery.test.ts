@@ -285,6 +285,8 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
     await dialog.locator('#userId').fill(String(uid));
     await dialog.locator('#planId').click();
     await staff.locator('.ant-select-item-option', { hasText: 'autumn' }).click();
+    // why: the list closes with an animation, and an option still on screen takes the next click
+    await staff.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' });
     await dialog.getByRole('button', { name: adminText('common.submit') }).click();
     await staff
       .locator('.ant-message-notice', {

@@ -1,6 +1,28 @@
 import { type Browser, type BrowserContext, devices } from 'playwright-core';
+import { launchChromium as launchOwnChromium } from '../scripts/lib/platform.mjs';
 
-export { launchChromium, newPhoneContext, type Platform, startPlatform } from '../scripts/lib/platform.mjs';
+export { newPhoneContext, type Platform, startPlatform } from '../scripts/lib/platform.mjs';
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium: launched by the first file that asks, then shared by the files the worker
+ * runs after it (the browser project keeps one module registry per worker). A file's
+ * `browser.close()` closes the contexts it opened and leaves the browser to the next file; the
+ * browser itself goes with the worker (Playwright closes what it launched when its process ends).
+ * why: a launch costs about a second of two cores' time, once per file.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await shared?.catch(() => undefined);
+  if (browser?.isConnected()) return browser;
+  shared = launchOwnChromium().then((launched) => {
+    launched.close = async () => {
+      await Promise.all(launched.contexts().map((context) => context.close()));
+    };
+    return launched;
+  });
+  return shared;
+}
 
 /** A desktop browser: a wide window and a desktop user agent. */
 export function newDesktopContext(browser: Browser): Promise<BrowserContext> {
