@@ -17,9 +17,9 @@ const SERIAL_SERVER_SUITES = [
 // (measured: 292 s against 522 s one file at a time). Projects of one group share a worker count.
 const PARALLEL_WORKERS = 3;
 
-// why: the browser suites run one file at a time. Two at a time beside the server suites took
-// `npm test` to about 480 s, but under that load a different browser test timed out in about
-// every other run (a dropdown still closing, an order not yet listed): not yet robust enough.
+// why: the browser suites run one file at a time. Two at a time beside the server suites (a second
+// Vitest run) shortened `npm test` (808 s against 1,045 s on one day), but the machine is then
+// CPU-bound and browser waits of 10–60 s time out (eleven tests in that run): see the README.
 const BROWSER_WORKERS = 1;
 
 export default defineConfig({
