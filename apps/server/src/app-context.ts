@@ -22,6 +22,7 @@ import type { LimitStore } from './platform/rate-limit.ts';
 import type { Scheduler } from './platform/scheduler.ts';
 import type { WsGateway } from './platform/ws-gateway.ts';
 import type { Readiness } from './readiness.ts';
+import type { Retention } from './retention.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -37,6 +38,8 @@ export interface BuildOptions {
   startBackups?: boolean;
   /** Schedule the market maker (and, in demo mode, the demo traders); by default with the feed. */
   startMarketMaker?: boolean;
+  /** Schedule the hourly retention job (README "Retention"); by default with the settlement jobs. */
+  startRetention?: boolean;
   logger?: boolean;
   /** Where log lines go (stdout when absent); tests capture them in memory. */
   logStream?: LoggerSettings['stream'];
@@ -78,6 +81,8 @@ export interface AppContext {
   reserves?: ReservesModule;
   /** Scheduled backups and the last one's result. */
   backups?: BackupsModule;
+  /** The retention job of the operational tables and its last run's result. */
+  retention?: Retention;
 }
 
 declare module 'fastify' {

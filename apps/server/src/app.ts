@@ -3,7 +3,6 @@ import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import type { AppContext, BuildOptions } from './app-context.ts';
 import { registerAuditModule } from './modules/audit/module.ts';
 import { registerAuthModule } from './modules/auth/module.ts';
@@ -82,7 +81,8 @@ import {
   registerUploadServing,
 } from './platform/uploads.ts';
 import { WsGateway } from './platform/ws-gateway.ts';
-import { Readiness } from './readiness.ts';
+import { Readiness, registerHealthRoutes } from './readiness.ts';
+import { Retention } from './retention.ts';
 import { seedDemo } from './seed.ts';
 
 export type { BuildOptions };
@@ -268,6 +268,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       key: porSigning,
       scheduler,
       proofLimit: limit('por_proof', { points: 30, durationSec: 600 }),
+      retention: config.retention,
     });
     // why: content keeps the terms of service; sign-up records the version accepted, and the
     // services that trade, subscribe and pay out ask it whether the customer accepted the one in force.
@@ -366,6 +367,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       feedIntervalMs: config.feedIntervalMs,
       indexStaleMs: config.indexStaleMs,
       tickRetentionMs: config.indexTickRetentionMs,
+      retention: config.retention,
       onError: (error, what) => app.log.error({ err: error, what }, 'markets failed'),
     });
     const wallet = registerWalletModule(api, {
@@ -491,6 +493,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       content,
       launchpad,
       mining,
+      sessions,
     };
   });
   ctx.wallet = modules.wallet;
@@ -517,6 +520,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     quoteIntervalMs: 2 * config.feedIntervalMs,
     tradeIntervalMs: 4 * config.feedIntervalMs,
     onError: (error, what) => app.log.error({ err: error, what }, 'market maker failed'),
+    retention: config.retention,
   });
   ctx.marketMaker = marketMaker;
   // why: nodes starting at once on an empty store would each seed the demo (and trip over the
@@ -555,6 +559,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
   });
   ctx.backups = backups;
+  ctx.retention = new Retention(ctx, { ...modules, notices: modules.notices.service, mail });
   const readiness = new Readiness({
     db: store.db,
     bus,
@@ -655,30 +660,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     modules.mining.start();
   }
   if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
+  if (options.startRetention ?? options.startSettlement ?? options.startFeed !== false) ctx.retention.start();
   if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
     marketMaker.start({ demoTraders: config.demo });
     if (config.demo) modules.perpetual.startMaker(2 * config.feedIntervalMs);
   }
   await readiness.start();
   ctx.readiness = readiness;
-  // why: for load balancers and orchestrators: 503 only when this node cannot serve (database or
-  // bus down); a stale index (down: contracts refused, settlements held), a source down, a
-  // failed ledger check or the platform halt it records is reported with 200, since the node
-  // still serves everything else (cancels and reads).
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const report = await readiness.report();
-    return reply.code(Readiness.isUnavailable(report) ? 503 : 200).send(report);
-  });
-
-  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
-    await sql`select 1`.execute(store.db);
-    return reply.send({
-      status: 'ok',
-      store: store.dialect,
-      feed: feed.source,
-      node: process.version,
-    });
-  });
+  registerHealthRoutes(app, readiness, { db: store.db, store: store.dialect, feed: feed.source });
 
   registerAdminApp(app, config.adminDist);
   registerWebApp(app, config.webDist);

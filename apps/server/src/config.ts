@@ -230,6 +230,17 @@ const ConfigSchema = z.object({
   FEED_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   INDEX_STALE_MS: z.coerce.number().int().min(1).default(5000),
   INDEX_TICK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // why: retention of operational tables (README "Retention"); money records are never pruned.
+  INDEX_FINE_CANDLE_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  BOT_ORDER_RETENTION_HOURS: z.coerce.number().int().min(1).default(6),
+  // why: funding averages its own interval's premiums; a day's floor outlasts any interval.
+  PERP_PREMIUM_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
+  SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
+  LOGIN_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
+  NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
+  MAIL_OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  POR_PROOF_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  RETENTION_SLICE_ROWS: z.coerce.number().int().min(1).max(100_000).default(500),
   DELIVERY_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   TRIAL_TURNOVER_MULTIPLE: z.coerce.number().min(1).max(1000).default(10),
   // why: a decimal USDT figure, kept exact (atoms) like every amount.
@@ -376,8 +387,25 @@ export interface Config {
   };
   /** An index tick older than this is stale: new contracts are refused and settlements wait. */
   indexStaleMs: number;
-  /** Recorded index ticks are kept this long (candles for good). */
+  /** Recorded index ticks are kept this long (candles longer: `retention.fineCandleMs`, coarse ones for good). */
   indexTickRetentionMs: number;
+  /** How long each operational table keeps its rows (README "Retention"), and the prune slice. */
+  retention: {
+    /** 1m, 5m and 15m index candles; the coarser ones are kept. */
+    fineCandleMs: number;
+    /** The bots' (spot and perpetual) orders that ended without a fill. */
+    botOrderMs: number;
+    perpPremiumMs: number;
+    /** After a session's maximum age, when it has ended whatever happened to it. */
+    sessionMs: number;
+    loginLogMs: number;
+    notificationMs: number;
+    mailOutboxMs: number;
+    /** Daily proof-of-reserves snapshots' proofs (monthly ones are kept). */
+    porProofDays: number;
+    /** Most rows one prune statement deletes. */
+    sliceRows: number;
+  };
   /** Run the market maker (and the demo traders in demo mode) on this node; staff switch them per market. */
   marketMaker: boolean;
   /** A delivery contract whose expiry finds no index tick for this long is closed and refunded. */
@@ -539,6 +567,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     feedIntervalMs: parsed.FEED_INTERVAL_MS,
     indexStaleMs: parsed.INDEX_STALE_MS,
     indexTickRetentionMs: parsed.INDEX_TICK_RETENTION_DAYS * 24 * 60 * 60_000,
+    retention: {
+      fineCandleMs: parsed.INDEX_FINE_CANDLE_RETENTION_DAYS * 24 * 60 * 60_000,
+      botOrderMs: parsed.BOT_ORDER_RETENTION_HOURS * 60 * 60_000,
+      perpPremiumMs: parsed.PERP_PREMIUM_RETENTION_DAYS * 24 * 60 * 60_000,
+      sessionMs: parsed.SESSION_RETENTION_DAYS * 24 * 60 * 60_000,
+      loginLogMs: parsed.LOGIN_LOG_RETENTION_DAYS * 24 * 60 * 60_000,
+      notificationMs: parsed.NOTIFICATION_RETENTION_DAYS * 24 * 60 * 60_000,
+      mailOutboxMs: parsed.MAIL_OUTBOX_RETENTION_DAYS * 24 * 60 * 60_000,
+      porProofDays: parsed.POR_PROOF_RETENTION_DAYS,
+      sliceRows: parsed.RETENTION_SLICE_ROWS,
+    },
     deliveryGraceSeconds: parsed.DELIVERY_GRACE_SECONDS,
     trialTurnoverMultiple: parsed.TRIAL_TURNOVER_MULTIPLE,
     adjustmentApprovalThreshold: parsed.ADJUSTMENT_APPROVAL_THRESHOLD,

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { LedgerService } from './modules/ledger/service.ts';
 import type { Bus, Subscription } from './platform/bus.ts';
@@ -71,8 +72,8 @@ export interface ReadinessDeps {
 /**
  * What `/readyz` and the back-office dashboard report: the database answers, the bus carries an
  * event round trip, the index feed is fresh, the ledger's invariants held at the last check (a
- * periodic job on every node; the check reads the whole ledger, so requests never run it), and no
- * platform halt holds. A failed check, confirmed on one snapshot of the ledger, halts the platform.
+ * periodic job on every node, in slices that give the event loop back; requests never run it),
+ * and no platform halt holds. A failed check halts the platform.
  */
 export class Readiness {
   readonly #deps: ReadinessDeps;
@@ -83,12 +84,22 @@ export class Readiness {
   #ledger: Check;
   #ledgerResult: LedgerCheck | undefined;
   #probes = 0;
+  #first: Promise<unknown> | undefined;
 
   constructor(deps: ReadinessDeps) {
     this.#deps = deps;
-    this.#ledger = { status: 'degraded', detail: 'not checked yet', at: deps.clock.now() };
+    this.#ledger = {
+      status: 'degraded',
+      detail: 'warming: the first check is running',
+      at: deps.clock.now(),
+    };
   }
 
+  /**
+   * Subscribes and starts the ledger check without waiting for it: on a year of data the first
+   * run reads every account, so the node serves first and `/readyz` says the ledger is warming
+   * until it ends ({@link firstCheck}).
+   */
   async start(): Promise<void> {
     this.#subscriptions.push(
       await this.#deps.bus.subscribe<{ id: string }>(PROBE_SUBJECT, (event) => {
@@ -102,11 +113,17 @@ export class Readiness {
     // time, and tests that move a manual clock must not wait for it.
     this.#timer = setInterval(() => void this.checkLedger(), this.#deps.ledgerCheckEveryMs);
     this.#timer.unref();
-    await this.checkLedger();
+    this.#first = this.checkLedger();
+  }
+
+  /** Settles when the check started with the node has ended (whatever it found). */
+  async firstCheck(): Promise<void> {
+    await this.#first;
   }
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    await this.#deps.ledger.stopChecks();
     await Promise.all(this.#subscriptions.map((s) => s.unsubscribe()));
   }
 
@@ -117,36 +134,27 @@ export class Readiness {
   }
 
   /**
-   * Runs the ledger check now and keeps its result for the report. A failure is checked again on
-   * one snapshot of the ledger (the first pass reads table by table, so a batch committing in
-   * between could look like a broken ledger); confirmed, it records a platform halt.
+   * Runs the ledger's routine check now (after any run still going) and keeps its result for the
+   * report; a run that finds a problem records a platform halt. Every part of the check reads a
+   * consistent state, so trading meanwhile cannot make it fail.
    */
   async checkLedger(): Promise<Check> {
-    const at = this.#deps.clock.now();
     try {
-      let result = await this.#deps.ledger.checkInvariants();
-      if (!result.ok) result = await this.#checkOnSnapshot();
-      this.#ledgerResult = { ok: result.ok, problems: result.problems, checkedAt: at };
-      if (result.ok) {
+      const run = await this.#deps.ledger.verify();
+      const at = this.#deps.clock.now();
+      this.#ledgerResult = { ok: run.ok, problems: run.problems, checkedAt: at };
+      if (run.ok) {
         this.#ledger = { status: 'ok', detail: 'every invariant holds', at };
       } else {
-        const detail = `${result.problems.length} problem(s): ${result.problems.slice(0, 3).join('; ')}`;
+        const detail = `${run.problems.length} problem(s): ${run.problems.slice(0, 3).join('; ')}`;
         this.#ledger = { status: 'degraded', detail, at };
         await this.#deps.halt.halt({ reason: 'ledger', detail: detail.slice(0, 2000) });
       }
     } catch (error) {
+      const at = this.#deps.clock.now();
       this.#ledger = { status: 'degraded', detail: `check failed: ${(error as Error).message}`, at };
     }
     return this.#ledger;
-  }
-
-  #checkOnSnapshot(): Promise<{ ok: boolean; problems: string[] }> {
-    // why: repeatable read gives PostgreSQL's one snapshot; SQLite's transaction holds the write
-    // lock, so nothing commits while it reads.
-    return this.#deps.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute((trx) => this.#deps.ledger.checkInvariants(trx));
   }
 
   async report(): Promise<ReadinessReport> {
@@ -282,4 +290,25 @@ export class Readiness {
 function listed(items: readonly string[]): string {
   const shown = items.slice(0, 5).join(', ');
   return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
+}
+
+/**
+ * `/readyz` and `/healthz`. For load balancers and orchestrators, `/readyz` answers 503 only when
+ * this node cannot serve (database or bus down); a stale index (down: contracts refused,
+ * settlements held), a source down, a ledger check still warming or failed, or the platform halt
+ * it records is reported with 200, since the node still serves everything else (cancels and reads).
+ */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  readiness: Readiness,
+  node: { db: Db; store: string; feed: string },
+): void {
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const report = await readiness.report();
+    return reply.code(Readiness.isUnavailable(report) ? 503 : 200).send(report);
+  });
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    await sql`select 1`.execute(node.db);
+    return reply.send({ status: 'ok', store: node.store, feed: node.feed, node: process.version });
+  });
 }

@@ -245,9 +245,9 @@ describe.each(DIALECTS)('market maker and demo traders on $name', ({ name, skip 
       expect(makerRevoked).toBeGreaterThan(0);
       expect(makerFilled).toBeGreaterThan(0);
 
-      expect(await mm.service.pruneBotOrders()).toBe(0);
+      expect((await mm.service.pruneBotOrders()).deleted).toBe(0);
       await server.clock.advance(6 * 60 * 60_000 + 1000);
-      expect(await mm.service.pruneBotOrders()).toBe(makerRevoked);
+      expect((await mm.service.pruneBotOrders()).deleted).toBe(makerRevoked);
       expect(await count(makerId, 'revoked', true)).toBe(0);
       expect((await count(makerId, 'revoked', false)) + (await count(makerId, 'completed', false))).toBe(
         makerFilled,

@@ -345,7 +345,27 @@ export function openDb(options: { databaseUrl?: string; dataDir: string; poolSiz
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite, durable.wal) }, durable),
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy(), durability: durable };
+  const key = path.resolve(file);
+  openSqlite.set(key, sqlite);
+  const close = async (): Promise<void> => {
+    if (openSqlite.get(key) === sqlite) openSqlite.delete(key);
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', close, durability: durable };
+}
+
+/** The SQLite connections `openDb` has open in this process, by their file's absolute path. */
+const openSqlite = new Map<string, SQLite.Database>();
+
+/**
+ * This process's open connection to the SQLite store `file`, if it has one. why: a backup made
+ * in the server's process copies through the server's own connection, which carries the
+ * server's writes into the copy as they happen; copied through another connection, each write
+ * would start the copy over.
+ */
+export function openSqliteConnection(file: string): SQLite.Database | undefined {
+  const sqlite = openSqlite.get(path.resolve(file));
+  return sqlite?.open ? sqlite : undefined;
 }
 
 /** Most prepared statements kept per SQLite connection. */

@@ -33,6 +33,11 @@ import * as perpRequestFingerprints from './migrations/2026_11_29_0035_perp_requ
 import * as perpMarkClamp from './migrations/2026_11_29_0036_perp_mark_clamp.ts';
 import * as identityNumberHash from './migrations/2026_11_29_0037_identity_number_hash.ts';
 import * as withdrawalNotified from './migrations/2026_11_30_0038_withdrawal_notified.ts';
+import * as listIndexes from './migrations/2026_12_01_0039_list_indexes.ts';
+import * as retention from './migrations/2026_12_01_0040_retention.ts';
+import * as ledgerChecks from './migrations/2026_12_01_0041_ledger_checks.ts';
+import * as deliveryPnlDays from './migrations/2026_12_01_0042_delivery_pnl_days.ts';
+import * as reviewCounts from './migrations/2026_12_01_0043_review_counts.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -70,6 +75,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_0036_perp_mark_clamp': perpMarkClamp,
   '2026_11_29_0037_identity_number_hash': identityNumberHash,
   '2026_11_30_0038_withdrawal_notified': withdrawalNotified,
+  '2026_12_01_0039_list_indexes': listIndexes,
+  '2026_12_01_0040_retention': retention,
+  '2026_12_01_0041_ledger_checks': ledgerChecks,
+  '2026_12_01_0042_delivery_pnl_days': deliveryPnlDays,
+  '2026_12_01_0043_review_counts': reviewCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

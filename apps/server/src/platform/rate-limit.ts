@@ -11,6 +11,7 @@ import {
   RateLimiterRes,
   RateLimiterSQLite,
 } from 'rate-limiter-flexible';
+import { addPrunes, type PruneResult, pruneInSlices, type SliceOptions } from './prune.ts';
 
 /** At most `points` events per `durationSec` seconds for one key. */
 export interface LimitRule {
@@ -41,6 +42,13 @@ export type LimitStoreKind = 'memory' | 'sqlite' | 'postgres' | 'redis';
 export interface LimitStore {
   readonly kind: LimitStoreKind;
   limit(name: string, rule: LimitRule): Limit;
+  /**
+   * Deletes, in bounded slices, the rows of this store's limits whose window ended before `nowMs`
+   * (wall-clock ms, the time the counts are kept in): an ended window counts as no row, but every
+   * address or account that ever hit a limit would otherwise keep one. Nothing to do in memory
+   * (it forgets on its own) or Redis (keys expire).
+   */
+  sweepExpired(nowMs: number, slices: SliceOptions): Promise<PruneResult>;
   close(): Promise<void>;
 }
 
@@ -122,8 +130,9 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
     duration: rule.durationSec,
   });
   const now = { ready: Promise.resolve() };
-  // why: the SQL stores keep one table per limit; expired rows are overwritten in place, so no
-  // background sweep (a timer that would outlive close) is needed.
+  // why: the SQL stores keep one table per limit; a key's expired row is overwritten in place, and
+  // rows of keys never seen again are deleted by `sweepExpired` (a scheduled job), not by the
+  // limiter's own timer, which would outlive close and delete in one unbounded statement.
   const sqlOptions = (name: string, rule: LimitRule, storeClient: unknown, storeType: string) =>
     ({
       ...base(name, rule),
@@ -132,6 +141,11 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
       tableName: `${prefix}_${name}`,
       clearExpiredByTimeout: false,
     }) as IRateLimiterStoreOptions;
+
+  // why: the SQL stores' tables come from the limiter, without an index on the expiry; one is
+  // added beside each so a sweep slice seeks to expired rows instead of scanning live ones.
+  let deleteExpiredSlice: ((table: string, nowMs: number, limit: number) => Promise<number>) | undefined;
+  let addExpiryIndex: (table: string) => Promise<void> = async () => {};
 
   switch (kind) {
     case 'memory':
@@ -148,6 +162,15 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
       };
       make = (name, rule) =>
         withTable((done) => new RateLimiterSQLite(sqlOptions(name, rule, db, 'better-sqlite3'), done));
+      addExpiryIndex = async (table) => {
+        db.exec(`CREATE INDEX IF NOT EXISTS "${table}_expire_idx" ON "${table}" (expire)`);
+      };
+      deleteExpiredSlice = async (table, nowMs, limit) =>
+        db
+          .prepare(
+            `DELETE FROM "${table}" WHERE key IN (SELECT key FROM "${table}" WHERE expire < ? ORDER BY expire LIMIT ?)`,
+          )
+          .run(nowMs, limit).changes;
       break;
     }
     case 'postgres': {
@@ -162,6 +185,16 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
       close = () => pool.end();
       make = (name, rule) =>
         withTable((done) => new RateLimiterPostgres(sqlOptions(name, rule, pool, 'pool'), done));
+      addExpiryIndex = async (table) => {
+        await pool.query(`CREATE INDEX IF NOT EXISTS "${table}_expire_idx" ON "${table}" (expire)`);
+      };
+      deleteExpiredSlice = async (table, nowMs, limit) => {
+        const result = await pool.query(
+          `DELETE FROM "${table}" WHERE key IN (SELECT key FROM "${table}" WHERE expire < $1 ORDER BY expire LIMIT $2)`,
+          [nowMs, limit],
+        );
+        return result.rowCount ?? 0;
+      };
       break;
     }
     case 'redis': {
@@ -181,6 +214,8 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
 
   const limits = new Map<string, Limit>();
   const pending: Promise<unknown>[] = [];
+  /** Each SQL table once (limits of one name share it), and when its expiry index is in place. */
+  const tables = new Map<string, Promise<void>>();
   return {
     kind,
     limit(name, rule) {
@@ -193,8 +228,25 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
         pending.push(ready);
         limit = new FlexibleLimit(limiter, ready);
         limits.set(key, limit);
+        const table = `${prefix}_${name}`;
+        if (deleteExpiredSlice && !tables.has(table)) {
+          const indexed = ready.then(() => addExpiryIndex(table));
+          indexed.catch(() => {});
+          pending.push(indexed);
+          tables.set(table, indexed);
+        }
       }
       return limit;
+    },
+    async sweepExpired(nowMs, slices) {
+      const sweep = deleteExpiredSlice;
+      if (!sweep) return { deleted: 0, slices: 0 };
+      const results: PruneResult[] = [];
+      for (const [table, indexed] of tables) {
+        await indexed;
+        results.push(await pruneInSlices((limit) => sweep(table, nowMs, limit), slices));
+      }
+      return addPrunes(...results);
     },
     async close() {
       await Promise.allSettled(pending);

@@ -22,6 +22,7 @@ import type { ContentItemsTable, ContentTextsTable, TermsAcceptancesTable } from
 import type {
   DeliveryContractsTable,
   DeliveryPeriodsTable,
+  DeliveryPnlDaysTable,
   DeliveryProductsTable,
   TrialGrantPlansTable,
   TrialGrantsTable,
@@ -34,6 +35,7 @@ import type {
   AuditLogTable,
   JournalEntriesTable,
   LedgerAccountsTable,
+  LedgerChecksTable,
   PostingsTable,
   StaffSessionsTable,
   StaffTable,
@@ -134,6 +136,7 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable;
   journal_entries: JournalEntriesTable;
   postings: PostingsTable;
+  ledger_checks: LedgerChecksTable;
   audit_log: AuditLogTable;
   adjustment_requests: AdjustmentRequestsTable;
   staff: StaffTable;
@@ -141,6 +144,7 @@ export interface Database {
   delivery_products: DeliveryProductsTable;
   delivery_periods: DeliveryPeriodsTable;
   delivery_contracts: DeliveryContractsTable;
+  delivery_pnl_days: DeliveryPnlDaysTable;
   trial_grant_plans: TrialGrantPlansTable;
   trial_grants: TrialGrantsTable;
   spot_markets: SpotMarketsTable;

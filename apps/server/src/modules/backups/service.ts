@@ -1,18 +1,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { fromAtoms } from '@bourse/shared';
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
-import { systemClock } from '../../platform/clock.ts';
+import { sql } from 'kysely';
 import { runningServerPid } from '../../platform/data-dir-lock.ts';
-import { type Db, openDb } from '../../platform/db.ts';
-import type { Database } from '../../platform/schema.ts';
+import { openDb } from '../../platform/db.ts';
 import { FILE_STORES } from '../../platform/uploads.ts';
-import { LedgerService } from '../ledger/service.ts';
-import { latestRoot } from '../reserves/service.ts';
+import { BackupError } from './backup-error.ts';
+import { readSqliteFacts, readStoreFacts, type StoreFacts } from './facts.ts';
 import { copyHashing, type FileRecord, hashFile, listFiles, syncDir } from './files.ts';
+import { snapshotSqlite } from './sqlite-copy.ts';
 import { compareStoredFiles, listStoredFiles, type StoredFileRecord } from './stored-files.ts';
 
 /** The manifest's name inside a backup folder. */
@@ -41,20 +37,9 @@ export type KeyFile = keyof typeof KEY_FILES;
 const NAME_PREFIX = 'bourse-backup-';
 const NAME_PATTERN = /^bourse-backup-\d{8}T\d{9}Z$/;
 
-/** A refusal a person can act on (the command line prints its message, nothing else). */
-export class BackupError extends Error {}
+export { BackupError } from './backup-error.ts';
 
-/** What the store held at the snapshot: schema, last journal entry, ledger totals, newest reserves root. */
-export interface StoreFacts {
-  /** The latest migration applied. */
-  schemaVersion: string;
-  /** The last journal entry's id (decimal). */
-  lastEntryId: string;
-  /** Per asset and account kind, the users' and the platform's balances (decimal strings, 8 places). */
-  totals: { asset: string; kind: string; users: string; system: string }[];
-  /** The newest proof-of-reserves snapshot with a built tree, or null. */
-  reserves: { snapshotId: string; takenAt: string; ledgerSeq: string; root: string; status: string } | null;
-}
+export { readSqliteFacts, readStoreFacts, type StoreFacts } from './facts.ts';
 
 export interface BackupManifest extends StoreFacts {
   format: 'bourse-backup';
@@ -86,6 +71,12 @@ export interface CreateBackupOptions extends BackupSource {
   now: number;
   /** The `pg_dump` program (default: `pg_dump` on the PATH). */
   pgDump?: string;
+  /**
+   * SQLite: copy through this process's own connection to the store when it has one open (the
+   * server's scheduled backups; default). false: always through a connection of its own, as a
+   * process without the store open does (`npm run backup`).
+   */
+  useOpenConnection?: boolean;
 }
 
 export interface CreatedBackup {
@@ -106,8 +97,8 @@ export function timeStamp(at: number): string {
 }
 
 /**
- * Makes a backup while the server runs: a consistent snapshot of the store (SQLite's `VACUUM INTO`
- * on a thread of its own; `pg_dump` in the snapshot the facts were read in), then the images and
+ * Makes a backup while the server runs: a consistent snapshot of the store (SQLite: see
+ * {@link snapshotSqlite}; `pg_dump` in the snapshot the facts were read in), then the images and
  * the key files, into `backupDir/bourse-backup-<time>` with a manifest of every file's SHA-256 and
  * the store's facts. The store comes first: an image is written before the row that names it, so
  * every image the snapshot refers to is copied. On PostgreSQL the images are rows of the store, in
@@ -126,10 +117,20 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
   try {
     const postgres = isPostgresUrl(options.databaseUrl);
     const storeFile = postgres ? PG_DUMP_FILE : SQLITE_FILE;
-    const facts = postgres
-      ? await dumpPostgres(options.databaseUrl as string, path.join(partial, storeFile), options.pgDump)
-      : await snapshotSqlite(path.join(options.dataDir, SQLITE_FILE), path.join(partial, storeFile));
-    const files: FileRecord[] = [{ path: storeFile, ...(await hashFile(path.join(partial, storeFile))) }];
+    const target = path.join(partial, storeFile);
+    let facts: StoreFacts & { storedFiles?: StoredFileRecord[] };
+    let stored: { sha256: string; bytes: number };
+    if (postgres) {
+      facts = await dumpPostgres(options.databaseUrl as string, target, options.pgDump);
+      stored = await hashFile(target);
+    } else {
+      const snapshot = await snapshotSqlite(path.join(options.dataDir, SQLITE_FILE), target, {
+        useOpenConnection: options.useOpenConnection ?? true,
+      });
+      facts = snapshot.facts;
+      stored = { sha256: snapshot.sha256, bytes: snapshot.bytes };
+    }
+    const files: FileRecord[] = [{ path: storeFile, ...stored }];
     for (const folder of IMAGE_DIRS) {
       for (const file of await listFiles(path.join(options.dataDir, folder))) {
         const relative = `${folder}/${file}`;
@@ -267,34 +268,6 @@ export async function verifyBackup(
   return { manifest, problems };
 }
 
-/** Reads the facts a manifest records from a store (inside one transaction, or a copy no one writes). */
-export async function readStoreFacts(db: Db): Promise<StoreFacts> {
-  const migration = await sql<{
-    name: string;
-  }>`select name from kysely_migration order by name desc limit 1`.execute(db);
-  const { lastEntryId, totals } = await new LedgerService({ db, clock: systemClock }).totals(db);
-  const root = await latestRoot(db);
-  return {
-    schemaVersion: migration.rows[0]?.name ?? '',
-    lastEntryId: String(lastEntryId),
-    totals: totals.map((row) => ({
-      asset: row.asset,
-      kind: row.kind,
-      users: fromAtoms(row.users),
-      system: fromAtoms(row.system),
-    })),
-    reserves: root
-      ? {
-          snapshotId: String(root.snapshotId),
-          takenAt: new Date(root.takenAt).toISOString(),
-          ledgerSeq: String(root.ledgerSeq),
-          root: root.root,
-          status: root.status,
-        }
-      : null,
-  };
-}
-
 /** One line per fact of `actual` that differs from the manifest's. */
 export function compareFacts(expected: StoreFacts, actual: StoreFacts): string[] {
   const differences: string[] = [];
@@ -325,34 +298,6 @@ export function compareFacts(expected: StoreFacts, actual: StoreFacts): string[]
     );
   }
   return differences;
-}
-
-/** Opens a SQLite file no one writes (a backup's copy) read-only, answering its facts. */
-export async function readSqliteFacts(file: string): Promise<StoreFacts> {
-  const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
-  sqlite.defaultSafeIntegers(true);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  try {
-    return await readStoreFacts(db);
-  } finally {
-    await db.destroy();
-  }
-}
-
-/** Copies the live SQLite store at `source` into `target` (see sqlite-snapshot.ts) and reads the copy's facts. */
-async function snapshotSqlite(source: string, target: string): Promise<StoreFacts> {
-  if (!fs.existsSync(source)) throw new BackupError(`no SQLite store at ${source}`);
-  const worker = new Worker(new URL('./sqlite-snapshot.ts', import.meta.url), {
-    workerData: { source, target },
-  });
-  const answer = await new Promise<{ ok: boolean; message?: string }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => resolve({ ok: false, message: `the copying thread ended (${code})` }));
-  });
-  await worker.terminate();
-  if (!answer.ok) throw new Error(`the store could not be copied: ${answer.message}`);
-  return readSqliteFacts(target);
 }
 
 /**

@@ -124,12 +124,28 @@ export function listContracts(
     offset: number;
   },
 ): Promise<ContractRow[]> {
-  let query = db.selectFrom('delivery_contracts').selectAll();
-  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-  if (filter.statuses) query = query.where('status', 'in', filter.statuses);
-  if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
-  if (filter.funding) query = query.where('funding', '=', filter.funding);
-  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+  const newestFirst = (status?: ContractStatusValue) => {
+    let query = db.selectFrom('delivery_contracts').selectAll();
+    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (status !== undefined) query = query.where('status', '=', status);
+    if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
+    if (filter.funding) query = query.where('funding', '=', filter.funding);
+    return query.orderBy('id', 'desc');
+  };
+  const statuses = filter.statuses;
+  if (statuses === undefined || statuses.length === 1) {
+    return newestFirst(statuses?.[0]).limit(filter.limit).offset(filter.offset).execute();
+  }
+  if (statuses.length === 0) return Promise.resolve([]);
+  // why: `status in (…)` ordered by id made the store read every contract of those statuses (a
+  // customer's settled tab: all their history) and sort them. Each status is instead one seek on
+  // (user_id, status, id) or (status, id), newest first, stopped after the rows the page can
+  // reach; only those are merged and sorted.
+  const reach = filter.offset + filter.limit;
+  const [first, ...rest] = statuses.map((status) =>
+    db.selectFrom(newestFirst(status).limit(reach).as(status)).selectAll(),
+  );
+  return first.unionAll(rest).orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
 }
 
 /** Open (and settling) contracts due at `now`, the earliest first. */
@@ -256,7 +272,64 @@ export function listExposure(db: Db) {
 }
 
 /** Settled and closed contracts per market, funding and result, settled in [from, to]. */
-export function summarizeSettled(db: Db, range: { from?: Millis; to?: Millis }) {
+export async function summarizeSettled(db: Db, range: { from?: Millis; to?: Millis }) {
+  // why: whole days come from the per-day figures kept as contracts settle; only the contracts
+  // of a partial first and last day are grouped, found through the `settled_at` index.
+  const from = range.from;
+  const to = range.to;
+  const firstDay =
+    from === undefined ? undefined : from - (from % DAY_MS) + (from % DAY_MS === 0n ? 0n : DAY_MS);
+  // why: the first day not wholly inside the range (`to` is inclusive).
+  const endDay = to === undefined ? undefined : to + 1n - ((to + 1n) % DAY_MS);
+  const parts: SettledGroup[][] = [];
+  if (firstDay !== undefined && endDay !== undefined && firstDay >= endDay) {
+    parts.push(await groupSettled(db, from, to));
+  } else {
+    let days = db
+      .selectFrom('delivery_pnl_days')
+      .select([
+        'symbol',
+        'funding',
+        'result',
+        sql<bigint>`cast(sum(count) as bigint)`.as('count'),
+        sql<bigint>`cast(sum(amount) as bigint)`.as('amount'),
+        sql<bigint>`cast(sum(profit) as bigint)`.as('profit'),
+      ]);
+    if (firstDay !== undefined) days = days.where('day', '>=', firstDay);
+    if (endDay !== undefined) days = days.where('day', '<', endDay);
+    parts.push(await days.groupBy(['symbol', 'funding', 'result']).execute());
+    if (from !== undefined && firstDay !== undefined && from < firstDay)
+      parts.push(await groupSettled(db, from, firstDay - 1n));
+    if (to !== undefined && endDay !== undefined && endDay <= to)
+      parts.push(await groupSettled(db, endDay, to));
+  }
+  const merged = new Map<string, SettledGroup>();
+  for (const row of parts.flat()) {
+    const key = `${row.symbol}|${row.funding}|${row.result}`;
+    const line = merged.get(key);
+    if (!line) merged.set(key, { ...row });
+    else {
+      line.count = BigInt(line.count) + BigInt(row.count);
+      line.amount = BigInt(line.amount ?? 0n) + BigInt(row.amount ?? 0n);
+      line.profit = BigInt(line.profit ?? 0n) + BigInt(row.profit ?? 0n);
+    }
+  }
+  return [...merged.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}
+
+const DAY_MS = 86_400_000n;
+
+interface SettledGroup {
+  symbol: string;
+  funding: string;
+  result: string | null;
+  count: bigint;
+  amount: bigint | null;
+  profit: bigint | null;
+}
+
+/** Settled contracts in [from, to] grouped by market, funding and result. */
+function groupSettled(db: Db, from: Millis | undefined, to: Millis | undefined): Promise<SettledGroup[]> {
   let query = db
     .selectFrom('delivery_contracts')
     .select([
@@ -268,9 +341,35 @@ export function summarizeSettled(db: Db, range: { from?: Millis; to?: Millis }) 
       sql<bigint>`cast(sum(profit) as bigint)`.as('profit'),
     ])
     .where('status', 'in', ['settled', 'closed']);
-  if (range.from !== undefined) query = query.where('settled_at', '>=', range.from);
-  if (range.to !== undefined) query = query.where('settled_at', '<=', range.to);
-  return query.groupBy(['symbol', 'funding', 'result']).orderBy('symbol').execute();
+  if (from !== undefined) query = query.where('settled_at', '>=', from);
+  if (to !== undefined) query = query.where('settled_at', '<=', to);
+  return query.groupBy(['symbol', 'funding', 'result']).execute();
+}
+
+/** Adds a contract settled in `trx` to its day's figures (the same transaction as its outcome). */
+export async function addToPnlDay(
+  db: Db,
+  row: { settledAt: Millis; symbol: string; funding: string; result: string; amount: bigint; profit: bigint },
+): Promise<void> {
+  await db
+    .insertInto('delivery_pnl_days')
+    .values({
+      day: row.settledAt - (row.settledAt % DAY_MS),
+      symbol: row.symbol,
+      funding: row.funding,
+      result: row.result,
+      count: 1n,
+      amount: row.amount,
+      profit: row.profit,
+    })
+    .onConflict((oc) =>
+      oc.columns(['day', 'symbol', 'funding', 'result']).doUpdateSet({
+        count: sql`delivery_pnl_days.count + 1`,
+        amount: sql`delivery_pnl_days.amount + excluded.amount`,
+        profit: sql`delivery_pnl_days.profit + excluded.profit`,
+      }),
+    )
+    .execute();
 }
 
 // --- trial plans and grants ---------------------------------------------------------------------

@@ -472,6 +472,14 @@ export class DeliveryService {
         settled_at: toMillis(now),
       });
       if (!written) return false;
+      await repo.addToPnlDay(trx, {
+        settledAt: toMillis(now),
+        symbol: row.symbol,
+        funding: row.funding,
+        result,
+        amount: row.amount,
+        profit: outcome.profit,
+      });
       // why: grants are locked before any balance, as on every path (placement, expiry), so
       // concurrent settlements of one user queue on the grants instead of deadlocking.
       const turnoverGrants = isTurnover ? await trials.lockGrantsNeedingTurnover(trx, row.user_id, now) : [];

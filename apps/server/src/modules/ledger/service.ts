@@ -2,6 +2,7 @@ import { AppError } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
+import { type CheckOptions, LedgerChecker, type LedgerRun } from './check.ts';
 import * as repo from './repository.ts';
 
 // why: `trial` is trial money (delivery contracts only, never withdrawable); `trial_frozen` holds
@@ -165,6 +166,7 @@ export class LedgerService {
   /** What each open transaction has locked (PostgreSQL): row ids, and whether a user's is among them. */
   readonly #held = new WeakMap<object, { ids: Set<bigint>; userTaken: boolean }>();
   readonly #onLockOrderBroken: 'refuse' | ((message: string) => void);
+  readonly #checker: LedgerChecker;
 
   /**
    * `lockRows`: the store takes row locks (`FOR UPDATE`, PostgreSQL); SQLite's one write lock needs
@@ -175,11 +177,18 @@ export class LedgerService {
     clock: Clock;
     lockRows?: boolean;
     onLockOrderBroken?: 'refuse' | ((message: string) => void);
+    /** Slice sizes and schedule of the ledger check (tests use small slices). */
+    check?: CheckOptions;
   }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#lockRows = deps.lockRows ?? false;
     this.#onLockOrderBroken = deps.onLockOrderBroken ?? 'refuse';
+    this.#checker = new LedgerChecker(
+      deps.db,
+      () => [...this.#reservations.values()].map((r) => ({ kind: r.kind, source: r.source })),
+      deps.check,
+    );
   }
 
   /**
@@ -417,46 +426,26 @@ export class LedgerService {
   }
 
   /**
-   * Checks the books: per asset every balance sums to zero; every entry balances; each stored
-   * balance equals the fold of its postings; no user balance is negative; each user's frozen
-   * balance equals the open reservations of every registered source.
+   * Checks the whole books on `db` (a transaction, or a store no one writes): per asset every
+   * balance sums to zero; every entry balances; each stored balance equals the fold of its
+   * postings; no user balance is negative; each user's balance of a reserved kind equals the open
+   * reservations of every registered source. Not recorded: see {@link verify} for the routine run.
    */
-  async checkInvariants(db: Db = this.#db): Promise<{ ok: boolean; problems: string[] }> {
-    const problems: string[] = [];
-    for (const row of await repo.sumBalancesByAsset(db)) {
-      if (row.total !== 0n) problems.push(`asset ${row.asset}: balances sum to ${row.total}, not 0`);
-    }
-    for (const row of await repo.findUnbalancedEntries(db)) {
-      problems.push(`entry ${row.entryId}: postings in ${row.asset} sum to ${row.total}`);
-    }
-    for (const row of await repo.findBalancesNotMatchingPostings(db)) {
-      problems.push(
-        `account ${row.owner} ${row.asset} ${row.kind}: balance ${row.balance}, postings ${row.folded}`,
-      );
-    }
-    for (const row of await repo.findNegativeUserBalances(db)) {
-      problems.push(`account ${row.owner} ${row.asset} ${row.kind}: negative balance ${row.balance}`);
-    }
-    const kinds = new Set<ReservedKind>(['frozen', ...[...this.#reservations.values()].map((r) => r.kind)]);
-    for (const kind of kinds) {
-      const reserved = new Map<string, bigint>();
-      for (const r of this.#reservations.values()) {
-        if (r.kind !== kind) continue;
-        for (const row of await r.source(db)) {
-          const key = `${row.userId}|${row.asset}`;
-          reserved.set(key, (reserved.get(key) ?? 0n) + row.amount);
-        }
-      }
-      const balances = new Map<string, bigint>();
-      for (const row of await repo.listUserBalancesOfKind(db, kind))
-        balances.set(`${row.user_id}|${row.asset}`, row.balance);
-      for (const key of new Set([...reserved.keys(), ...balances.keys()])) {
-        const held = balances.get(key) ?? 0n;
-        const open = reserved.get(key) ?? 0n;
-        if (held !== open) problems.push(`user|asset ${key}: ${kind} ${held}, open reservations ${open}`);
-      }
-    }
-    return { ok: problems.length === 0, problems };
+  checkInvariants(db: Db = this.#db): Promise<{ ok: boolean; problems: string[] }> {
+    return this.#checker.checkAll(db);
+  }
+
+  /**
+   * The routine check, recorded: the postings since the last verified one (all of them weekly,
+   * or with `full`), every account and the reservations, in slices that give the event loop back.
+   */
+  verify(options: { full?: boolean } = {}): Promise<LedgerRun> {
+    return this.#checker.verify(options);
+  }
+
+  /** Ends a running check between two slices and waits for it. */
+  stopChecks(): Promise<void> {
+    return this.#checker.stop();
   }
 }
 

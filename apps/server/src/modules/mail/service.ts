@@ -2,6 +2,7 @@ import { type Locale, normalizeLocale } from '@bourse/i18n';
 import { translateServer } from '@bourse/i18n/server';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import { type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -107,6 +108,30 @@ export class MailService {
       ip: staff.ip,
     });
     return list;
+  }
+
+  /**
+   * Retention: deletes, in bounded slices, outbox entries older than `retentionMs`, whatever their
+   * status: each is final (nothing retries a failed one), and the one-time codes they carry expired
+   * long before.
+   */
+  prune(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
+    const { db, clock } = this.#deps;
+    const before = toMillis(clock.now() - retentionMs);
+    return pruneInSlices(async (limit) => {
+      const result = await db
+        .deleteFrom('mail_outbox')
+        .where('id', 'in', (qb) =>
+          qb
+            .selectFrom('mail_outbox')
+            .select('id')
+            .where('created_at', '<', before)
+            .orderBy('created_at')
+            .limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    }, slices);
   }
 
   async #outbox(recipient: string | undefined, limit = 100) {

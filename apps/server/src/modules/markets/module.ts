@@ -30,7 +30,10 @@ export const INDEX_MAPPINGS_SUBJECT = 'market.index-mappings';
  */
 export const FEED_JOB = 'index-feed';
 
-/** The hourly job that deletes ticks older than the retention (one node, a database lease). */
+/**
+ * The hourly job that rolls the index history up: ticks and fine candles past their retention go,
+ * coarse candles stay (one node, a database lease).
+ */
 export const PRUNE_JOB = 'index-tick-prune';
 const PRUNE_INTERVAL_MS = 60 * 60_000;
 
@@ -79,6 +82,8 @@ export function registerMarketsModule(
     feedIntervalMs: number;
     indexStaleMs: number;
     tickRetentionMs: number;
+    /** How long fine candles are kept, and the most rows one prune statement deletes. */
+    retention: { fineCandleMs: number; sliceRows: number };
     onError: (error: unknown, what: string) => void;
   },
 ): MarketsModule {
@@ -87,6 +92,8 @@ export function registerMarketsModule(
     db: deps.db,
     indexStaleMs: deps.indexStaleMs,
     tickRetentionMs: deps.tickRetentionMs,
+    fineCandleRetentionMs: deps.retention.fineCandleMs,
+    sliceSize: deps.retention.sliceRows,
   });
   // why: the simulated walk is its own one source; the real sources are aggregated by the feed.
   const simulatedAggregator = new IndexAggregator({
@@ -239,7 +246,7 @@ export function registerMarketsModule(
         deps.scheduler.runEvery(FEED_JOB, deps.feedIntervalMs, (run) => recordTick(run.isNewHolder), {
           lease: true,
         }),
-        deps.scheduler.runEvery(PRUNE_JOB, PRUNE_INTERVAL_MS, () => service.pruneTicks(clock.now()), {
+        deps.scheduler.runEvery(PRUNE_JOB, PRUNE_INTERVAL_MS, () => service.pruneIndexHistory(clock.now()), {
           lease: true,
         }),
       );

@@ -170,31 +170,77 @@ export function listCandlesNewestFirst(
   return query.orderBy('t', 'desc').limit(limit).execute();
 }
 
-/** The newest candle of every symbol and interval. */
-export function listLatestCandles(db: Db): Promise<CandleRow[]> {
-  return db
-    .selectFrom('index_candles as c')
-    .innerJoin(
-      (eb) =>
-        eb
-          .selectFrom('index_candles')
-          .select(['symbol', 'interval', (e) => e.fn.max('t').as('t')])
-          .groupBy(['symbol', 'interval'])
-          .as('m'),
-      (join) =>
-        join
-          .onRef('m.symbol', '=', 'c.symbol')
-          .onRef('m.interval', '=', 'c.interval')
-          .onRef('m.t', '=', 'c.t'),
-    )
-    .select(['c.symbol', 'c.interval', 'c.t', 'c.o', 'c.h', 'c.l', 'c.c'])
-    .execute();
+/**
+ * The newest candle of each symbol and interval asked for: one seek on the primary key each (a
+ * year of candles is millions of rows; grouping them all to find the newest took seconds).
+ */
+export async function listLatestCandles(
+  db: Db,
+  symbols: readonly string[],
+  intervals: readonly string[],
+): Promise<CandleRow[]> {
+  const out: CandleRow[] = [];
+  for (const symbol of symbols) {
+    for (const interval of intervals) {
+      const row = await db
+        .selectFrom('index_candles')
+        .select(['symbol', 'interval', 't', 'o', 'h', 'l', 'c'])
+        .where('symbol', '=', symbol)
+        .where('interval', '=', interval)
+        .orderBy('t', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) out.push(row);
+    }
+  }
+  return out;
 }
 
-/** Deletes the ticks recorded before `before`; answers how many. */
-export async function deleteTicksBefore(db: Db, before: Millis): Promise<bigint> {
-  const result = await db.deleteFrom('index_ticks').where('at', '<', before).executeTakeFirst();
-  return result.numDeletedRows;
+/** Deletes the oldest `limit` (at most) ticks recorded before `before`, found through the `at` index; answers how many. */
+export async function deleteTicksBefore(db: Db, before: Millis, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('index_ticks')
+    .where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple('symbol', 'at'),
+        'in',
+        selectFrom('index_ticks')
+          .select(['symbol', 'at'])
+          .where('at', '<', before)
+          .orderBy('at')
+          .limit(limit)
+          .$asTuple('symbol', 'at'),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes the oldest `limit` (at most) of one symbol's candles of one interval opened before `before`; answers how many. */
+export async function deleteCandlesBefore(
+  db: Db,
+  symbol: string,
+  interval: string,
+  before: Millis,
+  limit: number,
+): Promise<number> {
+  // why: (symbol, interval) pins the primary key's prefix, so the slice is a range seek on `t`.
+  const result = await db
+    .deleteFrom('index_candles')
+    .where('symbol', '=', symbol)
+    .where('interval', '=', interval)
+    .where('t', 'in', (qb) =>
+      qb
+        .selectFrom('index_candles')
+        .select('t')
+        .where('symbol', '=', symbol)
+        .where('interval', '=', interval)
+        .where('t', '<', before)
+        .orderBy('t')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export function listSourceMappings(db: Db, symbol?: string) {

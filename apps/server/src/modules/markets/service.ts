@@ -1,6 +1,7 @@
 import { AppError, type ResultKey } from '@bourse/shared';
 import { KLINE_INTERVAL_MS, KLINE_INTERVALS, type KlineInterval } from '@bourse/shared/api';
 import type { Db } from '../../platform/db.ts';
+import { addPrunes, DEFAULT_SLICE_ROWS, type PruneResult, pruneInSlices } from '../../platform/prune.ts';
 import { fromMillis, toMillis, toSafeNumber } from '../../platform/time.ts';
 import { constituentsFromJson, constituentsToJson } from './constituents.ts';
 import type { Constituent } from './index-price.ts';
@@ -64,9 +65,19 @@ export interface Candle {
 export interface MarketsOptions {
   /** An index older than this is stale: contracts are refused and settlements wait. */
   indexStaleMs: number;
-  /** Ticks older than this are pruned; candles are kept. */
+  /** Ticks older than this are pruned; their candles outlive them. */
   tickRetentionMs: number;
+  /** Candles of the fine intervals ({@link FINE_CANDLE_INTERVALS}) older than this are pruned; coarser ones are kept. */
+  fineCandleRetentionMs: number;
+  /** Most rows one prune statement deletes. */
+  sliceSize: number;
 }
+
+/**
+ * The candle intervals dropped after their retention: past it, history is read in hours and days
+ * (a year of 1h candles is 8,760 rows a symbol), while a year of 1m candles would be 525,600.
+ */
+export const FINE_CANDLE_INTERVALS = ['1m', '5m', '15m'] as const satisfies readonly KlineInterval[];
 
 const HISTORY_WINDOW_MS = 10 * 60_000;
 const HISTORY_DEFAULT_LIMIT = 600;
@@ -92,6 +103,8 @@ export const KLINES_ERRORS = ['MARKET_NOT_OPEN'] as const satisfies readonly Res
 export class MarketsService {
   readonly indexStaleMs: number;
   readonly tickRetentionMs: number;
+  readonly fineCandleRetentionMs: number;
+  readonly sliceSize: number;
   readonly #db: Db;
   readonly #latest = new Map<string, IndexValue>();
 
@@ -99,6 +112,8 @@ export class MarketsService {
     this.#db = deps.db;
     this.indexStaleMs = deps.indexStaleMs ?? 5000;
     this.tickRetentionMs = deps.tickRetentionMs ?? 30 * 24 * 60 * 60_000;
+    this.fineCandleRetentionMs = deps.fineCandleRetentionMs ?? 90 * 24 * 60 * 60_000;
+    this.sliceSize = deps.sliceSize ?? DEFAULT_SLICE_ROWS;
   }
 
   async listCoins(db: Db = this.#db): Promise<Coin[]> {
@@ -314,16 +329,36 @@ export class MarketsService {
     return rows.reverse().map(toCandle);
   }
 
-  /** The newest recorded candle of every symbol and interval. */
+  /** The newest recorded candle of every market's symbol and every interval. */
   async latestCandles(): Promise<Candle[]> {
-    const rows = await repo.listLatestCandles(this.#db);
-    return rows.filter((row) => isKlineInterval(row.interval)).map(toCandle);
+    const symbols = (await repo.listMarkets(this.#db)).map((m) => m.symbol);
+    const rows = await repo.listLatestCandles(this.#db, symbols, KLINE_INTERVALS);
+    return rows.map(toCandle);
   }
 
-  /** Deletes ticks older than the retention; answers how many went. Candles stay. */
-  async pruneTicks(now: number): Promise<number> {
-    const deleted = await repo.deleteTicksBefore(this.#db, toMillis(now - this.tickRetentionMs));
-    return Number(deleted);
+  /**
+   * Rolls the index history up: deletes ticks older than the tick retention and candles of the
+   * fine intervals older than theirs, in bounded slices; the coarse candles (1h, 4h, 1d) stay.
+   */
+  async pruneIndexHistory(now: number, onSlice?: (deleted: number) => void): Promise<PruneResult> {
+    const slices = { sliceSize: this.sliceSize, onSlice };
+    const tickCutoff = toMillis(now - this.tickRetentionMs);
+    const results = [
+      await pruneInSlices((limit) => repo.deleteTicksBefore(this.#db, tickCutoff, limit), slices),
+    ];
+    const candleCutoff = toMillis(now - this.fineCandleRetentionMs);
+    // why: every listing, disabled ones too: their candles age like the rest.
+    for (const market of await repo.listMarkets(this.#db)) {
+      for (const interval of FINE_CANDLE_INTERVALS) {
+        results.push(
+          await pruneInSlices(
+            (limit) => repo.deleteCandlesBefore(this.#db, market.symbol, interval, candleCutoff, limit),
+            slices,
+          ),
+        );
+      }
+    }
+    return addPrunes(...results);
   }
 
   async #requireMarket(symbol: string): Promise<void> {

@@ -3,6 +3,7 @@ import { AppError, ATOMS_PER_UNIT, toAtoms } from '@bourse/shared';
 import type { SpotMarket, SpotOrder } from '@bourse/shared/api';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import { DEFAULT_SLICE_ROWS, type PruneResult } from '../../platform/prune.ts';
 import { toMillis } from '../../platform/time.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { SettingsService } from '../settings/service.ts';
@@ -15,7 +16,7 @@ import * as repo from './repository.ts';
 export const MAKER_USERNAME = 'market-maker';
 /** The platform-owned accounts of the demo traders (demo mode only). */
 export const DEMO_TRADER_USERNAMES = ['demo-trader-1', 'demo-trader-2'] as const;
-/** How long the bots' revoked, unfilled orders are kept (the back office shows them meanwhile). */
+/** How long the bots' revoked, unfilled orders are kept by default (the back office shows them meanwhile). */
 export const BOT_ORDER_RETENTION_MS = 6 * 60 * 60_000;
 /** The setting that switches the demo traders (`on` / `off`). */
 export const DEMO_TRADERS_KEY = 'demo_traders';
@@ -55,6 +56,11 @@ export interface MarketMakerDeps {
   users: Pick<UsersService, 'createUser' | 'findLoginCandidate'>;
   settings: Pick<SettingsService, 'get' | 'set'>;
   onError?: (error: unknown, what: string) => void;
+  /**
+   * How long the bots' revoked, unfilled orders are kept (default {@link BOT_ORDER_RETENTION_MS}),
+   * and the most rows one prune statement deletes.
+   */
+  retention?: { botOrderMs: number; sliceRows: number };
 }
 
 /**
@@ -153,17 +159,25 @@ export class MarketMakerService {
   }
 
   /**
-   * Deletes the bots' orders revoked without a fill more than {@link BOT_ORDER_RETENTION_MS} ago:
-   * the maker replaces its ladder many times a minute, which would otherwise grow the orders table
-   * by millions of rows a day. Filled orders and every customer order are kept.
+   * Deletes the bots' orders revoked without a fill more than the retention ago (default
+   * {@link BOT_ORDER_RETENTION_MS}), in bounded slices: the maker replaces its ladder many times a
+   * minute, which would otherwise grow the orders table by millions of rows a day. Filled orders
+   * and every customer order are kept.
    */
-  async pruneBotOrders(): Promise<number> {
+  async pruneBotOrders(onSlice?: (deleted: number) => void): Promise<PruneResult> {
     const ids: bigint[] = [];
     for (const username of [MAKER_USERNAME, ...DEMO_TRADER_USERNAMES]) {
       const id = await this.accountId(username);
       if (id !== undefined) ids.push(id);
     }
-    return this.#deps.spot.pruneRevokedUnfilled(ids, this.#deps.clock.now() - BOT_ORDER_RETENTION_MS);
+    const { botOrderMs, sliceRows } = this.#deps.retention ?? {
+      botOrderMs: BOT_ORDER_RETENTION_MS,
+      sliceRows: DEFAULT_SLICE_ROWS,
+    };
+    return this.#deps.spot.pruneRevokedUnfilled(ids, this.#deps.clock.now() - botOrderMs, {
+      sliceSize: sliceRows,
+      onSlice,
+    });
   }
 
   /** The id of a bot account, or undefined while it does not exist. */

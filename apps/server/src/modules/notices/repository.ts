@@ -162,3 +162,56 @@ export async function antiPhishingOf(db: Db, userId: bigint): Promise<string> {
     .executeTakeFirst();
   return row?.anti_phishing ?? '';
 }
+
+/**
+ * Deletes up to `limit` read marks of notifications made before `before`; answers how many. The
+ * marks go first, since a notification cannot go while a mark names it.
+ */
+export async function deleteReadsOfNoticesBefore(db: Db, before: Millis, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('notification_reads')
+    .where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple('user_id', 'notification_id'),
+        'in',
+        selectFrom('notification_reads')
+          .select(['user_id', 'notification_id'])
+          .where('notification_id', 'in', (qb) =>
+            qb.selectFrom('notifications').select('id').where('created_at', '<', before),
+          )
+          .limit(limit)
+          .$asTuple('user_id', 'notification_id'),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Deletes up to `limit` of the oldest notifications made before `before` that no read mark names
+ * (the `created_at` index); answers how many.
+ */
+export async function deleteNoticesBefore(db: Db, before: Millis, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('notifications')
+    .where('id', 'in', (qb) =>
+      qb
+        .selectFrom('notifications as n')
+        .select('n.id')
+        .where('n.created_at', '<', before)
+        // why: a mark written since the marks were pruned holds its notification to the next run.
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('notification_reads as r')
+                .select('r.user_id')
+                .whereRef('r.notification_id', '=', 'n.id'),
+            ),
+          ),
+        )
+        .orderBy('n.created_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -4,6 +4,7 @@ import { AppError, type ResultKey } from '@bourse/shared';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import { addPrunes, type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -77,6 +78,17 @@ export class NoticesService implements Notifier {
     this.#bus = deps.bus;
     this.#audit = deps.audit;
     this.#onError = deps.onError;
+  }
+
+  /** Retention: deletes, in bounded slices, notifications older than `retentionMs` and their read marks. */
+  async prune(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
+    const before = toMillis(this.#clock.now() - retentionMs);
+    const reads = await pruneInSlices(
+      (limit) => repo.deleteReadsOfNoticesBefore(this.#db, before, limit),
+      slices,
+    );
+    const notices = await pruneInSlices((limit) => repo.deleteNoticesBefore(this.#db, before, limit), slices);
+    return addPrunes(reads, notices);
   }
 
   async notify(trx: Db, userId: bigint, key: NoticeKey, params: Record<string, string | number> = {}) {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import type {
   Millis,
@@ -394,6 +395,59 @@ export async function listPremiums(
     .orderBy('minute')
     .execute();
   return rows.map((r) => [r.minute, r.premium]);
+}
+
+/**
+ * Deletes up to `limit` of one account's orders that ended (cancelled, expired, rejected) without
+ * any fill before `before` (no trade, lot or ledger entry names them); answers how many.
+ */
+export async function deleteUnfilledEndedOrders(
+  db: Db,
+  userId: bigint,
+  before: Millis,
+  limit: number,
+): Promise<number> {
+  // why: the conditions are the literals of the partial index `perp_orders_unfilled_ended_idx` (a
+  // planner matches a partial index on literals), taken in its order, so a slice seeks to
+  // prunable rows only.
+  const result = await db
+    .deleteFrom('perp_orders')
+    .where('id', 'in', (qb) =>
+      qb
+        .selectFrom('perp_orders')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where(sql<boolean>`state in ('cancelled', 'expired', 'rejected')`)
+        .where('filled_qty', '=', sql.lit(0n))
+        .where('updated_at', '<', before)
+        .orderBy('updated_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes up to `limit` of one market's oldest premium samples of minutes before `beforeMinute`; answers how many. */
+export async function deletePremiumsBefore(
+  db: Db,
+  symbol: string,
+  beforeMinute: bigint,
+  limit: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('perp_premiums')
+    .where('symbol', '=', symbol)
+    .where('minute', 'in', (qb) =>
+      qb
+        .selectFrom('perp_premiums')
+        .select('minute')
+        .where('symbol', '=', symbol)
+        .where('minute', '<', beforeMinute)
+        .orderBy('minute')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 // --- reads for the customer and the back office ------------------------------------------------

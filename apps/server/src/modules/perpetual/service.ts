@@ -21,14 +21,15 @@ import type { Bus, Subscription } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
 import { MarketOwnership } from '../../platform/market-ownership.ts';
+import { addPrunes, type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import type { Scheduler } from '../../platform/scheduler.ts';
-import { fromMillis } from '../../platform/time.ts';
+import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { WsGateway } from '../../platform/ws-gateway.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { PerpBackOffice } from './back-office.ts';
 import { closeFingerprint, type PerpCommand, type PerpPlaceRequest, placeFingerprint } from './commands.ts';
 import { seedPerpDemo } from './demo.ts';
-import { PerpMaker } from './maker.ts';
+import { PERP_MAKER_USERNAME, PerpMaker } from './maker.ts';
 import { PerpMarkets } from './owned-markets.ts';
 import { PERP_TICKER_SUBJECT, PerpPricing } from './pricing.ts';
 import { specOf } from './records.ts';
@@ -211,6 +212,36 @@ export class PerpService {
   /** Demo mode: the maker quotes every market each `intervalMs` (a scheduled job with a lease). */
   startMaker(intervalMs: number): void {
     this.#maker.start(intervalMs);
+  }
+
+  /**
+   * Retention (a scheduled job): deletes, in bounded slices, the demo maker's orders that ended
+   * without a fill before `makerOrdersBefore` (it replaces its ladder every few seconds), and the
+   * minute premium samples before `premiumsBefore` (funding reads only its own interval's).
+   * Customers' orders, trades, fundings and every other record are kept.
+   */
+  async prune(
+    options: { makerOrdersBefore: number; premiumsBefore: number } & SliceOptions,
+  ): Promise<PruneResult> {
+    const { db } = this.#deps;
+    const results: PruneResult[] = [];
+    const maker = await this.#deps.demo.users.findLoginCandidate(PERP_MAKER_USERNAME);
+    if (maker) {
+      const before = toMillis(options.makerOrdersBefore);
+      results.push(
+        await pruneInSlices((limit) => repo.deleteUnfilledEndedOrders(db, maker.id, before, limit), options),
+      );
+    }
+    const beforeMinute = BigInt(Math.floor(options.premiumsBefore / 60_000));
+    for (const market of await repo.listMarkets(db)) {
+      results.push(
+        await pruneInSlices(
+          (limit) => repo.deletePremiumsBefore(db, market.symbol, beforeMinute, limit),
+          options,
+        ),
+      );
+    }
+    return addPrunes(...results);
   }
 
   /** The back office's side of the markets (created once). */

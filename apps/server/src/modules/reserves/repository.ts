@@ -170,14 +170,59 @@ export function findNodes(db: Db, snapshotId: bigint, places: readonly { level: 
     .execute();
 }
 
-/** Drops the tree and leaves (the proofs) of daily snapshots taken before `before`; headers stay. */
-export async function dropOldProofs(db: Db, before: Millis): Promise<number> {
-  const old = db
-    .selectFrom('por_snapshots')
-    .select('id')
-    .where('taken_at', '<', before)
-    .where('monthly', '=', 0n);
-  await db.deleteFrom('por_nodes').where('snapshot_id', 'in', old).execute();
-  const result = await db.deleteFrom('por_leaves').where('snapshot_id', 'in', old).executeTakeFirst();
+/** Daily snapshots taken before `before` that still have proofs (tree nodes or leaves) stored; their ids. */
+export async function listDailySnapshotsWithProofs(db: Db, before: Millis): Promise<bigint[]> {
+  const rows = await db
+    .selectFrom('por_snapshots as s')
+    .select('s.id')
+    .where('s.taken_at', '<', before)
+    .where('s.monthly', '=', 0n)
+    .where(({ or, exists, selectFrom }) =>
+      or([
+        exists(selectFrom('por_leaves as l').select('l.user_id').whereRef('l.snapshot_id', '=', 's.id')),
+        exists(selectFrom('por_nodes as n').select('n.idx').whereRef('n.snapshot_id', '=', 's.id')),
+      ]),
+    )
+    .orderBy('s.id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Deletes up to `limit` of one snapshot's leaves (a seek on its primary key); answers how many. */
+export async function deleteLeavesSlice(db: Db, snapshotId: bigint, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('por_leaves')
+    .where('snapshot_id', '=', snapshotId)
+    .where('user_id', 'in', (qb) =>
+      qb
+        .selectFrom('por_leaves')
+        .select('user_id')
+        .where('snapshot_id', '=', snapshotId)
+        .orderBy('user_id')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes up to `limit` of one snapshot's tree nodes (a seek on its primary key); answers how many. */
+export async function deleteNodesSlice(db: Db, snapshotId: bigint, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('por_nodes')
+    .where('snapshot_id', '=', snapshotId)
+    .where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple('level', 'idx'),
+        'in',
+        selectFrom('por_nodes')
+          .select(['level', 'idx'])
+          .where('snapshot_id', '=', snapshotId)
+          .orderBy('level')
+          .orderBy('idx')
+          .limit(limit)
+          .$asTuple('level', 'idx'),
+      ),
+    )
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -1,19 +1,15 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
-  buildTree,
   canonicalJson,
   fromHex,
   GENESIS_PREV,
-  hashAt,
   headerDigest,
   type InclusionProof,
   proofFrom,
   type ReserveEntry,
-  rootOf,
   type SnapshotHeader,
   salt,
   signedBytes,
-  sumsAt,
-  toHex,
 } from '@bourse/por';
 import { nodeHasher } from '@bourse/por/node-hasher';
 import {
@@ -25,7 +21,7 @@ import {
 import { AppError, type ResultKey } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
-import type { Millis } from '../../platform/schema.ts';
+import { addPrunes, DEFAULT_SLICE_ROWS, type PruneResult, pruneInSlices } from '../../platform/prune.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -33,6 +29,7 @@ import type { AccountKind, LedgerService } from '../ledger/service.ts';
 import { demoReserveEntries } from './demo-reserves.ts';
 import type { PublicationKey } from './keys.ts';
 import * as repo from './repository.ts';
+import { buildOffThread } from './tree-build.ts';
 
 /** The user balances a snapshot counts, per asset (the design's section 2). */
 // why: `trial_profit` is real USDT the platform owes once the turnover is placed: a liability.
@@ -46,7 +43,7 @@ export const COUNTED_KINDS: readonly AccountKind[] = [
 ];
 /** Trial money: never withdrawable, so not a liability; published on its own line. */
 export const TRIAL_KINDS: readonly AccountKind[] = ['trial', 'trial_frozen'];
-/** Daily snapshots keep their proofs this long; the monthly ones (the 1st, 00:00 UTC) forever. */
+/** Daily snapshots keep their proofs this long by default; the monthly ones (the 1st, 00:00 UTC) forever. */
 export const PROOF_RETENTION_DAYS = 90;
 /** A scheduled snapshot is published this long after it is taken: staff attach reserve entries meanwhile. */
 export const PUBLISH_DELAY_MS = 60 * 60_000;
@@ -62,6 +59,11 @@ export interface ReservesDeps {
   key: PublicationKey;
   /** Fewest leaves a tree has: 1,024 (tests may lower it). */
   minLeaves?: number;
+  /**
+   * How long daily snapshots keep their proofs (default {@link PROOF_RETENTION_DAYS}), and the most
+   * rows one prune statement deletes.
+   */
+  retention?: { porProofDays: number; sliceRows: number };
 }
 
 /** A snapshot as the back office sees it, pending or published, with its reserve entries. */
@@ -182,23 +184,36 @@ export class ReservesService {
     const { db, ledger, clock } = this.#deps;
     const existing = await repo.findSnapshotAt(db, toMillis(takenAt));
     if (existing && existing.root !== '') return existing.id;
-    const check = await ledger.checkInvariants();
+    // why: the routine check since its last run (every account, the postings since, the
+    // reservations on one snapshot), not a second read of the whole ledger.
+    const check = await ledger.verify();
     if (!check.ok)
       throw new Error(`the ledger's invariants do not hold: ${check.problems.slice(0, 3).join('; ')}`);
 
-    const read = await db.transaction().execute(async (trx) => {
-      // why: a run that stopped between reading and storing left a row without its tree.
-      if (existing) await trx.deleteFrom('por_snapshots').where('id', '=', existing.id).execute();
-      const { ledgerSeq, rows } = await ledger.userBalancesAt(trx);
-      const id = await repo.insertSnapshot(trx, {
-        taken_at: toMillis(takenAt),
-        ledger_seq: ledgerSeq,
-        monthly: new Date(takenAt).getUTCDate() === 1 && takenAt % DAY_MS === 0 ? 1n : 0n,
-        publish_at: toMillis(publishAt),
-        created_at: toMillis(clock.now()),
+    if (existing) {
+      const slices = { sliceSize: DEFAULT_SLICE_ROWS };
+      await pruneInSlices((limit) => repo.deleteNodesSlice(db, existing.id, limit), slices);
+      await pruneInSlices((limit) => repo.deleteLeavesSlice(db, existing.id, limit), slices);
+    }
+    // why: repeatable read: the last entry's id and the balances come from one PostgreSQL
+    // snapshot, however the market maker trades meanwhile.
+    const read = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        // why: a run that stopped between reading and storing left a row without its tree (and
+        // perhaps some of its rows, removed above).
+        if (existing) await trx.deleteFrom('por_snapshots').where('id', '=', existing.id).execute();
+        const { ledgerSeq, rows } = await ledger.userBalancesAt(trx);
+        const id = await repo.insertSnapshot(trx, {
+          taken_at: toMillis(takenAt),
+          ledger_seq: ledgerSeq,
+          monthly: new Date(takenAt).getUTCDate() === 1 && takenAt % DAY_MS === 0 ? 1n : 0n,
+          publish_at: toMillis(publishAt),
+          created_at: toMillis(clock.now()),
+        });
+        return { id, rows };
       });
-      return { id, rows };
-    });
 
     const counted = new Map<bigint, Map<string, bigint>>();
     const trialTotal = new Map<string, bigint>();
@@ -217,54 +232,70 @@ export class ReservesService {
       totals.set(row.asset, (totals.get(row.asset) ?? 0n) + row.balance);
     }
     const assets = [...totals.keys()].sort();
-    const users = [...counted.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([userId, balances]) => ({ userId, balances: assets.map((asset) => balances.get(asset) ?? 0n) }));
-    const tree = buildTree({
-      hasher: nodeHasher,
-      porKey: this.#deps.porKey,
-      snapshotId: read.id,
-      assets,
-      users,
-      userCount: users.length,
-      minLeaves: this.#deps.minLeaves,
-    });
-    const { root, sums } = rootOf(tree);
-    if (sums.some((sum, i) => sum !== totals.get(assets[i] as string))) {
-      throw new Error('the tree does not add up to the ledger’s user totals');
-    }
-
-    const nodes: { snapshot_id: bigint; level: bigint; idx: bigint; hash: string; sums: string }[] = [];
-    for (const [l, level] of tree.levels.entries()) {
-      for (let i = 0; i < level.count; i++) {
-        nodes.push({
-          snapshot_id: read.id,
-          level: BigInt(l),
-          idx: BigInt(i),
-          hash: toHex(hashAt(level, i)),
-          sums: JSON.stringify(sumsAt(tree, level, i).map(String)),
-        });
+    const ids = [...counted.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const k = assets.length;
+    const userIds = new BigUint64Array(ids.length);
+    // why: a balance is below 2^128 (the tree's bound), above a 64-bit word: two words each.
+    const words = new BigUint64Array(ids.length * k * 2);
+    for (const [u, userId] of ids.entries()) {
+      userIds[u] = userId;
+      const balances = counted.get(userId) as Map<string, bigint>;
+      for (const [a, asset] of assets.entries()) {
+        const balance = balances.get(asset) ?? 0n;
+        words[(u * k + a) * 2] = balance >> 64n;
+        words[(u * k + a) * 2 + 1] = balance & 0xffff_ffff_ffff_ffffn;
       }
     }
-    const leaves = users.map((user) => ({
-      snapshot_id: read.id,
-      user_id: user.userId,
-      leaf_index: BigInt(tree.leafIndex.get(user.userId) as number),
-      balances: JSON.stringify(user.balances.map(String)),
-    }));
+    // why: the tree is built on a thread of its own, and its rows stored a chunk per statement
+    // as they come, with the event loop given back between chunks; the snapshot shows its root
+    // only once every row is stored (a run that stops half-way is replaced by the next).
+    const tree = await buildOffThread(
+      {
+        porKey: this.#deps.porKey,
+        snapshotId: read.id,
+        assets,
+        userIds,
+        words,
+        minLeaves: this.#deps.minLeaves,
+      },
+      async (chunk) => {
+        if (chunk.kind === 'nodes') {
+          await repo.insertNodes(
+            db,
+            chunk.rows.map((row) => ({
+              snapshot_id: read.id,
+              level: BigInt(row.level),
+              idx: BigInt(row.idx),
+              hash: row.hash,
+              sums: row.sums,
+            })),
+          );
+        } else {
+          await repo.insertLeaves(
+            db,
+            chunk.rows.map((row) => ({
+              snapshot_id: read.id,
+              user_id: row.userId,
+              leaf_index: BigInt(row.leafIndex),
+              balances: row.balances,
+            })),
+          );
+        }
+        await yieldToLoop();
+      },
+    );
+    if (tree.sums.some((sum, i) => sum !== totals.get(assets[i] as string))) {
+      throw new Error('the tree does not add up to the ledger’s user totals');
+    }
     const trial = Object.fromEntries(
       [...trialTotal].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, total]) => [asset, String(total)]),
     );
-    await db.transaction().execute(async (trx) => {
-      await repo.insertNodes(trx, nodes);
-      await repo.insertLeaves(trx, leaves);
-      await repo.setTree(trx, read.id, {
-        assets: JSON.stringify(assets),
-        depth: BigInt(tree.depth),
-        root,
-        root_sums: JSON.stringify(sums.map(String)),
-        trial_total: JSON.stringify(trial),
-      });
+    await repo.setTree(db, read.id, {
+      assets: JSON.stringify(assets),
+      depth: BigInt(tree.depth),
+      root: tree.root,
+      root_sums: JSON.stringify(tree.sums.map(String)),
+      trial_total: JSON.stringify(trial),
     });
     return read.id;
   }
@@ -550,6 +581,26 @@ export class ReservesService {
       else await this.takeSnapshot(midnight);
     }
     await this.publish({ dueBy: now });
-    await repo.dropOldProofs(this.#deps.db, toMillis(midnight - PROOF_RETENTION_DAYS * DAY_MS) as Millis);
+    await this.pruneProofs(midnight);
+  }
+
+  /**
+   * Drops the proofs (tree nodes and leaves) of daily snapshots taken more than the retention
+   * before `midnight`; their headers stay, and monthly snapshots keep everything. One day's proofs
+   * at 200k users are over 200 MB, so they go in bounded slices that yield between them.
+   */
+  async pruneProofs(midnight: number, onSlice?: (deleted: number) => void): Promise<PruneResult> {
+    const { db } = this.#deps;
+    const retentionDays = this.#deps.retention?.porProofDays ?? PROOF_RETENTION_DAYS;
+    const slices = { sliceSize: this.#deps.retention?.sliceRows ?? DEFAULT_SLICE_ROWS, onSlice };
+    const results: PruneResult[] = [];
+    for (const id of await repo.listDailySnapshotsWithProofs(
+      db,
+      toMillis(midnight - retentionDays * DAY_MS),
+    )) {
+      results.push(await pruneInSlices((limit) => repo.deleteNodesSlice(db, id, limit), slices));
+      results.push(await pruneInSlices((limit) => repo.deleteLeavesSlice(db, id, limit), slices));
+    }
+    return addPrunes(...results);
   }
 }

@@ -3,6 +3,7 @@ import type { AuthContext, Authenticator, ClientInfo } from '../../platform/auth
 import type { Clock } from '../../platform/clock.ts';
 import { newToken, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
+import { type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import {
   isSessionExpired,
   SESSION_TOUCH_INTERVAL_MS,
@@ -141,6 +142,16 @@ export class SessionsService implements Authenticator {
   async endAllOfUser(trx: Db, userId: bigint): Promise<void> {
     this.forgetRecent();
     await store.revokeAllOf(trx, userId, toMillis(this.#clock.now()));
+  }
+
+  /**
+   * Retention: deletes, in bounded slices, sessions that have been over for `retentionMs`. Every
+   * session has ended by its maximum age (revoked, idle or aged out), so one opened more than the
+   * maximum age and the retention ago is dead whatever else happened to it.
+   */
+  prune(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
+    const before = toMillis(this.#clock.now() - this.#policy.maxAgeMs - retentionMs);
+    return pruneInSlices((limit) => repo.deleteSessionsOpenedBefore(this.#db, before, limit), slices);
   }
 
   /** Ends every other session of the user, inside the caller's transaction. */

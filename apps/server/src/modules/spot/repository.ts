@@ -274,16 +274,19 @@ export function findOrderByKey(db: Db, userId: bigint, key: string): Promise<Ord
 }
 
 /**
- * Deletes up to `limit` of the users' orders that were revoked without any fill before `before`
- * (no trade, no ledger entry names them); answers how many it deleted.
+ * Deletes up to `limit` of the user's oldest orders that were revoked without any fill before
+ * `before` (no trade, no ledger entry names them); answers how many it deleted.
  */
 export async function deleteRevokedUnfilled(
   db: Db,
-  userIds: readonly bigint[],
+  userId: bigint,
   before: Millis,
   limit: number,
 ): Promise<number> {
-  if (userIds.length === 0) return 0;
+  // why: the status and fill conditions are the literals of the partial index
+  // `spot_orders_unfilled_revoked_idx` (a planner matches a partial index on literals), and the
+  // slice is taken in that index's order for one user, so it seeks to prunable rows only instead
+  // of walking past every order the account keeps.
   const result = await db
     .deleteFrom('spot_orders')
     .where(
@@ -292,10 +295,11 @@ export async function deleteRevokedUnfilled(
       db
         .selectFrom('spot_orders')
         .select('id')
-        .where('user_id', 'in', userIds)
-        .where('status', '=', 'revoked')
-        .where('filled_qty', '=', 0n)
+        .where('user_id', '=', userId)
+        .where('status', '=', sql.lit('revoked'))
+        .where('filled_qty', '=', sql.lit(0n))
         .where('updated_at', '<', before)
+        .orderBy('updated_at')
         .limit(limit),
     )
     .executeTakeFirst();
@@ -342,10 +346,13 @@ export function listUserOrders(
 
 /** Per user and coin, what open orders hold (the ledger's reservation check). */
 export async function sumHeldByUser(db: Db): Promise<{ user_id: bigint; asset: string; total: bigint }[]> {
+  // why: `entrusted` is a literal, not a parameter: the partial index of resting orders
+  // (`spot_orders_held_idx`) serves only a query whose condition the planner sees is its own, and
+  // a plan made before a parameter's value is known (PostgreSQL's generic plan) cannot see it.
   return db
     .selectFrom('spot_orders')
     .select(['user_id', 'hold_asset as asset', sql<bigint>`cast(sum(held) as bigint)`.as('total')])
-    .where('status', '=', 'entrusted')
+    .where('status', '=', sql.lit('entrusted'))
     .groupBy(['user_id', 'hold_asset'])
     .execute();
 }
@@ -380,12 +387,23 @@ export function listUserTrades(
   db: Db,
   filter: { userId: bigint; symbol?: string; limit: number; offset: number },
 ): Promise<TradeRow[]> {
-  let query = db
-    .selectFrom('spot_trades')
-    .selectAll()
-    .where((eb) => eb.or([eb('maker_user_id', '=', filter.userId), eb('taker_user_id', '=', filter.userId)]));
-  if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
-  return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+  // why: an OR of the two roles read every trade of the user and sorted them all. Each role is
+  // instead one seek on its own index, newest first, stopped after the rows the page can reach;
+  // only those (at most twice offset + limit) are merged and sorted.
+  const reach = filter.offset + filter.limit;
+  const role = (column: 'maker_user_id' | 'taker_user_id') => {
+    let query = db.selectFrom('spot_trades').selectAll().where(column, '=', filter.userId);
+    if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
+    // why: a trade with the user on both sides (self-trade prevention forbids it) is listed once.
+    if (column === 'taker_user_id') query = query.where('maker_user_id', '!=', filter.userId);
+    return db.selectFrom(query.orderBy('id', 'desc').limit(reach).as(column)).selectAll();
+  };
+  return role('maker_user_id')
+    .unionAll(role('taker_user_id'))
+    .orderBy('id', 'desc')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
 }
 
 export function listRecentTrades(db: Db, symbol: string, limit: number): Promise<TradeRow[]> {
@@ -420,30 +438,56 @@ export function findLastTrade(db: Db, symbol: string) {
 }
 
 /**
- * Candles of the market's trades: buckets of `intervalMs` from the epoch, newest first, starting
- * before `before`; open and close are the prices of the bucket's first and last trade.
+ * Candles of the market's trades: the `limit` newest buckets of `intervalMs` from the epoch that
+ * hold a trade before `before`, newest first (a bucket without trades has no candle); open and
+ * close are the prices of the bucket's first and last trade.
  */
 export async function listCandles(db: Db, symbol: string, intervalMs: bigint, before: Millis, limit: number) {
   // why: the interval is inlined (one of our constants, never input) so PostgreSQL sees the same
   // expression in the select and the group by.
   const bucket = sql<bigint>`at - at % ${sql.raw(String(intervalMs))}`;
-  const buckets = await db
-    .selectFrom('spot_trades')
-    .select([
-      bucket.as('t'),
-      sql<bigint>`min(price)`.as('l'),
-      sql<bigint>`max(price)`.as('h'),
-      sql<bigint>`cast(sum(qty) as bigint)`.as('v'),
-      sql<bigint>`cast(sum(quote) as bigint)`.as('q'),
-      sql<bigint>`min(id)`.as('first_id'),
-      sql<bigint>`max(id)`.as('last_id'),
-    ])
-    .where('symbol', '=', symbol)
-    .where('at', '<', before)
-    .groupBy(bucket)
-    .orderBy('t', 'desc')
-    .limit(limit)
-    .execute();
+  // why: without a lower bound every trade of the market before `before` was grouped to answer
+  // the newest few buckets. Each read covers at most the buckets still wanted, ending with the one
+  // that holds its `before - 1`; when some of those held no trade, the next read starts at the
+  // bucket of the newest older trade (one seek), so a quiet market still answers its `limit`
+  // newest candles and trades older than the last of them are never read.
+  type Bucket = { t: bigint; l: bigint; h: bigint; v: bigint; q: bigint; first_id: bigint; last_id: bigint };
+  const buckets: Bucket[] = [];
+  let end = before;
+  while (buckets.length < limit) {
+    const newest = end - 1n - ((end - 1n) % intervalMs);
+    const oldest = newest - BigInt(limit - buckets.length - 1) * intervalMs;
+    const rows = await db
+      .selectFrom('spot_trades')
+      .select([
+        bucket.as('t'),
+        sql<bigint>`min(price)`.as('l'),
+        sql<bigint>`max(price)`.as('h'),
+        sql<bigint>`cast(sum(qty) as bigint)`.as('v'),
+        sql<bigint>`cast(sum(quote) as bigint)`.as('q'),
+        sql<bigint>`min(id)`.as('first_id'),
+        sql<bigint>`max(id)`.as('last_id'),
+      ])
+      .where('symbol', '=', symbol)
+      .where('at', '>=', oldest)
+      .where('at', '<', end)
+      .groupBy(bucket)
+      .orderBy('t', 'desc')
+      .limit(limit - buckets.length)
+      .execute();
+    buckets.push(...rows);
+    if (buckets.length >= limit) break;
+    const older = await db
+      .selectFrom('spot_trades')
+      .select('at')
+      .where('symbol', '=', symbol)
+      .where('at', '<', oldest)
+      .orderBy('at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!older) break;
+    end = older.at + 1n;
+  }
   if (buckets.length === 0) return [];
   const ids = buckets.flatMap((b) => [b.first_id, b.last_id]);
   const prices = new Map<bigint, bigint>();

@@ -13,6 +13,7 @@ import type {
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Db } from '../../platform/db.ts';
 import { MarketOwnership } from '../../platform/market-ownership.ts';
+import { addPrunes, type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import type { SpotOrderStatusValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { SpotDeps } from './deps.ts';
@@ -28,7 +29,6 @@ export const RESERVATIONS = 'spot.orders';
 const PAGE_SIZE = 20;
 /** How long a market row read for another node's market is used before it is read again. */
 const MARKET_ROW_TTL_MS = 1000;
-const PRUNE_CHUNK = 5_000;
 const OPEN_ORDERS_LIMIT = 500;
 const DAY_MS = 24 * 60 * 60_000;
 /** Candle lengths; a candle opens at a multiple of its length since the epoch. */
@@ -305,19 +305,27 @@ export class SpotService {
   }
 
   /**
-   * Deletes the given accounts' orders revoked without a fill before `before`, a chunk per
-   * transaction; answers how many. For the platform's own bots, whose quotes are replaced many
-   * times a minute: customers keep their whole order history.
+   * Deletes the given accounts' orders revoked without a fill before `before`, in bounded slices
+   * that yield between them; answers how many and in how many slices. For the platform's own
+   * bots, whose quotes are replaced many times a minute: customers keep their whole order history.
    */
-  async pruneRevokedUnfilled(userIds: readonly bigint[], before: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted = await this.#deps.db
-        .transaction()
-        .execute((trx) => repo.deleteRevokedUnfilled(trx, userIds, toMillis(before), PRUNE_CHUNK));
-      total += deleted;
-      if (deleted < PRUNE_CHUNK) return total;
+  async pruneRevokedUnfilled(
+    userIds: readonly bigint[],
+    before: number,
+    slices: SliceOptions,
+  ): Promise<PruneResult> {
+    const cutoff = toMillis(before);
+    const results: PruneResult[] = [];
+    // why: one account at a time, so each slice is a range of the partial index in its order.
+    for (const userId of userIds) {
+      results.push(
+        await pruneInSlices(
+          (limit) => repo.deleteRevokedUnfilled(this.#deps.db, userId, cutoff, limit),
+          slices,
+        ),
+      );
     }
+    return addPrunes(...results);
   }
 
   /** Cancels every open order of the caller (on one market or all); answers how many it cancelled. */

@@ -22,6 +22,17 @@ export interface DeliveryPeriodsTable {
 export type ContractStatusValue = 'opening' | 'open' | 'settling' | 'settled' | 'closed';
 export type ContractResultValue = 'win' | 'loss' | 'draw' | 'refund';
 
+/** The house's delivery result per UTC day (start, unix ms), market, funding and result. */
+export interface DeliveryPnlDaysTable {
+  day: bigint;
+  symbol: string;
+  funding: string;
+  result: string;
+  count: bigint;
+  amount: bigint;
+  profit: bigint;
+}
+
 export interface DeliveryContractsTable {
   id: Generated<bigint>;
   user_id: bigint;

@@ -31,6 +31,18 @@ export interface PostingsTable {
   balance_after: bigint;
 }
 
+/** One run of the routine ledger check: the postings it verified, and how it ended. */
+export interface LedgerChecksTable {
+  id: Generated<bigint>;
+  read_at: bigint;
+  from_posting_id: bigint;
+  through_posting_id: bigint;
+  ok: bigint | null;
+  verified_through: bigint | null;
+  finished_at: bigint | null;
+  problems: Generated<string>;
+}
+
 /** A manual adjustment above the approval threshold, waiting for a second staff member. */
 export interface AdjustmentRequestsTable {
   id: Generated<bigint>;

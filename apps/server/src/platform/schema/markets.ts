@@ -59,7 +59,10 @@ export interface IndexSourceMappingsTable {
   updated_by: bigint;
 }
 
-/** Index candles per interval (`1m` … `1d`), `t` the bucket's open time; kept when ticks are pruned. */
+/**
+ * Index candles per interval (`1m` … `1d`), `t` the bucket's open time; kept when ticks are pruned,
+ * the fine ones (1m, 5m, 15m) until their own retention, the coarse ones for good.
+ */
 export interface IndexCandlesTable {
   symbol: string;
   interval: string;
