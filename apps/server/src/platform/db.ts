@@ -436,6 +436,16 @@ export function executeSql<R>(db: Db, text: string, parameters: readonly unknown
   return db.executeQuery<R>(CompiledQuery.raw(statement, [...parameters]));
 }
 
+/**
+ * The users a slice of work reads: ids in (after, through]. The ledger check compares reserved
+ * balances with open reservations a slice of users at a time, each on its own snapshot (the
+ * comparison is per user, so slices taken at different moments still compare like with like).
+ */
+export interface UserRange {
+  after: bigint;
+  through: bigint;
+}
+
 /** Whether `db` runs on PostgreSQL (a transaction answers for the store it runs on). */
 export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,6 +1,6 @@
 import { LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db.ts';
+import type { Db, UserRange } from '../../platform/db.ts';
 import type {
   ContractResultValue,
   ContractStatusValue,
@@ -245,10 +245,12 @@ export async function settleContract(
 }
 
 /** Per user, the amounts of open (and settling) contracts of one funding: what is held for them. */
-export function sumOpenByUser(db: Db, funding: 'real' | 'trial') {
+export function sumOpenByUser(db: Db, funding: 'real' | 'trial', users: UserRange) {
   return db
     .selectFrom('delivery_contracts')
     .select(['user_id', sql<bigint>`cast(sum(amount) as bigint)`.as('total')])
+    .where('user_id', '>', users.after)
+    .where('user_id', '<=', users.through)
     .where('funding', '=', funding)
     .where('status', 'in', LIVE_CONTRACT_STATUSES)
     .groupBy('user_id')
@@ -516,10 +518,12 @@ export function listExpiredActiveGrants(db: Db, now: Millis, limit: number) {
 }
 
 /** Per user, what is left of their active grants: what their trial money must hold. */
-export function sumActiveRemainingByUser(db: Db) {
+export function sumActiveRemainingByUser(db: Db, users: UserRange) {
   return db
     .selectFrom('trial_grants')
     .select(['user_id', sql<bigint>`cast(sum(remaining) as bigint)`.as('total')])
+    .where('user_id', '>', users.after)
+    .where('user_id', '<=', users.through)
     .where('status', '=', 'active')
     .groupBy('user_id')
     .execute();
@@ -638,10 +642,12 @@ export async function expireTrialProfit(db: Db, id: bigint, amount: bigint): Pro
 }
 
 /** Per user, the trial profit still locked in their grants: what their `trial_profit` must hold. */
-export function sumLockedProfitByUser(db: Db) {
+export function sumLockedProfitByUser(db: Db, users: UserRange) {
   return db
     .selectFrom('trial_grants')
     .select(['user_id', sql<bigint>`cast(sum(profit_locked) as bigint)`.as('total')])
+    .where('user_id', '>', users.after)
+    .where('user_id', '<=', users.through)
     .where('profit_locked', '>', 0n)
     .groupBy('user_id')
     .execute();

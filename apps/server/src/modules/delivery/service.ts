@@ -98,22 +98,22 @@ export class DeliveryService {
     const { ledger } = deps;
     const byUser = (rows: { user_id: bigint; total: bigint }[]) =>
       rows.map((row) => ({ userId: row.user_id, asset: USDT, amount: BigInt(row.total) }));
-    ledger.addReservationSource(RESERVATIONS.real, async (db) =>
-      byUser(await repo.sumOpenByUser(db, 'real')),
+    ledger.addReservationSource(RESERVATIONS.real, async (db, users) =>
+      byUser(await repo.sumOpenByUser(db, 'real', users)),
     );
     ledger.addReservationSource(
       RESERVATIONS.trialContracts,
-      async (db) => byUser(await repo.sumOpenByUser(db, 'trial')),
+      async (db, users) => byUser(await repo.sumOpenByUser(db, 'trial', users)),
       'trial_frozen',
     );
     ledger.addReservationSource(
       RESERVATIONS.trialGrants,
-      async (db) => byUser(await repo.sumActiveRemainingByUser(db)),
+      async (db, users) => byUser(await repo.sumActiveRemainingByUser(db, users)),
       'trial',
     );
     ledger.addReservationSource(
       RESERVATIONS.trialProfit,
-      async (db) => byUser(await repo.sumLockedProfitByUser(db)),
+      async (db, users) => byUser(await repo.sumLockedProfitByUser(db, users)),
       'trial_profit',
     );
   }

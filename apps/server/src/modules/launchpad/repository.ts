@@ -1,5 +1,5 @@
 import { type Insertable, sql } from 'kysely';
-import type { Db } from '../../platform/db.ts';
+import type { Db, UserRange } from '../../platform/db.ts';
 import type {
   AgentStatus,
   LpProjectStatus,
@@ -200,7 +200,7 @@ export function listDueReleases(db: Db, now: Millis, limit: number) {
 }
 
 /** Open reservations: pro-rata commitments (quote, `frozen`) and allocations not yet released (`locked`). */
-export async function sumByUser(db: Db, status: 'committed' | 'locked') {
+export async function sumByUser(db: Db, status: 'committed' | 'locked', users: UserRange) {
   const amount =
     status === 'committed' ? sql<string>`sum(lp_records.committed)` : sql<string>`sum(lp_records.quantity)`;
   const asset = status === 'committed' ? 'lp_projects.quote' : 'lp_projects.coin';
@@ -209,6 +209,8 @@ export async function sumByUser(db: Db, status: 'committed' | 'locked') {
     .innerJoin('lp_projects', 'lp_projects.id', 'lp_records.project_id')
     .select(['lp_records.user_id', sql<string>`${sql.ref(asset)}`.as('asset'), amount.as('total')])
     .where('lp_records.status', '=', status)
+    .where('lp_records.user_id', '>', users.after)
+    .where('lp_records.user_id', '<=', users.through)
     .groupBy(['lp_records.user_id', sql.ref(asset)])
     .execute();
   return rows.map((r) => ({ userId: r.user_id, asset: r.asset, amount: BigInt(r.total ?? 0) }));

@@ -38,8 +38,14 @@ export class LaunchpadService {
   constructor(deps: LaunchpadDeps) {
     this.#deps = deps;
     this.agents = new AgentService({ ...deps, rewards: this });
-    deps.ledger.addReservationSource(RESERVATIONS.commitments, (db) => repo.sumByUser(db, 'committed'));
-    deps.ledger.addReservationSource(RESERVATIONS.locked, (db) => repo.sumByUser(db, 'locked'), 'locked');
+    deps.ledger.addReservationSource(RESERVATIONS.commitments, (db, users) =>
+      repo.sumByUser(db, 'committed', users),
+    );
+    deps.ledger.addReservationSource(
+      RESERVATIONS.locked,
+      (db, users) => repo.sumByUser(db, 'locked', users),
+      'locked',
+    );
   }
 
   // --- customer ----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, executeSql, placeholderRows, repeated } from '../../platform/db.ts';
+import { type Db, executeSql, placeholderRows, repeated, type UserRange } from '../../platform/db.ts';
 import type { Millis } from '../../platform/schema.ts';
 
 /** Queries of the ledger's tables (this module alone writes them): plain functions of a db or transaction. */
@@ -321,7 +321,7 @@ export function sumBalancesByAssetAndKind(db: Db) {
  * Every user balance of one kind other than zero (e.g. `frozen`), per asset: by the partial index
  * on non-zero balances, so it reads the accounts that hold something, not every account.
  */
-export function listHeldBalancesOfKind(db: Db, kind: string) {
+export function listHeldBalancesOfKind(db: Db, kind: string, users: UserRange) {
   return (
     db
       .selectFrom('ledger_accounts')
@@ -330,7 +330,8 @@ export function listHeldBalancesOfKind(db: Db, kind: string) {
       // why: a literal, not a parameter: the planner uses the partial index only for a condition it
       // can see is the index's own (with `balance <> ?` it read all 1.2 M accounts of a year).
       .where('balance', '<>', sql.lit(0n))
-      .where('user_id', 'is not', null)
+      .where('user_id', '>', users.after)
+      .where('user_id', '<=', users.through)
       .execute()
   );
 }

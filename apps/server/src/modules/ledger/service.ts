@@ -1,6 +1,6 @@
 import { AppError } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
-import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import { type Db, isUniqueViolation, type UserRange } from '../../platform/db.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import { type CheckOptions, LedgerChecker, type LedgerRun } from './check.ts';
 import * as repo from './repository.ts';
@@ -112,7 +112,14 @@ export interface StatementLine {
  * Open reservations of one source (e.g. pending withdrawals): what each user's balance of the
  * source's kind (`frozen` unless said otherwise) must hold.
  */
-export type ReservationSource = (db: Db) => Promise<{ userId: bigint; asset: string; amount: bigint }[]>;
+/**
+ * The open reservations of the users in `users` (ids in (after, through]), per user and asset: a
+ * source must read those users' alone, since the check compares them a slice of users at a time.
+ */
+export type ReservationSource = (
+  db: Db,
+  users: UserRange,
+) => Promise<{ userId: bigint; asset: string; amount: bigint }[]>;
 
 const ASSET_RE = /^[A-Z0-9]{1,16}$/;
 

@@ -1,5 +1,5 @@
 import { type Insertable, sql } from 'kysely';
-import type { Db } from '../../platform/db.ts';
+import type { Db, UserRange } from '../../platform/db.ts';
 import type { Millis, MiningProductsTable } from '../../platform/schema.ts';
 
 export type ProductRow = NonNullable<Awaited<ReturnType<typeof findProduct>>>;
@@ -242,11 +242,13 @@ export function listUserRevenues(db: Db, userId: bigint, limit: number, offset: 
 }
 
 /** Unreleased output per user and coin: what each user's `mining` balance must hold. */
-export async function unreleasedByUser(db: Db) {
+export async function unreleasedByUser(db: Db, users: UserRange) {
   const rows = await db
     .selectFrom('mining_revenues')
     .select(['user_id', 'coin', sql<string>`sum(amount)`.as('total')])
     .where('released_at', 'is', null)
+    .where('user_id', '>', users.after)
+    .where('user_id', '<=', users.through)
     .groupBy(['user_id', 'coin'])
     .execute();
   return rows.map((r) => ({ userId: r.user_id, asset: r.coin, amount: BigInt(r.total ?? 0) }));

@@ -120,7 +120,7 @@ export class MiningService {
 
   constructor(deps: MiningDeps) {
     this.#deps = deps;
-    deps.ledger.addReservationSource(RESERVATION, (db) => repo.unreleasedByUser(db), 'mining');
+    deps.ledger.addReservationSource(RESERVATION, (db, users) => repo.unreleasedByUser(db, users), 'mining');
   }
 
   // --- staff ------------------------------------------------------------------------------------------

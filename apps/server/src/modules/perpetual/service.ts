@@ -148,24 +148,28 @@ export class PerpService {
     });
     // why: the ledger checks that users' held and margin balances equal what the orders and
     // positions here say they are.
-    deps.ledger.addReservationSource('perp_orders', async (db) => {
+    deps.ledger.addReservationSource('perp_orders', async (db, users) => {
       const rows = await db
         .selectFrom('perp_orders')
         .innerJoin('perp_markets', 'perp_markets.symbol', 'perp_orders.symbol')
         .select(['perp_orders.user_id', 'perp_markets.quote', 'perp_orders.hold'])
         .where('perp_orders.state', 'in', repo.OPEN_STATES)
         .where('perp_orders.hold', '>', 0n)
+        .where('perp_orders.user_id', '>', users.after)
+        .where('perp_orders.user_id', '<=', users.through)
         .execute();
       return rows.map((r) => ({ userId: r.user_id, asset: r.quote, amount: r.hold }));
     });
     deps.ledger.addReservationSource(
       'perp_positions',
-      async (db) => {
+      async (db, users) => {
         const rows = await db
           .selectFrom('perp_positions')
           .innerJoin('perp_markets', 'perp_markets.symbol', 'perp_positions.symbol')
           .select(['perp_positions.user_id', 'perp_markets.quote', 'perp_positions.margin'])
           .where('perp_positions.margin', '>', 0n)
+          .where('perp_positions.user_id', '>', users.after)
+          .where('perp_positions.user_id', '<=', users.through)
           .execute();
         return rows.map((r) => ({ userId: r.user_id, asset: r.quote, amount: r.margin }));
       },

@@ -185,7 +185,7 @@ export class ReservesService {
     const existing = await repo.findSnapshotAt(db, toMillis(takenAt));
     if (existing && existing.root !== '') return existing.id;
     // why: the routine check since its last run (every account, the postings since, the
-    // reservations on one snapshot), not a second read of the whole ledger.
+    // reservations a slice of users at a time), not a second read of the whole ledger.
     const check = await ledger.verify();
     if (!check.ok)
       throw new Error(`the ledger's invariants do not hold: ${check.problems.slice(0, 3).join('; ')}`);

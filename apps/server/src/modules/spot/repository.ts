@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, executeSql, placeholderRows, repeated } from '../../platform/db.ts';
+import { type Db, executeSql, placeholderRows, repeated, type UserRange } from '../../platform/db.ts';
 import type {
   Millis,
   SpotMarketsTable,
@@ -345,7 +345,10 @@ export function listUserOrders(
 }
 
 /** Per user and coin, what open orders hold (the ledger's reservation check). */
-export async function sumHeldByUser(db: Db): Promise<{ user_id: bigint; asset: string; total: bigint }[]> {
+export async function sumHeldByUser(
+  db: Db,
+  users: UserRange,
+): Promise<{ user_id: bigint; asset: string; total: bigint }[]> {
   // why: `entrusted` is a literal, not a parameter: the partial index of resting orders
   // (`spot_orders_held_idx`) serves only a query whose condition the planner sees is its own, and
   // a plan made before a parameter's value is known (PostgreSQL's generic plan) cannot see it.
@@ -353,6 +356,8 @@ export async function sumHeldByUser(db: Db): Promise<{ user_id: bigint; asset: s
     .selectFrom('spot_orders')
     .select(['user_id', 'hold_asset as asset', sql<bigint>`cast(sum(held) as bigint)`.as('total')])
     .where('status', '=', sql.lit('entrusted'))
+    .where('user_id', '>', users.after)
+    .where('user_id', '<=', users.through)
     .groupBy(['user_id', 'hold_asset'])
     .execute();
 }

@@ -148,8 +148,8 @@ export class SpotService {
 
   constructor(deps: SpotDeps) {
     this.#deps = deps;
-    deps.ledger.addReservationSource(RESERVATIONS, async (db) =>
-      (await repo.sumHeldByUser(db)).map((row) => ({
+    deps.ledger.addReservationSource(RESERVATIONS, async (db, users) =>
+      (await repo.sumHeldByUser(db, users)).map((row) => ({
         userId: row.user_id,
         asset: row.asset,
         amount: BigInt(row.total),

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db.ts';
+import type { Db, UserRange } from '../../platform/db.ts';
 import type { DepositStatus, Millis, WithdrawalStatus } from '../../platform/schema.ts';
 
 /**
@@ -234,11 +234,13 @@ export async function markWithdrawalNotified(db: Db, id: bigint, at: Millis): Pr
 }
 
 /** Amount plus fee of every withdrawal under review, per user and coin: what `frozen` must hold. */
-export async function sumPendingWithdrawals(db: Db) {
+export async function sumPendingWithdrawals(db: Db, users: UserRange) {
   return db
     .selectFrom('withdrawals')
     .select(['user_id', 'coin', sql<bigint>`cast(sum(amount + fee) as bigint)`.as('total')])
     .where('status', '=', 'review')
+    .where('user_id', '>', users.after)
+    .where('user_id', '<=', users.through)
     .groupBy(['user_id', 'coin'])
     .execute();
 }

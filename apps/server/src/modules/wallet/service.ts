@@ -53,8 +53,8 @@ export class WalletService {
 
   constructor(deps: WalletDeps) {
     this.#deps = deps;
-    deps.ledger.addReservationSource(WITHDRAWAL_RESERVATIONS, async (db) => {
-      const rows = await repo.sumPendingWithdrawals(db);
+    deps.ledger.addReservationSource(WITHDRAWAL_RESERVATIONS, async (db, users) => {
+      const rows = await repo.sumPendingWithdrawals(db, users);
       return rows.map((row) => ({ userId: row.user_id, asset: row.coin, amount: BigInt(row.total) }));
     });
   }
