@@ -86,11 +86,20 @@ describe('numbers typed the way the page shows them (de-DE, tr-TR), with the mar
       expect(start).toMatch(/^\d{1,3}(\.\d{3})*(,\d+)?$/);
 
       // a bid level of the maker, read as the book shows it (grouped with dots, a decimal comma)
-      const row = page.locator('[data-testid="book-bids"] [data-price]').first();
-      const priceText = (await row.locator('.book-price').textContent()) ?? '';
-      const qtyText = (await row.locator('.book-qty').textContent()) ?? '';
+      // why: read in one go: the maker requotes while the page is read, and a row's text and its
+      // price attribute read a moment apart could belong to two different levels.
+      const level = await page
+        .locator('[data-testid="book-bids"] [data-price]')
+        .first()
+        .evaluate((el) => ({
+          price: el.querySelector('.book-price')?.textContent ?? '',
+          qty: el.querySelector('.book-qty')?.textContent ?? '',
+          atoms: el.getAttribute('data-price') ?? '',
+        }));
+      const priceText = level.price;
+      const qtyText = level.qty;
       expect(priceText).toMatch(/^\d{1,3}\.\d{3}(\.\d{3})*,\d{2}$/);
-      expect(toAtoms(dotGrouped(priceText))).toBe(toAtoms((await row.getAttribute('data-price')) ?? ''));
+      expect(toAtoms(dotGrouped(priceText))).toBe(toAtoms(level.atoms));
 
       await input(page, 'order-price').fill(priceText);
       await input(page, 'order-qty').fill(qtyText);
