@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
 import { summarizeSettled } from '../src/modules/delivery/repository.ts';
-import { advance, indexTick, newTrader, placeOpen } from './delivery-harness.ts';
+import { advance, deliveryOf, indexTick, newTrader, place, placeOpen } from './delivery-harness.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 
@@ -119,6 +119,54 @@ describe.each(DIALECTS)("the house's delivery result per day on $name", ({ name,
         }),
         { numRuns: propertyRuns(60) },
       );
+    },
+  );
+
+  it.skipIf(skip)(
+    'counts each contract once when settlement runs on several workers at the same moment',
+    async () => {
+      const db = server.app.ctx.store.db;
+      const user = await newTrader(server);
+      await indexTick(server, 'BTCUSDT', '70000');
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const placed = await place(server, user.token, {
+          amount: '10',
+          direction: i % 2 === 0 ? 'up' : 'down',
+        });
+        expect(placed.code).toBe(1000);
+        ids.push(placed.data.id as string);
+      }
+      // why: one opening tick for all, then one closing tick: every contract is due at once.
+      const opened = server.clock.now() + 1;
+      await indexTick(server, 'BTCUSDT', '70000', opened);
+      await advance(server, 1000);
+      await indexTick(server, 'BTCUSDT', '70050', opened + 60_500);
+      await server.clock.advance(62_000);
+      await Promise.all(Array.from({ length: 6 }, () => deliveryOf(server).service.runSettlement()));
+
+      const rows = await db
+        .selectFrom('delivery_contracts')
+        .select(['symbol', 'funding', 'result', 'amount', 'profit', 'settled_at', 'status'])
+        .where('id', 'in', ids.map(BigInt))
+        .execute();
+      expect(rows.map((r) => r.status)).toEqual(Array(12).fill('settled'));
+      const day = (rows[0]?.settled_at as bigint) - ((rows[0]?.settled_at as bigint) % BigInt(DAY));
+      const all = await db
+        .selectFrom('delivery_contracts')
+        .select(['symbol', 'funding', 'result', 'amount', 'profit', 'settled_at'])
+        .where('status', 'in', ['settled', 'closed'])
+        .execute();
+      const kept = await db.selectFrom('delivery_pnl_days').selectAll().where('day', '=', day).execute();
+      expect(
+        kept.map((k) => `${k.symbol}|${k.funding}|${k.result} ${k.count} ${k.amount} ${k.profit}`).sort(),
+      ).toEqual(
+        grouped(
+          all.filter((c) => (c.settled_at as bigint) - ((c.settled_at as bigint) % BigInt(DAY)) === day),
+        ),
+      );
+      expect(kept.find((k) => k.result === 'win')?.count).toBe(6n);
+      expect(kept.find((k) => k.result === 'loss')?.count).toBe(6n);
     },
   );
 });

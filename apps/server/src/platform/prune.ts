@@ -1,4 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Db } from './db.ts';
+import type { Millis } from './schema.ts';
 
 /** How a prune goes: the most rows one slice deletes, and who hears of each slice. */
 export interface SliceOptions {
@@ -51,4 +53,26 @@ export function addPrunes(...results: PruneResult[]): PruneResult {
     deleted: 0,
     slices: 0,
   });
+}
+
+/** Tables pruned by age alone: an `id` key and an index on `created_at`. */
+type AgedTable = 'sessions' | 'login_logs' | 'mail_outbox';
+
+/**
+ * Deletes up to `limit` of the oldest rows of `table` created before `before`, found through its
+ * `created_at` index; answers how many (a slice for {@link pruneInSlices}).
+ */
+export async function deleteOldestCreatedBefore(
+  db: Db,
+  table: AgedTable,
+  before: Millis,
+  limit: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom(table)
+    .where('id', 'in', (qb) =>
+      qb.selectFrom(table).select('id').where('created_at', '<', before).orderBy('created_at').limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

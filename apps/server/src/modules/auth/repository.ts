@@ -43,22 +43,6 @@ export function listLoginLogs(db: Db, userId: bigint, limit = 20, offset = 0) {
     .execute();
 }
 
-/** Deletes up to `limit` of the oldest login records made before `before` (the `created_at` index); answers how many. */
-export async function deleteLoginLogsBefore(db: Db, before: Millis, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('login_logs')
-    .where('id', 'in', (qb) =>
-      qb
-        .selectFrom('login_logs')
-        .select('id')
-        .where('created_at', '<', before)
-        .orderBy('created_at')
-        .limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 /** Whether the user has signed in successfully from `device` before (any address). */
 export async function hasSucceededFrom(
   db: Db,

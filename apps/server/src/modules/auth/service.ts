@@ -3,7 +3,12 @@ import type { AuthContext, ClientInfo } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
-import { type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
+import {
+  deleteOldestCreatedBefore,
+  type PruneResult,
+  pruneInSlices,
+  type SliceOptions,
+} from '../../platform/prune.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { Notifier } from '../notices/service.ts';
@@ -140,7 +145,10 @@ export class AuthService {
   /** Retention: deletes, in bounded slices, login records older than `retentionMs`. */
   pruneLoginLogs(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
     const before = toMillis(this.#deps.clock.now() - retentionMs);
-    return pruneInSlices((limit) => repo.deleteLoginLogsBefore(this.#deps.db, before, limit), slices);
+    return pruneInSlices(
+      (limit) => deleteOldestCreatedBefore(this.#deps.db, 'login_logs', before, limit),
+      slices,
+    );
   }
 
   /**

@@ -2,7 +2,12 @@ import { type Locale, normalizeLocale } from '@bourse/i18n';
 import { translateServer } from '@bourse/i18n/server';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
-import { type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
+import {
+  deleteOldestCreatedBefore,
+  type PruneResult,
+  pruneInSlices,
+  type SliceOptions,
+} from '../../platform/prune.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -118,20 +123,7 @@ export class MailService {
   prune(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
     const { db, clock } = this.#deps;
     const before = toMillis(clock.now() - retentionMs);
-    return pruneInSlices(async (limit) => {
-      const result = await db
-        .deleteFrom('mail_outbox')
-        .where('id', 'in', (qb) =>
-          qb
-            .selectFrom('mail_outbox')
-            .select('id')
-            .where('created_at', '<', before)
-            .orderBy('created_at')
-            .limit(limit),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    }, slices);
+    return pruneInSlices((limit) => deleteOldestCreatedBefore(db, 'mail_outbox', before, limit), slices);
   }
 
   async #outbox(recipient: string | undefined, limit = 100) {

@@ -1,5 +1,4 @@
 import type { Db } from '../../platform/db.ts';
-import type { Millis } from '../../platform/schema.ts';
 import { SessionStore } from '../../platform/session-store.ts';
 
 /**
@@ -23,23 +22,4 @@ export function findLiveSession(db: Db, tokenHash: string) {
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.revoked_at', 'is', null)
     .executeTakeFirst();
-}
-
-/**
- * Deletes up to `limit` of the oldest sessions opened before `before`, found through the
- * `created_at` index; answers how many.
- */
-export async function deleteSessionsOpenedBefore(db: Db, before: Millis, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('sessions')
-    .where('id', 'in', (qb) =>
-      qb
-        .selectFrom('sessions')
-        .select('id')
-        .where('created_at', '<', before)
-        .orderBy('created_at')
-        .limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

@@ -3,7 +3,12 @@ import type { AuthContext, Authenticator, ClientInfo } from '../../platform/auth
 import type { Clock } from '../../platform/clock.ts';
 import { newToken, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
-import { type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
+import {
+  deleteOldestCreatedBefore,
+  type PruneResult,
+  pruneInSlices,
+  type SliceOptions,
+} from '../../platform/prune.ts';
 import {
   isSessionExpired,
   SESSION_TOUCH_INTERVAL_MS,
@@ -151,7 +156,7 @@ export class SessionsService implements Authenticator {
    */
   prune(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
     const before = toMillis(this.#clock.now() - this.#policy.maxAgeMs - retentionMs);
-    return pruneInSlices((limit) => repo.deleteSessionsOpenedBefore(this.#db, before, limit), slices);
+    return pruneInSlices((limit) => deleteOldestCreatedBefore(this.#db, 'sessions', before, limit), slices);
   }
 
   /** Ends every other session of the user, inside the caller's transaction. */
