@@ -190,17 +190,25 @@ async function median(run: () => Promise<unknown>): Promise<number> {
   );
 }
 
-/** The deep pages: about nine tenths of the way down the year's lists at this scale. */
+/**
+ * The back office's deep pages: about nine tenths of the way down the year's lists at this scale.
+ * (The customer's lists page by cursor: their deep pages are asked below an id, see `measure`.)
+ */
 function deepPages(report: SeedYearReport) {
   const page = (rows: number, size = 20) => Math.max(2, Math.min(10_000, Math.floor((rows * 0.9) / size)));
-  const activeOrders = Math.round(100_000 * report.scale);
-  const activeContracts = Math.round(100_000 * report.scale);
   return {
-    myTrades: page(activeOrders * 0.94),
-    myContracts: page(activeContracts),
     deposits: page(report.counts.deposits ?? 0),
     contracts: page(report.counts.delivery_contracts ?? 0),
   };
+}
+
+/**
+ * A cursor about nine tenths of the way down a customer's list, newest first: the year's rows are
+ * spread evenly over its ids, so a tenth of the first page's last id is as deep as the ninth tenth
+ * of the rows (at least 1: the fresh store's lists are short).
+ */
+function deepCursor(firstPage: { list: { id: string }[] }): number {
+  return Math.max(1, Math.floor(Number(firstPage.list.at(-1)?.id ?? 1) * 0.1));
 }
 
 async function measure(
@@ -255,16 +263,20 @@ async function measure(
 
     const firstBills = await api('/user/mybill');
     const lastId = Number(firstBills.list.at(-1)?.id ?? 1);
+    // why: the customer's lists page by `before` (page numbers stop 1,000 rows down); the deep
+    // pages are asked below an id as far down as the page numbers reached before.
+    const deepTrades = deepCursor(await api('/Trade/mytrades'));
+    const deepSettled = deepCursor(await api('/Contract/ctbill', { status: 'settled' }));
     const calls: [string, () => Promise<unknown>][] = [
       ['bills, first page', () => api('/user/mybill')],
       ['bills, deep page', () => api('/user/mybill', { before: Math.max(1, Math.floor(lastId * 0.05)) })],
       ['spot candles 1m', () => api('/Market/candles', { symbol: 'BTCUSDT', interval: '1m' })],
       ['spot candles 1d', () => api('/Market/candles', { symbol: 'BTCUSDT', interval: '1d' })],
       ['my trades, first page', () => api('/Trade/mytrades')],
-      ['my trades, deep page', () => api('/Trade/mytrades', { page: deep.myTrades })],
+      ['my trades, deep page', () => api('/Trade/mytrades', { before: deepTrades })],
       [
         'contracts settled, deep page',
-        () => api('/Contract/ctbill', { status: 'settled', page: deep.myContracts }),
+        () => api('/Contract/ctbill', { status: 'settled', before: deepSettled }),
       ],
       ['contracts, open tab', () => api('/Contract/ctbill', { status: 'open' })],
       ['spot tickers', () => api('/Market/spottickers')],

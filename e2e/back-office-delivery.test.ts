@@ -87,7 +87,7 @@ describe('back office: delivery contracts (desktop, demo markets)', () => {
 
     // the dashboard shows what /readyz reports: with the feed running, every check is ok
     const health = staff.locator('.ant-card', { hasText: adminText('dashboard.health') });
-    for (const name of ['database', 'bus', 'feed', 'ledger']) {
+    for (const name of ['database', 'bus', 'feed', 'ledger', 'markets']) {
       const check = health
         .locator('tr', { hasText: adminText(`dashboard.checks.${name}`) })
         .locator('.ant-tag');

@@ -11,7 +11,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { SpotCandles } from '../../apps/server/src/modules/spot/candles.ts';
 import { hashPassword } from '../../apps/server/src/platform/crypto.ts';
+import { openDb } from '../../apps/server/src/platform/db.ts';
 import { Agenda, randomFrom, SeedBooks, type SeedContext } from './seed-books.ts';
 import { type Market, PriceModel } from './seed-prices.ts';
 import { openSeedWriter, type SeedWriter } from './seed-store.ts';
@@ -106,6 +108,7 @@ export async function seedYear(options: SeedYearOptions): Promise<SeedYearReport
     await writer.setBalances(seeder.books.balances());
     await writer.finish(log);
     log(`indexes, balances and statistics in ${((Date.now() - writing) / 1000).toFixed(1)} s`);
+    await foldSpotCandles({ dataDir, databaseUrl }, log);
     const report: SeedYearReport = {
       scale,
       seconds: (Date.now() - started) / 1000,
@@ -117,6 +120,27 @@ export async function seedYear(options: SeedYearOptions): Promise<SeedYearReport
     return report;
   } finally {
     await writer.close();
+  }
+}
+
+/**
+ * Folds the year's spot trades into the markets' stored candles, as the platform's job does while
+ * they trade (through the platform's own fold).
+ */
+export async function foldSpotCandles(
+  where: { dataDir: string; databaseUrl?: string },
+  log: (line: string) => void,
+): Promise<void> {
+  const started = Date.now();
+  const store = openDb(where);
+  try {
+    const candles = new SpotCandles({ db: store.db, clock: { now: () => Date.now() } });
+    let folded = 0;
+    for (const { symbol } of await store.db.selectFrom('spot_markets').select('symbol').execute())
+      folded += await candles.foldAll(symbol);
+    log(`spot candles of ${folded} trades in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await store.close();
   }
 }
 

@@ -23,6 +23,7 @@ import type { Scheduler } from './platform/scheduler.ts';
 import type { WsGateway } from './platform/ws-gateway.ts';
 import type { Readiness } from './readiness.ts';
 import type { Retention } from './retention.ts';
+import type { MarketsWarmUp } from './warm-up.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -43,6 +44,11 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go (stdout when absent); tests capture them in memory. */
   logStream?: LoggerSettings['stream'];
+  /**
+   * Resolve before the markets' books are loaded; the caller starts `ctx.warmUp` (the server does
+   * once it listens). Otherwise `buildApp` resolves once they are loaded.
+   */
+  serveWhileWarming?: boolean;
 }
 
 export interface AppContext {
@@ -83,6 +89,8 @@ export interface AppContext {
   backups?: BackupsModule;
   /** The retention job of the operational tables and its last run's result. */
   retention?: Retention;
+  /** Loads the markets' books and market data (`buildApp` waits for it unless told not to). */
+  warmUp?: MarketsWarmUp;
 }
 
 declare module 'fastify' {

@@ -45,7 +45,6 @@ import { registerSessionsModule } from './modules/sessions/module.ts';
 import { registerSettingsModule } from './modules/settings/module.ts';
 import { spotAdminRoutes } from './modules/spot/admin-routes.ts';
 import { SpotBackOffice } from './modules/spot/back-office.ts';
-import { startSpotMarketData } from './modules/spot/market-data.ts';
 import { registerSpotModule } from './modules/spot/module.ts';
 import { registerStaffHook } from './modules/staff/hook.ts';
 import { registerStaffModule } from './modules/staff/module.ts';
@@ -66,7 +65,6 @@ import { KeyedHash } from './platform/keyed-hash.ts';
 import { createLoggerOptions, logDemoMode, registerRequestLog } from './platform/logging.ts';
 import { registerMetrics } from './platform/metrics.ts';
 import { migrateToLatest } from './platform/migrate.ts';
-import { NatsBus } from './platform/nats-bus.ts';
 import { registerApiDocument } from './platform/openapi.ts';
 import { openLimitStore } from './platform/rate-limit.ts';
 import { Scheduler } from './platform/scheduler.ts';
@@ -84,6 +82,7 @@ import { WsGateway } from './platform/ws-gateway.ts';
 import { Readiness, registerHealthRoutes } from './readiness.ts';
 import { Retention } from './retention.ts';
 import { seedDemo } from './seed.ts';
+import { MarketsWarmUp } from './warm-up.ts';
 
 export type { BuildOptions };
 
@@ -146,9 +145,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   const onBusError = (error: unknown, event: { subject: string; seq: bigint }) =>
     app.log.error({ err: error, subject: event.subject, seq: String(event.seq) }, 'bus subscriber failed');
-  // why: NATS_URL switches the bus to JetStream for several nodes; unset is the in-process bus.
+  // why: NATS_URL switches the bus to JetStream for several nodes (its client is loaded only then);
+  // unset is the in-process bus.
+  const nats = { url: config.natsUrl ?? '', prefix: config.natsPrefix, clock, onError: onBusError };
   const bus: Bus = config.natsUrl
-    ? await NatsBus.connect({ url: config.natsUrl, prefix: config.natsPrefix, clock, onError: onBusError })
+    ? await (await import('./platform/nats-bus.ts')).NatsBus.connect(nats)
     : new MemoryBus({ clock, onError: onBusError });
   const scheduler = new Scheduler({
     clock,
@@ -320,7 +321,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         price_source: feed.source,
       }),
     });
-    registerSecurityModule(api, {
+    const security = registerSecurityModule(api, {
       db,
       clock,
       users,
@@ -427,6 +428,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       termsGate,
       platformHalt: halt,
       node,
+      scheduler,
     };
     const spot = registerSpotModule(api, {
       ...trading,
@@ -494,6 +496,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       launchpad,
       mining,
       sessions,
+      security,
     };
   });
   ctx.wallet = modules.wallet;
@@ -559,7 +562,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
   });
   ctx.backups = backups;
-  ctx.retention = new Retention(ctx, { ...modules, notices: modules.notices.service, mail });
+  const warmUp = new MarketsWarmUp({
+    spot: modules.spot,
+    perpetual: modules.perpetual,
+    bus,
+    gateway,
+    clock,
+    pricing: options.startFeed !== false,
+    thenStart: () => {
+      if (!config.marketMaker || !(options.startMarketMaker ?? options.startFeed !== false)) return;
+      marketMaker.start({ demoTraders: config.demo });
+      if (config.demo) modules.perpetual.startMaker(2 * config.feedIntervalMs);
+    },
+    onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
+  });
   const readiness = new Readiness({
     db: store.db,
     bus,
@@ -573,6 +589,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         ? feed.states().map((s) => ({ venue: s.venue, symbol: s.symbol, state: s.state }))
         : [],
     backup: () => backups.check(),
+    markets: () => warmUp.check(),
     halt,
     staleSymbols: () => {
       const now = clock.now();
@@ -614,6 +631,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     firstOwner: config.firstOwner,
     log: app.log,
   });
+  ctx.retention = new Retention(ctx, { ...modules, staff, notices: modules.notices.service, mail });
   // why: the back office, apart from `/apiv`: the staff hook first (every route declares its
   // permission), then the staff's own routes, then each domain's admin routes.
   await app.register(
@@ -641,43 +659,35 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     { prefix: '/admin-api' },
   );
 
-  // why: the books are rebuilt from the open orders before the first request can reach them.
-  await modules.spot.start();
-  await modules.perpetual.start({ pricing: options.startFeed !== false });
   await modules.notices.start();
   await modules.support.start();
-  const spotMarketData = await startSpotMarketData({
-    service: modules.spot,
-    bus,
-    gateway,
-    onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
-  });
   await modules.markets.start({ runFeed: options.startFeed !== false });
   if (options.startSettlement ?? options.startFeed !== false) {
     modules.delivery.start();
+    modules.spot.startCandles();
     modules.reserves.start({ demo: config.demo });
     modules.launchpad.start();
     modules.mining.start();
   }
   if (options.startBackups ?? options.startSettlement ?? options.startFeed !== false) backups.start();
   if (options.startRetention ?? options.startSettlement ?? options.startFeed !== false) ctx.retention.start();
-  if (config.marketMaker && (options.startMarketMaker ?? options.startFeed !== false)) {
-    marketMaker.start({ demoTraders: config.demo });
-    if (config.demo) modules.perpetual.startMaker(2 * config.feedIntervalMs);
-  }
-  await readiness.start();
+  await readiness.start({ firstCheckAfter: warmUp.ended });
   ctx.readiness = readiness;
   registerHealthRoutes(app, readiness, { db: store.db, store: store.dialect, feed: feed.source });
 
   registerAdminApp(app, config.adminDist);
   registerWebApp(app, config.webDist);
+  // why: the books are rebuilt from the open orders before the markets run; the server does it
+  // once it listens, so its first answer does not wait for them (`serveWhileWarming`).
+  ctx.warmUp = warmUp;
+  if (!options.serveWhileWarming) await warmUp.start();
 
   app.addHook('onClose', async () => {
     // why: requests still waiting on a batch were drained with the HTTP server; a batch queued
     // by other work (e.g. a job) still commits before the store closes.
+    await warmUp.stop();
     await modules.spot.stop();
     await modules.perpetual.stop();
-    await spotMarketData.stop();
     await scheduler.stop();
     await readiness.stop();
     await modules.markets.stop();

@@ -26,7 +26,15 @@ export interface SourceStatus {
 export interface ReadinessReport {
   /** The worst of the checks. */
   status: CheckStatus;
-  checks: { database: Check; bus: Check; feed: Check; ledger: Check; backup: Check; halt: Check };
+  checks: {
+    database: Check;
+    bus: Check;
+    feed: Check;
+    ledger: Check;
+    backup: Check;
+    halt: Check;
+    markets: Check;
+  };
   /** Every real index source per market (empty with the simulated feed, or on a node not running it). */
   sources: SourceStatus[];
 }
@@ -60,6 +68,11 @@ export interface ReadinessDeps {
   /** The last scheduled backup's time and result (ok when there is no backup module). */
   backup?: () => Promise<Check>;
   /**
+   * Whether the markets' books and market data are loaded: warming while they load after the
+   * server listens (ok when there are none to load).
+   */
+  markets?: () => Check;
+  /**
    * The platform halt (the halt module): a failed ledger check records one, which stops new
    * business on every node until staff clear it; the report shows the halt that holds.
    */
@@ -73,7 +86,7 @@ export interface ReadinessDeps {
  * What `/readyz` and the back-office dashboard report: the database answers, the bus carries an
  * event round trip, the index feed is fresh, the ledger's invariants held at the last check (a
  * periodic job on every node, in slices that give the event loop back; requests never run it),
- * and no platform halt holds. A failed check halts the platform.
+ * no platform halt holds, and the markets' books are loaded. A failed check halts the platform.
  */
 export class Readiness {
   readonly #deps: ReadinessDeps;
@@ -98,9 +111,10 @@ export class Readiness {
   /**
    * Subscribes and starts the ledger check without waiting for it: on a year of data the first
    * run reads every account, so the node serves first and `/readyz` says the ledger is warming
-   * until it ends ({@link firstCheck}).
+   * until it ends ({@link firstCheck}). It begins once `firstCheckAfter` settles (the markets'
+   * books loaded), so that its reads do not slow the loading of the books the markets wait for.
    */
-  async start(): Promise<void> {
+  async start(options: { firstCheckAfter?: Promise<unknown> } = {}): Promise<void> {
     this.#subscriptions.push(
       await this.#deps.bus.subscribe<{ id: string }>(PROBE_SUBJECT, (event) => {
         this.#waiting.get(event.data.id)?.();
@@ -113,7 +127,10 @@ export class Readiness {
     // time, and tests that move a manual clock must not wait for it.
     this.#timer = setInterval(() => void this.checkLedger(), this.#deps.ledgerCheckEveryMs);
     this.#timer.unref();
-    this.#first = this.checkLedger();
+    this.#first = (options.firstCheckAfter ?? Promise.resolve()).then(
+      () => this.checkLedger(),
+      () => this.checkLedger(),
+    );
   }
 
   /** Settles when the check started with the node has ended (whatever it found). */
@@ -165,7 +182,16 @@ export class Readiness {
       this.#checkHalt(),
     ]);
     const sources = this.#deps.sources?.() ?? [];
-    const checks = { database, bus, feed: this.#checkFeed(sources), ledger: this.#ledger, backup, halt };
+    const markets = this.#deps.markets?.() ?? { status: 'ok', detail: 'no markets here', at: this.#now() };
+    const checks = {
+      database,
+      bus,
+      feed: this.#checkFeed(sources),
+      ledger: this.#ledger,
+      backup,
+      halt,
+      markets,
+    };
     const status = Object.values(checks).reduce<CheckStatus>(
       (worst, check) => (RANK[check.status] > RANK[worst] ? check.status : worst),
       'ok',
@@ -295,8 +321,9 @@ function listed(items: readonly string[]): string {
 /**
  * `/readyz` and `/healthz`. For load balancers and orchestrators, `/readyz` answers 503 only when
  * this node cannot serve (database or bus down); a stale index (down: contracts refused,
- * settlements held), a source down, a ledger check still warming or failed, or the platform halt
- * it records is reported with 200, since the node still serves everything else (cancels and reads).
+ * settlements held), a source down, a ledger check or the markets' books still warming (an order
+ * for a market not loaded yet waits for its book), a failed check, or the platform halt it records
+ * is reported with 200, since the node still serves everything else (cancels and reads).
  */
 export function registerHealthRoutes(
   app: FastifyInstance,

@@ -3,7 +3,9 @@ import type { AuthService } from './modules/auth/service.ts';
 import type { MailService } from './modules/mail/service.ts';
 import type { NoticesService } from './modules/notices/service.ts';
 import type { PerpService } from './modules/perpetual/service.ts';
+import type { SecurityService } from './modules/security/service.ts';
 import type { SessionsService } from './modules/sessions/service.ts';
+import type { StaffService } from './modules/staff/service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { PruneResult, SliceOptions } from './platform/prune.ts';
 import type { LimitStore } from './platform/rate-limit.ts';
@@ -16,9 +18,13 @@ const RETENTION_INTERVAL_MS = 60 * 60_000;
 /** What the job prunes, each through the module that owns the table. */
 export interface RetentionTargets {
   sessions: Pick<SessionsService, 'prune'>;
+  /** The staff module, whose service prunes the staff sessions. */
+  staff: { service: Pick<StaffService, 'prune'> };
   auth: Pick<AuthService, 'pruneLoginLogs'>;
   notices: Pick<NoticesService, 'prune'>;
   mail: Pick<MailService, 'prune'>;
+  /** The e-mail codes' owner. */
+  security: Pick<SecurityService, 'prune'>;
   perpetual: Pick<PerpService, 'prune'>;
 }
 
@@ -33,18 +39,21 @@ export interface RetentionContext {
 /** The tables (or groups of them) one run prunes, in the order it prunes them. */
 export type RetentionPart =
   | 'sessions'
+  | 'staff_sessions'
   | 'login_logs'
   | 'notifications'
   | 'mail_outbox'
+  | 'email_codes'
   | 'perpetual'
   | 'rate_limits';
 
 /**
- * Retention of the operational tables that have no job of their own: sessions, login records,
- * notifications, the mail outbox, the perpetual maker's dead orders and premium samples, and
- * rate-limit rows. (The index history, the spot bots' orders and the proofs of reserves are
- * pruned by their modules' own jobs.) Each part deletes in bounded slices that yield between
- * them; a part that fails does not stop the others. Money records are never pruned.
+ * Retention of the operational tables that have no job of their own: customers' and staff
+ * sessions, login records, notifications, the mail outbox and the e-mail codes, the perpetual
+ * maker's dead orders and premium samples, and rate-limit rows. (The index history, the spot
+ * bots' orders and the proofs of reserves are pruned by their modules' own jobs.) Each part
+ * deletes in bounded slices that yield between them; a part that fails does not stop the others.
+ * Money records are never pruned.
  */
 export class Retention {
   /** The last run's result per part, for whoever checks on the job (the tests do). */
@@ -82,9 +91,13 @@ export class Retention {
     const now = clock.now();
     const parts: [RetentionPart, () => Promise<PruneResult>][] = [
       ['sessions', () => targets.sessions.prune(settings.sessionMs, slices)],
+      // why: staff sessions keep the customers' retention, counted from the staff maximum age.
+      ['staff_sessions', () => targets.staff.service.prune(settings.sessionMs, slices)],
       ['login_logs', () => targets.auth.pruneLoginLogs(settings.loginLogMs, slices)],
       ['notifications', () => targets.notices.prune(settings.notificationMs, slices)],
       ['mail_outbox', () => targets.mail.prune(settings.mailOutboxMs, slices)],
+      // why: the codes are kept as long as the mails that carried them.
+      ['email_codes', () => targets.security.prune(settings.mailOutboxMs, slices)],
       [
         'perpetual',
         () =>

@@ -15,7 +15,7 @@ import path from 'node:path';
  */
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=64', '--no-allocation-site-pretenuring'];
 
-const SERVER_ENTRY = path.join(import.meta.dirname, 'server.ts');
+const SERVER_ENTRY = path.join(import.meta.dirname, 'main.ts');
 
 /**
  * The arguments of `spawn(process.execPath, …)` that run the server as `npm start` does: its

@@ -8,7 +8,7 @@ import { DEMO_USERS } from './seed.ts';
 const config = readConfig();
 // why: `npm run restore` refuses to write under a running server; this file is how it knows.
 const lock = holdDataDirLock(config.dataDir);
-const app = await buildApp({ config });
+const app = await buildApp({ config, serveWhileWarming: true });
 if (lock.otherHolder !== undefined) {
   app.log.warn(
     { pid: lock.otherHolder, dataDir: config.dataDir },
@@ -22,16 +22,23 @@ if (config.feedSeedUnsafe) {
   );
 }
 
-const shutdown = async (signal: string) => {
+const shutdown = async (signal: string, code = 0) => {
   app.log.info({ signal }, 'shutting down');
   await app.close();
   lock.release();
-  process.exit(0);
+  process.exit(code);
 };
 process.once('SIGINT', () => void shutdown('SIGINT'));
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
 const address = await app.listen({ port: config.port, host: config.host });
+// why: the markets' books load once the server answers (a year's store holds 100,000 resting
+// orders); /readyz reports them warming meanwhile. A node whose books cannot be loaded stops, as
+// it did when they were loaded before it listened.
+app.ctx.warmUp?.start().catch((error: unknown) => {
+  app.log.fatal({ err: error }, 'the markets could not be loaded');
+  void shutdown('warm-up failed', 1);
+});
 const info: StartInfo = {
   address,
   demoAccounts: config.demo ? DEMO_USERS : [],

@@ -12,6 +12,7 @@ import {
   signInOwner,
 } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
+import { expectHistoryPaging } from './history-harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { balanceOf, withdraw } from './wallet-harness.ts';
 
@@ -614,6 +615,75 @@ describe.each(DIALECTS)('delivery contracts over HTTP on $name', ({ name, skip }
         code: 7008,
         msg: 'Your trial money has expired.',
       });
+    });
+
+    it('pages the settled tab by `before` as by page number, and shows no one else’s contracts', async () => {
+      const [mine, other] = [
+        await newTrader(server, { usdt: false }),
+        await newTrader(server, { usdt: false }),
+      ];
+      const db = server.app.ctx.store.db;
+      const at = BigInt(server.clock.now());
+      // why: settled contracts written straight to the store: the list is what is tested, and a
+      // settled contract holds no money.
+      const contract = async (userId: bigint, status: 'settled' | 'closed') =>
+        String(
+          (
+            await db
+              .insertInto('delivery_contracts')
+              .values({
+                user_id: userId,
+                symbol: 'BTCUSDT',
+                direction: 'up',
+                period: 60n,
+                amount: 10n * 100_000_000n,
+                funding: 'real',
+                grant_id: null,
+                ratio_bps: 8000n,
+                open_price: 96_000n * 100_000_000n,
+                open_price_at: at,
+                open_source: 'test',
+                open_constituents: null,
+                opened_at: at,
+                expires_at: at + 60_000n,
+                status,
+                result: status === 'settled' ? 'loss' : 'refund',
+                close_price: 95_000n * 100_000_000n,
+                close_at: at + 60_000n,
+                close_source: 'test',
+                close_constituents: null,
+                payout: status === 'settled' ? 0n : 10n * 100_000_000n,
+                profit: status === 'settled' ? -10n * 100_000_000n : 0n,
+                settled_at: at + 60_000n,
+                idempotency_key: randomUUID(),
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const contracts = { mine: [] as string[], theirs: [] as string[] };
+      for (let i = 0; i < 45; i++) {
+        // why: the tab merges two statuses, each read by its own seek.
+        contracts.mine.push(await contract(mine.userId, i % 3 === 0 ? 'closed' : 'settled'));
+        if (i % 10 === 3) contracts.theirs.push(await contract(other.userId, 'settled'));
+      }
+      await expectHistoryPaging(
+        (paging) =>
+          server.call(
+            'GET',
+            '/Contract/ctbill',
+            { status: 'settled', ...paging },
+            { token: mine.token, lang: 'en-us' },
+          ),
+        contracts,
+      );
+      const open = await server.call(
+        'GET',
+        '/Contract/ctbill',
+        { before: contracts.mine[44] },
+        { token: mine.token },
+      );
+      expect(open.data).toEqual({ list: [], page: 1, has_more: false });
     });
   });
 });

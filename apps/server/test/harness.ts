@@ -200,7 +200,8 @@ export async function startServer(
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   // why: the node serves before its first ledger check ends; suites start from a checked ledger,
   // so a check still running cannot halt the platform under a test that breaks the ledger on purpose.
-  await app.ctx.readiness?.firstCheck();
+  // (A server told to serve while its books load checks once the suite has loaded them.)
+  if (!options.build?.serveWhileWarming) await app.ctx.readiness?.firstCheck();
 
   const call: TestServer['call'] = async (method, apiPath, params = {}, callOptions = {}) => {
     const headers: Record<string, string> = { Lang: callOptions.lang ?? 'ja-jp', ...callOptions.headers };

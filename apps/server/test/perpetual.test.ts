@@ -3,6 +3,7 @@ import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolStaff, newTrader, signInOwner } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
+import { expectHistoryPaging } from './history-harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { markAt as perpMarkAt } from './perp-harness.ts';
 
@@ -337,6 +338,123 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
       await place(b, { side: 'sell', type: 'limit', price: '60000', qty: '0.1' });
       const filled = await place(a, { side: 'buy', type: 'market', qty: '0.1' });
       expect(filled.data[0]).toMatchObject({ fee: '3.60000000' });
+    },
+  );
+
+  it.skipIf(skip)(
+    'pages the caller’s orders, funding payments and liquidations by `before`, and shows no one else’s',
+    async () => {
+      const [mine, other] = [
+        await newTrader(server, { usdt: false }),
+        await newTrader(server, { usdt: false }),
+      ];
+      const db = server.app.ctx.store.db;
+      const at = BigInt(server.clock.now());
+      // why: ended records written straight to the store, on the market no other test here trades:
+      // the lists are what is tested, and none of these rows holds money.
+      const symbol = 'ETHUSDT';
+      let written = 0;
+      const inserted = (row: { id: bigint }) => String(row.id);
+      const order = async (user: Trader, state: 'filled' | 'cancelled' | 'expired') =>
+        inserted(
+          await db
+            .insertInto('perp_orders')
+            .values({
+              symbol,
+              // why: below every order number the market's engine gives (from 1 up).
+              order_no: -BigInt(++written),
+              user_id: user.userId,
+              side: 'buy',
+              type: 'limit',
+              price: 3_000n * 100_000_000n,
+              qty: 100_000_000n,
+              filled_qty: state === 'filled' ? 100_000_000n : 0n,
+              filled_value: state === 'filled' ? 3_000n * 100_000_000n : 0n,
+              fee: 0n,
+              hold: 0n,
+              leverage: 2n,
+              reduce_only: 0n,
+              close_position: 0n,
+              post_only: 0n,
+              ioc: 0n,
+              trigger_kind: null,
+              trigger_price: null,
+              trigger_ref: null,
+              trigger_condition: null,
+              price_protect: 0n,
+              oco: null,
+              state,
+              end_reason: state === 'filled' ? null : 'user',
+              seq: 0n,
+              idempotency_key: null,
+              request_fingerprint: null,
+              created_at: at,
+              updated_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        );
+      const payment = async (user: Trader) =>
+        inserted(
+          await db
+            .insertInto('perp_funding_payments')
+            .values({
+              symbol,
+              user_id: user.userId,
+              funding_at: at,
+              qty: 100_000_000n,
+              rate: 10_000n,
+              mark: 3_000n * 100_000_000n,
+              amount: -30_000_000n,
+              created_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        );
+      const liquidation = async (user: Trader) =>
+        inserted(
+          await db
+            .insertInto('perp_liquidations')
+            .values({
+              symbol,
+              user_id: user.userId,
+              kind: 'liquidation',
+              qty: 100_000_000n,
+              entry: 3_000n * 100_000_000n,
+              margin: 1_500n * 100_000_000n,
+              mark: 1_600n * 100_000_000n,
+              price: 1_500n * 100_000_000n,
+              pnl: -1_500n * 100_000_000n,
+              remainder: 0n,
+              lot_no: 0n,
+              seq: 0n,
+              created_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        );
+      const orders = { mine: [] as string[], theirs: [] as string[] };
+      const payments = { mine: [] as string[], theirs: [] as string[] };
+      const liquidations = { mine: [] as string[], theirs: [] as string[] };
+      for (let i = 0; i < 45; i++) {
+        // why: the revoked tab holds several states; the caller's filled orders stay out of it.
+        orders.mine.push(await order(mine, i % 2 === 0 ? 'cancelled' : 'expired'));
+        if (i % 10 === 7) await order(mine, 'filled');
+        payments.mine.push(await payment(mine));
+        liquidations.mine.push(await liquidation(mine));
+        if (i % 10 === 3) {
+          orders.theirs.push(await order(other, 'cancelled'));
+          payments.theirs.push(await payment(other));
+          liquidations.theirs.push(await liquidation(other));
+        }
+      }
+      const list =
+        (path: string, fields: Record<string, string> = {}) =>
+        (paging: Record<string, string | number>) =>
+          server.call('GET', path, { ...fields, ...paging }, { token: mine.token, lang: 'en-us' });
+      await expectHistoryPaging(list('/Perp/orders', { status: 'revoked' }), orders);
+      await expectHistoryPaging(list('/Perp/funding'), payments);
+      await expectHistoryPaging(list('/Perp/liquidations'), liquidations);
     },
   );
 });

@@ -13,6 +13,8 @@ import * as audit from '../src/modules/audit/repository.ts';
 import { DONE_STATUSES } from '../src/modules/delivery/records.ts';
 import * as delivery from '../src/modules/delivery/repository.ts';
 import * as ledger from '../src/modules/ledger/repository.ts';
+import * as perpetual from '../src/modules/perpetual/repository.ts';
+import { SpotCandles } from '../src/modules/spot/candles.ts';
 import * as spot from '../src/modules/spot/repository.ts';
 import * as users from '../src/modules/users/repository.ts';
 import * as wallet from '../src/modules/wallet/repository.ts';
@@ -27,10 +29,14 @@ const LARGE_TABLES = new Set([
   'postings',
   'spot_orders',
   'spot_trades',
+  'spot_candles',
   'delivery_contracts',
   'deposits',
   'withdrawals',
   'audit_log',
+  'perp_orders',
+  'perp_funding_payments',
+  'perp_liquidations',
 ]);
 
 /**
@@ -40,8 +46,10 @@ const LARGE_TABLES = new Set([
  */
 const ACTIVE = 1n;
 const MINUTE = 60_000n;
+const DAY = 86_400_000n;
 const FIRST_TRADE_AT = 1_700_000_000_000n;
 const ROWS = 20_000;
+const LAST_TRADE_AT = FIRST_TRADE_AT + BigInt(ROWS) * MINUTE;
 /** On PostgreSQL, the share of a table above which a filter's rows are dense enough to walk to. */
 const DENSE_SHARE = 0.01;
 
@@ -67,6 +75,8 @@ interface PlanCase {
 
 const PAGE = { limit: 21, offset: 0 };
 const DEEP_PAGE = { limit: 21, offset: 300 };
+/** A page by cursor, about half way down the lists: below an id, whatever the depth. */
+const BELOW = { limit: 21, offset: 0, beforeId: BigInt(ROWS / 2) };
 
 const CASES: PlanCase[] = [
   {
@@ -79,13 +89,21 @@ const CASES: PlanCase[] = [
     seeks: [/SEARCH postings USING INDEX postings_account_idx \(account_id=\? AND id<\?\)/],
   },
   {
-    name: "spot: a market's candles before a time",
-    run: (db) => spot.listCandles(db, 'BTCUSDT', MINUTE, FIRST_TRADE_AT + BigInt(ROWS) * MINUTE, 300),
-    seeks: [/SEARCH spot_trades USING INDEX spot_trades_at_idx \(symbol=\? AND at>\? AND at<\?\)/],
-    indexes: ['spot_trades_at_idx'],
-    // why: the trades grouped are those of `limit` buckets at most (the lower bound on `at`); the
-    // buckets are then ordered, `limit` of them.
-    sortIsBounded: 'the trades of limit × interval',
+    name: "spot: a market's candles up to now, before a time inside a candle, and its 24 hours",
+    run: async (db) => {
+      const candles = new SpotCandles({ db, clock: { now: () => Number(LAST_TRADE_AT) + 60_000 } });
+      await candles.candles('BTCUSDT', MINUTE, LAST_TRADE_AT + MINUTE, 300);
+      await candles.candles('BTCUSDT', DAY, FIRST_TRADE_AT + 5_000n * MINUTE + 7n, 30);
+      await candles.summarySince('BTCUSDT', LAST_TRADE_AT - DAY);
+    },
+    seeks: [
+      /SEARCH spot_candles USING INDEX sqlite_autoindex_spot_candles_1 \(symbol=\? AND span=\? AND t<\?\)/,
+      /SEARCH spot_trades USING INDEX spot_trades_market_idx \(symbol=\? AND id>\?\)/,
+    ],
+    indexes: ['spot_candles_pk'],
+    // why: the trades grouped raw are those after the fold mark (seconds of them) and those of
+    // one candle at most (a time inside a candle, a minute at the 24 hours' start).
+    sortIsBounded: 'the trades after the fold mark and of one candle',
   },
   {
     name: "spot: a user's trades, first page and a deep page",
@@ -98,6 +116,38 @@ const CASES: PlanCase[] = [
       /SEARCH spot_trades USING INDEX spot_trades_maker_idx \(maker_user_id=\?\)/,
       /SEARCH spot_trades USING INDEX spot_trades_taker_idx \(taker_user_id=\?\)/,
     ],
+  },
+  {
+    name: "spot: a user's trades below a cursor, all markets and one",
+    run: async (db) => {
+      await spot.listUserTrades(db, { userId: ACTIVE, ...BELOW });
+      await spot.listUserTrades(db, { userId: ACTIVE, symbol: 'ETHUSDT', ...BELOW });
+    },
+    seeks: [
+      /SEARCH spot_trades USING INDEX spot_trades_maker_idx \(maker_user_id=\? AND id<\?\)/,
+      /SEARCH spot_trades USING INDEX spot_trades_taker_idx \(taker_user_id=\? AND id<\?\)/,
+    ],
+  },
+  {
+    name: "spot: a user's orders, first page and below a cursor, all and one status",
+    run: async (db) => {
+      await spot.listUserOrders(db, { userId: ACTIVE, ...PAGE });
+      await spot.listUserOrders(db, { userId: ACTIVE, ...BELOW });
+      await spot.listUserOrders(db, { userId: ACTIVE, statuses: ['revoked'], ...BELOW });
+      await spot.listUserOrders(db, { userId: 7n, statuses: ['completed'], ...BELOW });
+    },
+    seeks: [/SEARCH spot_orders USING INDEX spot_orders_user_idx \(user_id=\? AND id<\?\)/],
+  },
+  {
+    name: "spot: a user's open orders (the open tab, cancel all, the /ws snapshot)",
+    run: async (db) => {
+      await spot.listUserOrders(db, { userId: ACTIVE, statuses: ['entrusted'], limit: 500, offset: 0 });
+      await spot.listUserOrders(db, { userId: ACTIVE, statuses: ['entrusted'], ...BELOW });
+    },
+    seeks: [/SEARCH spot_orders USING INDEX spot_orders_held_idx \(user_id=\?\)/],
+    indexes: ['spot_orders_held_idx'],
+    // why: the partial index holds resting orders alone: the sort is of one user's open orders.
+    sortIsBounded: "the user's resting orders",
   },
   {
     name: 'spot: what open orders hold, per user and coin',
@@ -115,6 +165,16 @@ const CASES: PlanCase[] = [
     },
     seeks: [
       /SEARCH delivery_contracts USING INDEX delivery_contracts_user_status_idx \(user_id=\? AND status=\?\)/,
+    ],
+  },
+  {
+    name: "delivery: a customer's tabs below a cursor",
+    run: async (db) => {
+      await delivery.listContracts(db, { userId: ACTIVE, statuses: LIVE_CONTRACT_STATUSES, ...BELOW });
+      await delivery.listContracts(db, { userId: ACTIVE, statuses: DONE_STATUSES, ...BELOW });
+    },
+    seeks: [
+      /SEARCH delivery_contracts USING INDEX delivery_contracts_user_status_idx \(user_id=\? AND status=\? AND id<\?\)/,
     ],
   },
   {
@@ -147,6 +207,45 @@ const CASES: PlanCase[] = [
       /SEARCH withdrawals USING INDEX withdrawals_user_idx \(user_id=\?\)/,
     ],
     walks: ['deposits', 'withdrawals'],
+  },
+  {
+    name: "wallet: a customer's deposits and withdrawals below a cursor, all coins and one",
+    run: async (db) => {
+      await wallet.listDeposits(db, { userId: 7n, ...BELOW });
+      await wallet.listDeposits(db, { userId: 7n, coin: 'USDT', ...BELOW });
+      await wallet.listWithdrawals(db, { userId: 7n, ...BELOW });
+      await wallet.listWithdrawals(db, { userId: 7n, coin: 'USDT', ...BELOW });
+    },
+    seeks: [
+      /SEARCH deposits USING INDEX deposits_user_idx \(user_id=\? AND id<\?\)/,
+      /SEARCH withdrawals USING INDEX withdrawals_user_idx \(user_id=\? AND id<\?\)/,
+    ],
+    indexes: ['deposits_user_idx', 'withdrawals_user_idx'],
+  },
+  {
+    name: "perpetual: a customer's orders, funding payments and liquidations, first page and below a cursor",
+    run: async (db) => {
+      await perpetual.pageUserOrders(db, ACTIVE, {}, PAGE);
+      await perpetual.pageUserOrders(db, ACTIVE, { states: ['cancelled', 'expired', 'rejected'] }, BELOW);
+      await perpetual.pageUserOrders(db, 7n, { symbol: 'BTCUSDT', states: ['filled'] }, BELOW);
+      await perpetual.pageFundingPayments(db, ACTIVE, undefined, PAGE);
+      await perpetual.pageFundingPayments(db, ACTIVE, 'BTCUSDT', BELOW);
+      await perpetual.pageLiquidations(db, { userId: ACTIVE }, PAGE);
+      await perpetual.pageLiquidations(db, { userId: ACTIVE }, BELOW);
+    },
+    seeks: [
+      /SEARCH perp_orders USING INDEX perp_orders_user_idx \(user_id=\? AND id<\?\)/,
+      /SEARCH perp_funding_payments USING INDEX perp_funding_payments_user_idx \(user_id=\? AND id<\?\)/,
+      /SEARCH perp_liquidations USING INDEX perp_liquidations_user_idx \(user_id=\? AND id<\?\)/,
+    ],
+  },
+  {
+    name: "perpetual: a customer's open orders on one market",
+    run: (db) => perpetual.listUserOpenOrders(db, ACTIVE, 'BTCUSDT'),
+    seeks: [/SEARCH perp_orders USING INDEX perp_orders_user_open_idx \(user_id=\? AND symbol=\?\)/],
+    indexes: ['perp_orders_user_open_idx'],
+    // why: the partial index holds open orders alone: the sort is of one user's open orders.
+    sortIsBounded: "the user's open orders on the market",
   },
   {
     name: "delivery: the house's result over days, from and to inside a day",
@@ -411,6 +510,9 @@ async function fill(db: Db): Promise<void> {
      case when i % 40 = 20 then 1 else 2 + (i + 1) % ${users - 1} end,
      'buy', 0, 0, ${FIRST_TRADE_AT} + i * ${MINUTE}`,
   );
+  // The candles of every trade but the last hour's (the fold's mark is an hour behind).
+  const folding = new SpotCandles({ db, clock: { now: () => Number(LAST_TRADE_AT - 60n * MINUTE) } });
+  for (const symbol of ['BTCUSDT', 'ETHUSDT']) await folding.foldAll(symbol);
   // One contract in forty is the active user's; a few are open or settling.
   await insert(
     ROWS,
@@ -441,6 +543,32 @@ async function fill(db: Db): Promise<void> {
     'audit_log',
     'id, actor, action, target, created_at',
     `i, 'staff:' || (i % 200), 'action.' || (i % 40), 'user:' || (i % ${users}), i`,
+  );
+  // Perpetual records: a tenth of each the active user's; orders in every state.
+  await insert(
+    ROWS,
+    'perp_orders',
+    `id, symbol, order_no, user_id, side, type, price, qty, filled_qty, filled_value, fee, hold, leverage,
+     reduce_only, close_position, post_only, ioc, price_protect, state, seq, created_at, updated_at`,
+    `i, case when i % 2 = 0 then 'BTCUSDT' else 'ETHUSDT' end, i,
+     case when i % 10 = 0 then 1 else 2 + i % ${users - 1} end, 'buy', 'limit', 100, 1, 0, 0, 0, 0, 1,
+     0, 0, 0, 0, 0,
+     case when i % 20 = 0 then 'new' when i % 7 = 0 then 'cancelled' when i % 11 = 0 then 'expired'
+       else 'filled' end, i, i, i`,
+  );
+  await insert(
+    ROWS,
+    'perp_funding_payments',
+    'id, symbol, user_id, funding_at, qty, rate, mark, amount, created_at',
+    `i, case when i % 2 = 0 then 'BTCUSDT' else 'ETHUSDT' end,
+     case when i % 10 = 0 then 1 else 2 + i % ${users - 1} end, i, 1, 1, 100, -1, i`,
+  );
+  await insert(
+    ROWS,
+    'perp_liquidations',
+    'id, symbol, user_id, kind, qty, entry, margin, mark, price, pnl, remainder, lot_no, seq, created_at',
+    `i, 'BTCUSDT', case when i % 10 = 0 then 1 else 2 + i % ${users - 1} end,
+     case when i % 5 = 0 then 'adl' else 'liquidation' end, 1, 100, 10, 90, 90, -10, 0, 0, i, i`,
   );
   // One action the filter looks for, as rare as a single action among many.
   await sql`insert into audit_log (id, actor, action, target, created_at)

@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { RESULT_CODES } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAKER_USERNAME } from '../src/modules/mm/service.ts';
 import { PERP_MAKER_USERNAME } from '../src/modules/perpetual/maker.ts';
+import { EMAIL_CODE_TTL_MS } from '../src/modules/security/service.ts';
+import { sha256 } from '../src/platform/crypto.ts';
 import type { Db } from '../src/platform/db.ts';
 import { pruneInSlices } from '../src/platform/prune.ts';
 import { openLimitStore } from '../src/platform/rate-limit.ts';
 import { toMillis } from '../src/platform/time.ts';
-import { DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
+import { callAdmin, DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 
 const HOUR = 60 * 60_000;
@@ -31,6 +34,29 @@ const MONEY_TABLES = [
   'perp_positions',
   'delivery_contracts',
 ] as const;
+
+/** A staff session row (a login step when `stage` says so), its token's hash stored as at login. */
+function staffSession(
+  staffId: bigint,
+  createdAt: number,
+  more: { token?: string; lastUsedAt?: number; revokedAt?: number; stage?: 'enrol' | 'totp' | 'active' } = {},
+) {
+  return {
+    staff_id: staffId,
+    token_hash: sha256(more.token ?? randomBytes(16).toString('hex')),
+    stage: more.stage ?? 'active',
+    device: 'test',
+    ip: '127.0.0.1',
+    created_at: toMillis(createdAt),
+    last_used_at: toMillis(more.lastUsedAt ?? createdAt),
+    revoked_at: more.revokedAt === undefined ? null : toMillis(more.revokedAt),
+  };
+}
+
+/** The first staff account: the owner every server creates at its first start. */
+async function firstStaffId(db: Db): Promise<bigint> {
+  return (await db.selectFrom('staff').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+}
 
 /** Row counts of the money records, and of the orders of everyone but the bots. */
 async function moneyCounts(db: Db, botIds: bigint[]) {
@@ -228,6 +254,65 @@ describe.each(DIALECTS)('retention on $name', ({ name, skip }) => {
           .execute(),
       );
 
+      // staff sessions end within hours (the staff maximum age) and are kept 30 days after it
+      const staffMaxAge = server.config.staffSession.maxAgeMs;
+      const staffId = await firstStaffId(db);
+      const staffOver = runAt - staffMaxAge - 31 * DAY;
+      const oldStaffSessions = ids(
+        await db
+          .insertInto('staff_sessions')
+          .values([
+            staffSession(staffId, staffOver),
+            staffSession(staffId, staffOver - 1, { revokedAt: staffOver + HOUR }),
+            staffSession(staffId, staffOver - 2, { stage: 'totp' }),
+            staffSession(staffId, staffOver - 3, { stage: 'enrol', revokedAt: staffOver }),
+          ])
+          .returning('id')
+          .execute(),
+      );
+      const staffToken = randomBytes(16).toString('hex');
+      const keptStaffSessions = ids(
+        await db
+          .insertInto('staff_sessions')
+          .values([
+            staffSession(staffId, runAt - staffMaxAge - 29 * DAY, { revokedAt: runAt - 29 * DAY }),
+            // still valid when the job runs: opened 2 hours before it, used a minute before it
+            staffSession(staffId, runAt - 2 * HOUR, { token: staffToken, lastUsedAt: runAt - 60_000 }),
+          ])
+          .returning('id')
+          .execute(),
+      );
+
+      const emailCode = (createdAt: number, usedAt: number | null) => ({
+        purpose: 'reset_password' as const,
+        email: 'someone@example.com',
+        user_id: userId,
+        code_hash: randomBytes(16).toString('hex'),
+        expires_at: at(createdAt + EMAIL_CODE_TTL_MS),
+        used_at: usedAt === null ? null : at(usedAt),
+        created_at: at(createdAt),
+      });
+      // codes are kept as long as the mail that carried them, used or not
+      const oldCodes = ids(
+        await db
+          .insertInto('email_codes')
+          .values([
+            emailCode(runAt - 31 * DAY, null),
+            emailCode(runAt - 31 * DAY - 1, runAt - 31 * DAY),
+            emailCode(runAt - 90 * DAY, null),
+            emailCode(runAt - 400 * DAY, runAt - 400 * DAY + 60_000),
+          ])
+          .returning('id')
+          .execute(),
+      );
+      const keptCodes = ids(
+        await db
+          .insertInto('email_codes')
+          .values([emailCode(runAt - 29 * DAY, runAt - 29 * DAY), emailCode(runAt - 60_000, null)])
+          .returning('id')
+          .execute(),
+      );
+
       let orderNo = 9_000_000n;
       const perpOrder = (
         owner: bigint,
@@ -313,16 +398,25 @@ describe.each(DIALECTS)('retention on $name', ({ name, skip }) => {
       const last = Object.fromEntries(retention?.lastRun ?? []);
       expect(last).toMatchObject({
         sessions: { deleted: 7, slices: slicesFor(7) },
+        staff_sessions: { deleted: 4, slices: slicesFor(4) },
         login_logs: { deleted: 7, slices: slicesFor(7) },
         // the old notices' two read marks, then the five notices
         notifications: { deleted: 2 + 5, slices: slicesFor(2) + slicesFor(5) },
         mail_outbox: { deleted: 5, slices: slicesFor(5) },
+        email_codes: { deleted: 4, slices: slicesFor(4) },
         // the maker's four dead orders, then the four old premium samples
         perpetual: { deleted: 4 + 4, slices: slicesFor(4) + slicesFor(4) },
       });
 
       const left = async (
-        table: 'sessions' | 'login_logs' | 'notifications' | 'mail_outbox' | 'perp_orders',
+        table:
+          | 'sessions'
+          | 'staff_sessions'
+          | 'login_logs'
+          | 'notifications'
+          | 'mail_outbox'
+          | 'email_codes'
+          | 'perp_orders',
         of: bigint[],
       ) => ids(await db.selectFrom(table).select('id').where('id', 'in', of).orderBy('id').execute());
       expect(await left('sessions', oldSessions)).toEqual([]);
@@ -341,6 +435,11 @@ describe.each(DIALECTS)('retention on $name', ({ name, skip }) => {
       ).toEqual([{ notification_id: keptNotices[0] }]);
       expect(await left('mail_outbox', oldMail)).toEqual([]);
       expect(await left('mail_outbox', keptMail)).toEqual(keptMail);
+      expect(await left('staff_sessions', oldStaffSessions)).toEqual([]);
+      expect(await left('staff_sessions', keptStaffSessions)).toEqual(keptStaffSessions);
+      expect((await callAdmin(server, 'GET', '/me', undefined, staffToken)).code).toBe(1000);
+      expect(await left('email_codes', oldCodes)).toEqual([]);
+      expect(await left('email_codes', keptCodes)).toEqual(keptCodes);
       expect(await left('perp_orders', oldPerpOrders)).toEqual([]);
       expect(await left('perp_orders', keptPerpOrders)).toEqual(keptPerpOrders);
       const premiums = await db
@@ -356,11 +455,56 @@ describe.each(DIALECTS)('retention on $name', ({ name, skip }) => {
       await server.clock.advance(HOUR);
       expect(Object.fromEntries(retention?.lastRun ?? [])).toMatchObject({
         sessions: { deleted: 0, slices: 0 },
+        staff_sessions: { deleted: 0, slices: 0 },
         login_logs: { deleted: 0, slices: 0 },
         notifications: { deleted: 0, slices: 0 },
         mail_outbox: { deleted: 0, slices: 0 },
+        email_codes: { deleted: 0, slices: 0 },
         perpetual: { deleted: 0, slices: 0 },
       });
+    });
+
+    it('never deletes a staff session still valid, even with a session retention of 0 days', async () => {
+      const bare = await startServer(name, { env: { SESSION_RETENTION_DAYS: '0' } });
+      try {
+        const bareDb = bare.app.ctx.store.db;
+        const now = bare.clock.now();
+        const maxAge = bare.config.staffSession.maxAgeMs;
+        const staffId = await firstStaffId(bareDb);
+        const validToken = randomBytes(16).toString('hex');
+        const agedToken = randomBytes(16).toString('hex');
+        const [valid, aged] = ids(
+          await bareDb
+            .insertInto('staff_sessions')
+            .values([
+              // five minutes short of the maximum age, used a minute ago: still valid
+              staffSession(staffId, now - maxAge + 5 * 60_000, {
+                token: validToken,
+                lastUsedAt: now - 60_000,
+              }),
+              // a minute past it: ended by age, though used a minute ago
+              staffSession(staffId, now - maxAge - 60_000, { token: agedToken, lastUsedAt: now - 60_000 }),
+            ])
+            .returning('id')
+            .execute(),
+        );
+        expect((await callAdmin(bare, 'GET', '/me', undefined, agedToken)).code).toBe(
+          RESULT_CODES.SESSION_INVALID.code,
+        );
+        const retention = bare.app.ctx.retention;
+        expect(retention).toBeDefined();
+        const result = await retention?.runOnce();
+        expect(result?.get('staff_sessions')).toEqual({ deleted: 1, slices: 1 });
+        const left = await bareDb
+          .selectFrom('staff_sessions')
+          .select('id')
+          .where('id', 'in', [valid, aged])
+          .execute();
+        expect(ids(left)).toEqual([valid]);
+        expect((await callAdmin(bare, 'GET', '/me', undefined, validToken)).code).toBe(1000);
+      } finally {
+        await bare.close();
+      }
     });
 
     it('prunes the spot bots’ dead quotes in slices, and no customer order or filled quote', async () => {

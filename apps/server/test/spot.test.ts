@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexTick, newTrader } from './delivery-harness.ts';
 import { DIALECTS, startServer, type TestServer } from './harness.ts';
+import { expectHistoryPaging } from './history-harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import {
   bal,
@@ -470,6 +471,96 @@ describe.each(DIALECTS)('spot order flow over HTTP on $name', ({ name, skip }) =
         ledger.post = post;
         release();
       }
+    });
+
+    it('pages the caller’s trades and orders by `before` as by page number, and shows no one else’s', async () => {
+      const [mine, other, third] = [
+        await newTrader(server),
+        await newTrader(server),
+        await newTrader(server),
+      ];
+      const db = server.app.ctx.store.db;
+      // why: rows written straight to the store, on a market no other test here trades: the lists
+      // are what is tested, not how trades are made; none of them holds money.
+      const symbol = 'TRXUSDT';
+      const at = BigInt(server.clock.now());
+      const trade = async (maker: Trader, taker: Trader) =>
+        String(
+          (
+            await db
+              .insertInto('spot_trades')
+              .values({
+                symbol,
+                seq: 0n,
+                price: 100n,
+                qty: 1n,
+                quote: 100n,
+                maker_order_id: 1n,
+                maker_user_id: maker.userId,
+                taker_order_id: 2n,
+                taker_user_id: taker.userId,
+                taker_side: 'buy',
+                maker_fee: 0n,
+                taker_fee: 0n,
+                at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      let written = 0;
+      const order = async (user: Trader, status: 'completed' | 'revoked') =>
+        String(
+          (
+            await db
+              .insertInto('spot_orders')
+              .values({
+                symbol,
+                user_id: user.userId,
+                side: 'buy',
+                type: 'limit',
+                tif: 'gtc',
+                price: 100n,
+                qty: 1n,
+                quote_amount: null,
+                trigger_price: null,
+                trigger_condition: null,
+                triggered_at: null,
+                filled_qty: status === 'completed' ? 1n : 0n,
+                filled_quote: status === 'completed' ? 100n : 0n,
+                fee: 0n,
+                fee_bps: 10n,
+                hold_asset: 'USDT',
+                held: 0n,
+                status,
+                revoke_reason: null,
+                // why: below every sequence number the market's engine gives (from 1 up).
+                seq: -BigInt(++written),
+                idempotency_key: randomUUID(),
+                created_at: at,
+                updated_at: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const trades = { mine: [] as string[], theirs: [] as string[] };
+      const orders = { mine: [] as string[], theirs: [] as string[] };
+      for (let i = 0; i < 45; i++) {
+        trades.mine.push(i % 2 === 0 ? await trade(mine, other) : await trade(other, mine));
+        if (i % 10 === 3) trades.theirs.push(await trade(other, third));
+        orders.mine.push(await order(mine, 'completed'));
+        if (i % 10 === 3) orders.theirs.push(await order(other, 'completed'));
+        // why: the caller's own rows of another status stay out of the tab asked for.
+        if (i % 10 === 7) await order(mine, 'revoked');
+      }
+      await expectHistoryPaging((paging) => callAs(server, mine, 'GET', '/Trade/mytrades', paging), trades);
+      await expectHistoryPaging(
+        (paging) => callAs(server, mine, 'GET', '/Trade/tradebill', { status: 'completed', ...paging }),
+        orders,
+      );
+      const [newest] = (await callAs(server, mine, 'GET', '/Trade/mytrades')).data.list;
+      expect(newest).toMatchObject({ id: trades.mine.at(-1), symbol, side: 'sell', role: 'maker' });
     });
   });
 });

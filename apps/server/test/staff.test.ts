@@ -434,6 +434,11 @@ describe.each(DIALECTS)('back office on $name', ({ name, skip }) => {
             at: now,
           },
           halt: { status: 'ok', detail: 'not halted', at: now },
+          markets: {
+            status: 'ok',
+            detail: expect.stringMatching(/^every book loaded \(in \d+ ms\)$/),
+            at: expect.any(Number),
+          },
         },
       });
       expect(dashboard.data.halt).toBeNull();

@@ -51,6 +51,7 @@ const BOTH_STORES = [
   'retention',
   'scheduler',
   'store',
+  'warm-up',
   // backups, first start, stored files and the price history
   'backups',
   'first-start',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, registerAndLogin, type TestServer } from './harness.ts';
+import { expectHistoryPaging } from './history-harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import {
   ADDRESSES,
@@ -826,6 +827,74 @@ describe.each(DIALECTS)('wallet over HTTP on $name', ({ name, skip }) => {
         reason: 'test',
         staff: STAFF,
       });
+    });
+
+    it('pages deposits and withdrawals by `before` as by page number, and shows no one else’s', async () => {
+      const [mine, other] = [await newUser(server), await newUser(server)];
+      const db = server.app.ctx.store.db;
+      const at = BigInt(server.clock.now());
+      // why: reviewed records written straight to the store: the lists are what is tested, and a
+      // reviewed deposit or withdrawal holds no money.
+      const deposit = async (userId: bigint, coin: string) =>
+        String(
+          (
+            await db
+              .insertInto('deposits')
+              .values({
+                user_id: userId,
+                coin,
+                network: 'TRC20',
+                address: ADDRESSES.trx,
+                amount: 100_000_000n,
+                voucher: 'voucher.png',
+                status: 'rejected',
+                created_at: at,
+                reviewed_at: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const withdrawal = async (userId: bigint) =>
+        String(
+          (
+            await db
+              .insertInto('withdrawals')
+              .values({
+                user_id: userId,
+                coin: 'USDT',
+                network: 'TRC20',
+                type: 'address',
+                destination: ADDRESSES.trx,
+                amount: 100_000_000n,
+                fee: 1_000_000n,
+                status: 'rejected',
+                idempotency_key: randomUUID(),
+                created_at: at,
+                reviewed_at: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const deposits = { mine: [] as string[], theirs: [] as string[] };
+      const withdrawals = { mine: [] as string[], theirs: [] as string[] };
+      for (let i = 0; i < 45; i++) {
+        deposits.mine.push(await deposit(mine.userId, 'USDT'));
+        // why: the caller's deposits of another coin stay out of the list of one coin.
+        if (i % 10 === 7) await deposit(mine.userId, 'BTC');
+        withdrawals.mine.push(await withdrawal(mine.userId));
+        if (i % 10 === 3) {
+          deposits.theirs.push(await deposit(other.userId, 'USDT'));
+          withdrawals.theirs.push(await withdrawal(other.userId));
+        }
+      }
+      const list =
+        (path: string, fields: Record<string, string> = {}) =>
+        (paging: Record<string, string | number>) =>
+          server.call('GET', path, { ...fields, ...paging }, { token: mine.token, lang: 'en-us' });
+      await expectHistoryPaging(list('/Finance/czlist', { coin: 'USDT' }), deposits);
+      await expectHistoryPaging(list('/Finance/txlist'), withdrawals);
     });
 
     it('accepts exactly one of 50 concurrent withdrawals of the whole balance', async () => {

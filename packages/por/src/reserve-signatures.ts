@@ -1,8 +1,8 @@
 // Checking reserve signatures (the design's section 8) with well-kept libraries: bip322-js for
 // Bitcoin, viem for EVM chains. Used by the server before it stores an entry and by the command
 // line for third parties; the browser verifier does not load it.
-import { Verifier } from 'bip322-js';
-import { verifyMessage } from 'viem';
+// why: both libraries are loaded on the first check, not with the module: together they are a
+// few hundred milliseconds of loading that a server would otherwise pay at every start.
 
 /** Chains whose reserve signatures the platform can check, and the scheme each uses. */
 export const RESERVE_SCHEMES = {
@@ -34,11 +34,18 @@ export async function verifyReserveSignature(entry: {
   message: string;
   sig: string;
 }): Promise<boolean> {
-  try {
-    if (RESERVE_SCHEMES[entry.chain] === 'bip322') {
+  // why: outside the try below, so a library that fails to load is an error, not a bad signature.
+  if (RESERVE_SCHEMES[entry.chain] === 'bip322') {
+    const { Verifier } = await import('bip322-js');
+    try {
       return Verifier.verifySignature(entry.address, entry.message, entry.sig);
+    } catch {
+      return false;
     }
-    if (!/^0x[0-9a-fA-F]{40}$/.test(entry.address) || !/^0x[0-9a-fA-F]{130}$/.test(entry.sig)) return false;
+  }
+  if (!/^0x[0-9a-fA-F]{40}$/.test(entry.address) || !/^0x[0-9a-fA-F]{130}$/.test(entry.sig)) return false;
+  const { verifyMessage } = await import('viem');
+  try {
     return await verifyMessage({
       address: entry.address as `0x${string}`,
       message: entry.message,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
@@ -15,7 +16,7 @@ import {
   type Transaction,
   type TransactionBuilder,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.ts';
 
 /**
@@ -45,13 +46,18 @@ export interface SqliteDurability {
 // int2/int4 as numbers; better-sqlite3 returns numbers unless safe integers are on.
 const PG_INTEGER_OIDS = [20, 21, 23] as const;
 
-function pgTypes(): pg.CustomTypesConfig {
+/** The PostgreSQL client. why: loaded only on that dialect, not at every start on SQLite. */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
+}
+
+function pgTypes(client: typeof pg): pg.CustomTypesConfig {
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       if ((PG_INTEGER_OIDS as readonly number[]).includes(oid) && format !== 'binary') {
         return (value: string) => BigInt(value);
       }
-      return pg.types.getTypeParser(oid, format as 'text');
+      return client.types.getTypeParser(oid, format as 'text');
     }) as pg.CustomTypesConfig['getTypeParser'],
   };
 }
@@ -296,10 +302,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
  */
 export function openDb(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): DbHandle {
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
-    const pool = new pg.Pool({
+    const client = loadPg();
+    const pool = new client.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
-      types: pgTypes(),
+      types: pgTypes(client),
     });
     // why: an idle connection that PostgreSQL ends (restart, failover, an administrator) makes the
     // pool emit 'error'; unheard, that event would crash the process. The pool has already dropped

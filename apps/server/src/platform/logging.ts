@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger, FastifyInstance, FastifyLoggerOptions, FastifyRequest } from 'fastify';
 import pino, { type LoggerOptions as PinoLoggerOptions } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 
 /** What a secret is replaced with in the log. */
 export const REDACTED = '[Redacted]';
@@ -64,6 +65,11 @@ export interface LoggerSettings {
   pretty?: boolean;
 }
 
+/** why: loaded only for a terminal's lines; a JSON log (a service, the benchmarks) never needs it. */
+function loadPinoPretty(): typeof pinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty;
+}
+
 /**
  * Fastify's logger options: pino at `level`, writing to `stream`, with every session token and
  * credential header kept out of the log — in request URLs (`?token=`), bodies, headers, error
@@ -75,7 +81,7 @@ export function createLoggerOptions(settings: LoggerSettings): FastifyLoggerOpti
   const stream =
     settings.stream ??
     (settings.pretty
-      ? pinoPretty({
+      ? loadPinoPretty()({
           translateTime: 'SYS:HH:MM:ss.l',
           // why: a request line's fields are all in its message; other lines keep their fields.
           ignore: 'pid,hostname,reqId,method,path,status,ms',

@@ -50,6 +50,8 @@ export interface MarketOwnershipOptions {
 export class MarketOwnership {
   readonly #o: MarketOwnershipOptions;
   readonly #owned = new Map<string, bigint>();
+  /** One node: the takes under way, by market. */
+  readonly #taking = new Map<string, Promise<boolean>>();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> = Promise.resolve();
   #lastRenewed = 0;
@@ -93,9 +95,18 @@ export class MarketOwnership {
    */
   async takeSole(symbol: string): Promise<boolean> {
     if (this.#o.cluster || this.#stopped) return false;
-    if (this.#owned.has(symbol)) return true;
-    const epoch = await this.#seize(symbol);
-    return this.#gain(symbol, epoch);
+    // why: the server listens while the books load, so the start's own take and a request for
+    // the same market can both arrive here; one take serves both (each answered once the book is
+    // loaded), or the second would seize a newer epoch and rebuild the book the first is loading.
+    let taking = this.#taking.get(symbol);
+    if (!taking) {
+      if (this.#owned.has(symbol)) return true;
+      taking = this.#seize(symbol)
+        .then((epoch) => this.#gain(symbol, epoch))
+        .finally(() => this.#taking.delete(symbol));
+      this.#taking.set(symbol, taking);
+    }
+    return taking;
   }
 
   /**

@@ -38,6 +38,9 @@ import * as retention from './migrations/2026_12_01_0040_retention.ts';
 import * as ledgerChecks from './migrations/2026_12_01_0041_ledger_checks.ts';
 import * as deliveryPnlDays from './migrations/2026_12_01_0042_delivery_pnl_days.ts';
 import * as reviewCounts from './migrations/2026_12_01_0043_review_counts.ts';
+import * as spotCandles from './migrations/2026_12_01_0044_spot_candles.ts';
+import * as moreRetention from './migrations/2026_12_01_0045_more_retention.ts';
+import * as perpOpenOrders from './migrations/2026_12_01_0046_perp_open_orders.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -80,6 +83,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_01_0041_ledger_checks': ledgerChecks,
   '2026_12_01_0042_delivery_pnl_days': deliveryPnlDays,
   '2026_12_01_0043_review_counts': reviewCounts,
+  '2026_12_01_0044_spot_candles': spotCandles,
+  '2026_12_01_0045_more_retention': moreRetention,
+  '2026_12_01_0046_perp_open_orders': perpOpenOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

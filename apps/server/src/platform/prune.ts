@@ -56,7 +56,7 @@ export function addPrunes(...results: PruneResult[]): PruneResult {
 }
 
 /** Tables pruned by age alone: an `id` key and an index on `created_at`. */
-type AgedTable = 'sessions' | 'login_logs' | 'mail_outbox';
+type AgedTable = 'sessions' | 'staff_sessions' | 'login_logs' | 'mail_outbox' | 'email_codes';
 
 /**
  * Deletes up to `limit` of the oldest rows of `table` created before `before`, found through its

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import {
   type IRateLimiterStoreOptions,
   RateLimiterMemory,
@@ -175,6 +173,8 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
     }
     case 'postgres': {
       if (!options.databaseUrl) throw new Error('the postgres limit store needs databaseUrl');
+      // why: the clients of the other stores are loaded only when chosen, not at every start.
+      const { default: pg } = await import('pg');
       const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
       // why: as in db.ts, an idle connection ended by the server must not crash the process.
       pool.on('error', () => {});
@@ -199,6 +199,7 @@ export async function openLimitStore(options: LimitStoreOptions): Promise<LimitS
     }
     case 'redis': {
       if (!options.redisUrl) throw new Error('the redis limit store needs redisUrl');
+      const { Redis } = await import('ioredis');
       const client = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
       await client.connect();
       close = async () => {

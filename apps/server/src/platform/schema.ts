@@ -77,6 +77,8 @@ import type {
 } from './schema/reserves.ts';
 import type {
   MarketMakerSettingsTable,
+  SpotCandleFoldsTable,
+  SpotCandlesTable,
   SpotMarketsTable,
   SpotOrdersTable,
   SpotTradesTable,
@@ -150,6 +152,8 @@ export interface Database {
   spot_markets: SpotMarketsTable;
   spot_orders: SpotOrdersTable;
   spot_trades: SpotTradesTable;
+  spot_candles: SpotCandlesTable;
+  spot_candle_folds: SpotCandleFoldsTable;
   market_maker_settings: MarketMakerSettingsTable;
   por_snapshots: PorSnapshotsTable;
   por_nodes: PorNodesTable;

@@ -4,8 +4,6 @@ import path from 'node:path';
 import { AppError } from '@bourse/shared';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { z } from 'zod';
 
 declare module 'fastify' {
@@ -205,10 +203,23 @@ export class DecodeQueue {
 export const PROCESS_DECODE_QUEUE = new DecodeQueue({ concurrency: 1, maxWaiting: 8 });
 
 /**
+ * The image libraries, loaded with the first upload. why: loading them is about a tenth of a
+ * second that every start would pay, for something only an upload needs.
+ */
+async function imageLibraries() {
+  const [{ fileTypeFromBuffer }, { default: sharp }] = await Promise.all([
+    import('file-type'),
+    import('sharp'),
+  ]);
+  return { fileTypeFromBuffer, sharp };
+}
+
+/**
  * The image's width and height as its header gives them, read without decoding a pixel (sharp's
  * `metadata()` reads the header only); for an animated image, one frame (only the first is decoded).
  */
 async function readImageSize(data: Buffer): Promise<{ width: number; height: number }> {
+  const { sharp } = await imageLibraries();
   try {
     const meta = await sharp(data, { failOn: 'error' }).metadata();
     return { width: meta.width ?? 0, height: meta.pageHeight ?? meta.height ?? 0 };
@@ -255,6 +266,7 @@ export class ImageUploads {
   async storeImage(file: UploadedFile): Promise<StoredImage> {
     if (file.data.length === 0) throw new AppError('UPLOAD_NOT_IMAGE');
     if (file.data.length > this.#maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
+    const { fileTypeFromBuffer, sharp } = await imageLibraries();
     const detected = await fileTypeFromBuffer(file.data);
     const extensions = detected ? ACCEPTED[detected.mime] : undefined;
     if (!detected || !extensions) throw new AppError('UPLOAD_NOT_IMAGE');

@@ -96,8 +96,11 @@ interface Client {
   /** The signed-in user after a successful `auth`, and the session token it signed in with. */
   userId?: bigint;
   token?: string;
-  /** A pending `auth`: later ops wait for it, in `waiting` (at most `maxWaitingBytes`). */
-  signingIn?: Promise<void>;
+  /**
+   * A pending `auth`, or a subscription waiting for the channels still being registered at start:
+   * later ops wait for it, in `waiting` (at most `maxWaitingBytes`).
+   */
+  holding?: Promise<void>;
   waiting: { raw: Buffer; isBinary: boolean }[];
   waitingBytes: number;
   /** Frames of private channels held back until the channel's snapshot has been sent. */
@@ -133,6 +136,8 @@ interface Client {
 export class WsGateway {
   private readonly options: Required<WsGatewayOptions>;
   private readonly channels = new Map<string, ChannelSource>();
+  /** Settles once the channels registered at start are there ({@link holdUnknownChannels}). */
+  private settingUp: Promise<void> | undefined;
   private readonly subscribers = new Map<string, Set<WebSocket>>();
   private readonly clients = new Map<WebSocket, Client>();
   private readonly privateChannels = new Map<string, PrivateChannelSource>();
@@ -153,6 +158,22 @@ export class WsGateway {
   /** Number of open connections (all addresses). */
   get connectionCount(): number {
     return this.clients.size;
+  }
+
+  /**
+   * Subscriptions to a channel not registered yet wait until `ready` settles, then are answered
+   * as usual (`unknown channel` if it is still not there). why: the server listens while the
+   * markets load, and registers their channels as each is ready.
+   */
+  holdUnknownChannels(ready: Promise<unknown>): void {
+    const settled = ready.then(
+      () => {},
+      () => {},
+    );
+    this.settingUp = settled;
+    void settled.then(() => {
+      if (this.settingUp === settled) this.settingUp = undefined;
+    });
   }
 
   addChannel(name: string, source: ChannelSource): void {
@@ -364,7 +385,7 @@ export class WsGateway {
       }
       // why: ops after an `auth` wait for its answer, so `auth` then `subscribe` needs no round
       // trip; they wait in one bounded queue, in order, each handled once.
-      if (client.signingIn) {
+      if (client.holding) {
         // why: an empty frame costs its queue entry too.
         client.waitingBytes += raw.length + WAITING_FRAME_OVERHEAD;
         if (client.waitingBytes > this.options.maxWaitingBytes) {
@@ -377,7 +398,7 @@ export class WsGateway {
       handle(raw, isBinary);
     };
     const drain = (): void => {
-      while (!client.signingIn && !client.closing && client.waiting.length > 0) {
+      while (!client.holding && !client.closing && client.waiting.length > 0) {
         const next = client.waiting.shift()!;
         client.waitingBytes -= next.raw.length + WAITING_FRAME_OVERHEAD;
         handle(next.raw, next.isBinary);
@@ -397,15 +418,26 @@ export class WsGateway {
           return reply({ op: 'pong' });
         case 'auth': {
           const signingIn: Promise<void> = this.authenticate(socket, client, message.token).finally(() => {
-            if (client.signingIn === signingIn) client.signingIn = undefined;
+            if (client.holding === signingIn) client.holding = undefined;
             drain();
           });
-          client.signingIn = signingIn;
+          client.holding = signingIn;
           return signingIn;
         }
         case 'subscribe': {
           if (this.privateChannels.has(channel)) return this.subscribePrivate(socket, client, channel);
           const source = this.channels.get(channel);
+          if (!source && this.settingUp) {
+            // why: the node listens before the markets' channels are registered; a subscription
+            // to one not there yet waits for them (later ops behind it), then is handled again.
+            const waiting: Promise<void> = this.settingUp.then(() => {
+              if (client.holding === waiting) client.holding = undefined;
+              if (!client.closing) handle(raw, isBinary);
+              drain();
+            });
+            client.holding = waiting;
+            return waiting;
+          }
           if (!source) return reply({ op: 'error', msg: 'unknown channel', channel });
           // why: already subscribed: its updates are flowing; a second snapshot would only let
           // a client multiply what the server queues for it.

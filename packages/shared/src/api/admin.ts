@@ -247,6 +247,8 @@ export const HealthReport = z.object({
     backup: HealthCheck,
     /** Degraded while a platform halt holds (orders, withdrawals and conversions refused). */
     halt: HealthCheck,
+    /** Degraded (`warming: …`) while the markets' books load after a start; ok once loaded. */
+    markets: HealthCheck,
   }),
 });
 export type HealthReport = z.infer<typeof HealthReport>;

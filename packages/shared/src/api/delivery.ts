@@ -8,7 +8,7 @@ import {
   KLINE_INTERVALS,
 } from './delivery-constants.ts';
 import { textField, tokenField } from './fields.ts';
-import { amountField, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
+import { amountField, historyQuery, idempotencyKeyField, idField, recordPage } from './wallet.ts';
 
 /**
  * The delivery (timed up/down) contracts' API contract and the index history it is settled from:
@@ -144,10 +144,12 @@ export const PlaceContractBody = z.object({
 });
 export type PlaceContractBody = z.input<typeof PlaceContractBody>;
 
-/** GET `/Contract/ctbill`: `open` (open and settling) or `settled` (settled and closed), newest first. */
-export const ContractListQuery = z.object({
+/**
+ * GET `/Contract/ctbill`: `open` (open and settling) or `settled` (settled and closed), newest
+ * first, 20 a page; `before` is the last `id` of the previous page (see `historyQuery`).
+ */
+export const ContractListQuery = historyQuery({
   status: z.enum(['open', 'settled'], { error: 'PARAM_ERROR' }).optional().default('open'),
-  page: pageField,
   token: tokenField,
 });
 export type ContractListQuery = z.input<typeof ContractListQuery>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { marketSymbolField } from './delivery.ts';
 import { tokenField } from './fields.ts';
 import { DepthLevel } from './spot.ts';
-import { amountField, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
+import { amountField, historyQuery, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
 
 /**
  * The perpetual contracts' API contract (`/apiv/Perp/*` and the `perp:<symbol>` `/ws` channel):
@@ -174,10 +174,10 @@ export const PerpMarginBody = z.object({
 });
 export type PerpMarginBody = z.input<typeof PerpMarginBody>;
 
-export const PerpOrderHistoryQuery = z.object({
+/** The caller's orders, newest first, 20 a page; `before` is the last `id` of the previous page. */
+export const PerpOrderHistoryQuery = historyQuery({
   symbol: marketSymbolField.optional(),
   status: z.enum(PERP_ORDER_STATUSES, { error: 'PARAM_ERROR' }).optional(),
-  page: pageField,
   token: tokenField,
 });
 export type PerpOrderHistoryQuery = z.input<typeof PerpOrderHistoryQuery>;
@@ -185,11 +185,8 @@ export type PerpOrderHistoryQuery = z.input<typeof PerpOrderHistoryQuery>;
 export const PerpOrderQuery = z.object({ id: idField, token: tokenField });
 export type PerpOrderQuery = z.input<typeof PerpOrderQuery>;
 
-export const PerpHistoryQuery = z.object({
-  symbol: marketSymbolField.optional(),
-  page: pageField,
-  token: tokenField,
-});
+/** The caller's funding payments or liquidations, newest first, 20 a page; `before` as in `historyQuery`. */
+export const PerpHistoryQuery = historyQuery({ symbol: marketSymbolField.optional(), token: tokenField });
 export type PerpHistoryQuery = z.input<typeof PerpHistoryQuery>;
 
 // ---------------------------------------------------------------------------------------------

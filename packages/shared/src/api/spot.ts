@@ -10,7 +10,14 @@ import {
   TRADE_KLINE_INTERVALS,
   TRIGGER_CONDITIONS,
 } from './spot-constants.ts';
-import { amountField, CoinBalance, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
+import {
+  amountField,
+  CoinBalance,
+  historyQuery,
+  idempotencyKeyField,
+  idField,
+  recordPage,
+} from './wallet.ts';
 
 /**
  * The spot markets' API contract: `/apiv/Trade/*` (order entry and the customer's orders and
@@ -63,11 +70,13 @@ export type CancelAllBody = z.input<typeof CancelAllBody>;
 export const OpenOrdersQuery = z.object({ symbol: marketSymbolField.optional(), token: tokenField });
 export type OpenOrdersQuery = z.input<typeof OpenOrdersQuery>;
 
-/** GET `/Trade/tradebill`: the caller's orders, newest first, 20 a page; `status` filters. */
-export const OrderHistoryQuery = z.object({
+/**
+ * GET `/Trade/tradebill`: the caller's orders, newest first, 20 a page; `status` filters. `before`
+ * is the last `id` of the previous page (see `historyQuery`).
+ */
+export const OrderHistoryQuery = historyQuery({
   symbol: marketSymbolField.optional(),
   status: z.enum(ORDER_STATUSES, { error: 'PARAM_ERROR' }).optional(),
-  page: pageField,
   token: tokenField,
 });
 export type OrderHistoryQuery = z.input<typeof OrderHistoryQuery>;
@@ -76,12 +85,8 @@ export type OrderHistoryQuery = z.input<typeof OrderHistoryQuery>;
 export const OrderQuery = z.object({ id: idField, token: tokenField });
 export type OrderQuery = z.input<typeof OrderQuery>;
 
-/** GET `/Trade/mytrades`: the caller's fills, newest first, 20 a page. */
-export const MyTradesQuery = z.object({
-  symbol: marketSymbolField.optional(),
-  page: pageField,
-  token: tokenField,
-});
+/** GET `/Trade/mytrades`: the caller's fills, newest first, 20 a page; `before` as in `historyQuery`. */
+export const MyTradesQuery = historyQuery({ symbol: marketSymbolField.optional(), token: tokenField });
 export type MyTradesQuery = z.input<typeof MyTradesQuery>;
 
 /** GET `/Market/depth`. */

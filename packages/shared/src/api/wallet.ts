@@ -55,6 +55,41 @@ export const pageField = z.coerce
   .transform((v) => v ?? 1);
 
 /**
+ * Most rows a page number of a customer's history list may skip. A page by number reads every row
+ * above it, so its cost grows with its depth; past this depth a client pages by `before`.
+ */
+export const MAX_HISTORY_OFFSET = 1_000;
+
+/** The rows a customer's history list answers per page. */
+export const HISTORY_PAGE_SIZE = 20;
+
+/** A history list's page number (1-based): at most 50, the deepest page within {@link MAX_HISTORY_OFFSET}. */
+const historyPageField = z.coerce
+  .number({ error: 'PARAM_ERROR' })
+  .int({ error: 'PARAM_ERROR' })
+  .min(1, { error: 'PARAM_ERROR' })
+  .max(MAX_HISTORY_OFFSET / HISTORY_PAGE_SIZE, { error: 'PARAM_ERROR' })
+  .optional()
+  .transform((v) => v ?? 1);
+
+/**
+ * The query of a list that grows with a customer's activity (orders, trades, contracts, deposits),
+ * newest first, 20 a page: `shape`'s filters, and `before`, the last `id` of the previous page
+ * (a seek, as cheap deep down as on top), or `page` for clients that count pages, up to page 50.
+ * With `before`, `page` is absent or 1.
+ */
+export function historyQuery<T extends z.ZodRawShape>(shape: T) {
+  return z.object({ ...shape, before: idField.optional(), page: historyPageField }).refine(
+    (query) => {
+      // why: the shape's own fields are generic here; these two are the ones this object adds.
+      const { before, page } = query as { before?: string; page: number };
+      return before === undefined || page === 1;
+    },
+    { error: 'PARAM_ERROR' },
+  );
+}
+
+/**
  * The client's key for one submission (a withdrawal or a conversion): sending the same key twice
  * takes effect once and answers the first result again. 8–64 letters, digits, `-` or `_`; a new
  * random key per form submission (e.g. `crypto.randomUUID()`).
@@ -92,12 +127,11 @@ export const DepositPageQuery = z.object({
 });
 export type DepositPageQuery = z.input<typeof DepositPageQuery>;
 
-/** Lists (`/Finance/czlist`, `/Finance/txlist`): a page, optionally one coin. */
-export const RecordListQuery = z.object({
-  page: pageField,
-  coin: coinField.optional(),
-  token: tokenField,
-});
+/**
+ * Lists (`/Finance/czlist`, `/Finance/txlist`): newest first, 20 a page, optionally one coin;
+ * `before` is the last `id` of the previous page (see `historyQuery`).
+ */
+export const RecordListQuery = historyQuery({ coin: coinField.optional(), token: tokenField });
 export type RecordListQuery = z.input<typeof RecordListQuery>;
 
 /** Details (`/Finance/czinfo`, `/Finance/txinfo`, `/user/billinfo`). */

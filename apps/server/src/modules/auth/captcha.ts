@@ -1,13 +1,22 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import svgCaptchaModule from 'svg-captcha';
 import type { Clock } from '../../platform/clock.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import { deleteExpiredCaptchas, insertCaptcha, takeCaptcha } from './repository.ts';
 
-// why: the package's typings omit its main export, the function that draws a given text.
-const drawCaptcha = svgCaptchaModule as unknown as (text: string, options: object) => string;
+/**
+ * The function that draws a given text, loaded with the first captcha. why: the library reads
+ * and parses its font when loaded, which every start paid for; and its typings omit this, its
+ * main export.
+ */
+let drawer: Promise<(text: string, options: object) => string> | undefined;
+function drawCaptcha(text: string, options: object): Promise<string> {
+  drawer ??= import('svg-captcha').then(
+    ({ default: draw }) => draw as unknown as (text: string, options: object) => string,
+  );
+  return drawer.then((draw) => draw(text, options));
+}
 
 const CAPTCHA_TTL_MS = 5 * 60_000;
 // why: no look-alike characters (0/o, 1/l/i), so a person can read the code at phone size.
@@ -40,7 +49,7 @@ export class CaptchaService {
   async issue(): Promise<{ key: string; img: string }> {
     const now = this.clock.now();
     const text = this.textSource();
-    const svg = drawCaptcha(text, {
+    const svg = await drawCaptcha(text, {
       width: 120,
       height: 44,
       fontSize: 48,

@@ -1,4 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 
 /**
  * What staff-written bodies may hold: paragraphs, emphasis, lists, two heading levels, links
@@ -6,7 +6,7 @@ import sanitizeHtml from 'sanitize-html';
  * images the Content-Security-Policy lets the app load). No script, style, event handler or frame
  * survives; the stored body is the sanitised one.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS = (sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions => ({
   allowedTags: [
     'p',
     'br',
@@ -29,15 +29,23 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { img: [] },
   allowProtocolRelative: false,
   transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }),
+    a: sanitize.simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }),
   },
   exclusiveFilter: (frame) => frame.tag === 'img' && !isAllowedImage(frame.attribs.src ?? ''),
-};
+});
 
 function isAllowedImage(src: string): boolean {
   return src.startsWith('/Upload/public/') && !src.includes('..');
 }
 
-export function sanitizeBody(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+// why: the library (and the HTML parser it brings) is loaded with the first body staff save, not
+// at start, where it cost every start a few tens of milliseconds.
+let sanitizer: Promise<(html: string) => string> | undefined;
+
+export async function sanitizeBody(html: string): Promise<string> {
+  sanitizer ??= import('sanitize-html').then(({ default: sanitize }) => {
+    const options = OPTIONS(sanitize);
+    return (body: string) => sanitize(body, options);
+  });
+  return (await sanitizer)(html).trim();
 }

@@ -281,10 +281,22 @@ export class ContentService {
   ): Promise<boolean> {
     if (await this.#settings.get(key)) return false;
     const now = this.#clock.now();
+    // why: sanitised before the transaction, which then holds the store only to write.
+    const texts = await Promise.all(
+      items.map((item) =>
+        Promise.all(
+          Object.entries(item.texts).map(async ([locale, t]) => ({
+            locale,
+            title: t.title,
+            body: await sanitizeBody(t.body),
+          })),
+        ),
+      ),
+    );
     return this.#db.transaction().execute(async (trx) => {
       if (await this.#settings.get(key, trx)) return false;
       const ids = new Map<string, bigint>();
-      for (const item of items) {
+      for (const [index, item] of items.entries()) {
         const id = await repo.insertItem(trx, {
           kind: item.kind,
           slug: item.slug,
@@ -295,15 +307,7 @@ export class ContentService {
           now: toMillis(now),
         });
         if (item.slug) ids.set(item.slug, id);
-        await repo.replaceTexts(
-          trx,
-          id,
-          Object.entries(item.texts).map(([locale, t]) => ({
-            locale,
-            title: t.title,
-            body: sanitizeBody(t.body),
-          })),
-        );
+        await repo.replaceTexts(trx, id, texts[index] ?? []);
       }
       await then(trx, ids);
       await this.#settings.set(trx, key, String(now));
@@ -415,9 +419,11 @@ export class ContentService {
    * of the same text keep it, so customers accept again only what they have not read.
    */
   async save(staff: StaffActor, input: ContentInput, id?: bigint): Promise<bigint> {
-    const texts = Object.entries(input.texts)
-      .filter(([locale, t]) => (LOCALES as readonly string[]).includes(locale) && t.title.trim())
-      .map(([locale, t]) => ({ locale, title: t.title.trim(), body: sanitizeBody(t.body) }));
+    const texts = await Promise.all(
+      Object.entries(input.texts)
+        .filter(([locale, t]) => (LOCALES as readonly string[]).includes(locale) && t.title.trim())
+        .map(async ([locale, t]) => ({ locale, title: t.title.trim(), body: await sanitizeBody(t.body) })),
+    );
     if (!texts.some((t) => t.locale === DEFAULT_LOCALE)) throw new AppError('CONTENT_DEFAULT_TEXT_REQUIRED');
     const slug = input.kind === 'page' ? input.slug : '';
     if (input.kind === 'page' && !(CONTENT_PAGE_SLUGS as readonly string[]).includes(slug))

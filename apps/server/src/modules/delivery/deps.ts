@@ -26,7 +26,6 @@ export const TURNOVER_MULTIPLE_SETTING = 'delivery.trial_turnover_multiple';
 export const SAME_ADDRESS_WINDOW_MS = 24 * 60 * 60_000;
 
 export const USDT = 'USDT';
-export const PAGE_SIZE = 20;
 export const DAY_MS = 24 * 60 * 60_000;
 /** Most contracts (and grants) one run of the settlement job handles; the next run goes on. */
 export const BATCH = 500;

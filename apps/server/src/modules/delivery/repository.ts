@@ -113,6 +113,7 @@ export function findContractByKey(db: Db, userId: bigint, key: string): Promise<
     .executeTakeFirst();
 }
 
+/** Contracts newest first: `limit` of them after `offset`, below the id `beforeId` when given. */
 export function listContracts(
   db: Db,
   filter: {
@@ -122,12 +123,14 @@ export function listContracts(
     funding?: 'real' | 'trial';
     limit: number;
     offset: number;
+    beforeId?: bigint;
   },
 ): Promise<ContractRow[]> {
   const newestFirst = (status?: ContractStatusValue) => {
     let query = db.selectFrom('delivery_contracts').selectAll();
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
     if (status !== undefined) query = query.where('status', '=', status);
+    if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
     if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
     if (filter.funding) query = query.where('funding', '=', filter.funding);
     return query.orderBy('id', 'desc');

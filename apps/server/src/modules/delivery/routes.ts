@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { type DeliveryService, GET_CONTRACT_ERRORS, PLACE_ERRORS } from './service.ts';
 
@@ -78,7 +79,7 @@ export async function deliveryRoutes(
         request,
         await delivery.listContracts(requireAuth(request).userId, {
           status: request.query.status,
-          page: request.query.page,
+          ...historyPage(request.query),
         }),
       ),
   });

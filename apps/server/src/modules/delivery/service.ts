@@ -3,6 +3,7 @@ import type { ContractList, ContractRecord, DeliveryMarket, DeliveryPage } from 
 import { LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import type { ContractResultValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import { constituentsToJson } from '../markets/constituents.ts';
@@ -11,7 +12,6 @@ import {
   type DeliveryConfig,
   type DeliveryDeps,
   type IndexTickValue,
-  PAGE_SIZE,
   RESERVATIONS,
   SETTLED_SUBJECT,
   type SettledEvent,
@@ -320,19 +320,14 @@ export class DeliveryService {
   /** `open` lists open and settling contracts, `settled` settled and closed ones; newest first. */
   async listContracts(
     userId: bigint,
-    query: { status: 'open' | 'settled'; page: number },
+    query: { status: 'open' | 'settled' } & HistoryPage,
   ): Promise<ContractList> {
     const rows = await repo.listContracts(this.#deps.db, {
       userId,
       statuses: query.status === 'open' ? LIVE_CONTRACT_STATUSES : DONE_STATUSES,
-      limit: PAGE_SIZE + 1,
-      offset: (query.page - 1) * PAGE_SIZE,
+      ...historyWindow(query),
     });
-    return {
-      list: rows.slice(0, PAGE_SIZE).map(toContractRecord),
-      page: query.page,
-      has_more: rows.length > PAGE_SIZE,
-    };
+    return historyAnswer(rows, query, toContractRecord);
   }
 
   /** One of the user's contracts; someone else's answers RECORD_NOT_FOUND like a missing one. */

@@ -29,6 +29,8 @@ export interface PerpServiceView {
 }
 
 const PAGE = 20;
+/** The rows read for page `page` (1-based): one more than a page, to tell whether more follow. */
+const pageOf = (page: number) => ({ limit: PAGE + 1, offset: (page - 1) * PAGE });
 type Invariant = AdminPerpHealth['markets'][number]['invariants'][number];
 
 /**
@@ -182,7 +184,7 @@ export class PerpBackOffice {
 
   async liquidations(symbol: string | undefined, page: number): Promise<AdminLiquidationPage> {
     const { db } = this.#deps;
-    const rows = await repo.pageLiquidations(db, { symbol, kind: 'liquidation' }, page, PAGE);
+    const rows = await repo.pageLiquidations(db, { symbol, kind: 'liquidation' }, pageOf(page));
     return {
       items: rows.slice(0, PAGE).map((r) => {
         const size = r.qty < 0n ? -r.qty : r.qty;
@@ -209,7 +211,7 @@ export class PerpBackOffice {
 
   async adl(symbol: string | undefined, page: number): Promise<AdminAdlPage> {
     const { db } = this.#deps;
-    const rows = await repo.pageLiquidations(db, { symbol, kind: 'adl' }, page, PAGE);
+    const rows = await repo.pageLiquidations(db, { symbol, kind: 'adl' }, pageOf(page));
     return {
       items: rows.slice(0, PAGE).map((r) => ({
         id: String(r.id),

@@ -462,31 +462,42 @@ export function listOrdersByIds(db: Db, ids: readonly bigint[]): Promise<OrderRo
 }
 
 export function listUserOpenOrders(db: Db, userId: bigint, symbol: string): Promise<OrderRow[]> {
-  return db
-    .selectFrom('perp_orders')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('symbol', '=', symbol)
-    .where('state', 'in', OPEN_STATES)
-    .orderBy('id', 'desc')
-    .execute();
+  return (
+    db
+      .selectFrom('perp_orders')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('symbol', '=', symbol)
+      // why: literals, so the partial index of open orders (`perp_orders_user_open_idx`) serves it.
+      .where(
+        'state',
+        'in',
+        OPEN_STATES.map((state) => sql.lit(state)),
+      )
+      .orderBy('id', 'desc')
+      .execute()
+  );
 }
 
+/** The rows of one page of a list newest first: `limit` after `offset`, below the id `beforeId` when given. */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+  beforeId?: bigint;
+}
+
+/** A user's orders, newest first, on the index of (user, id). */
 export function pageUserOrders(
   db: Db,
   userId: bigint,
   filter: { symbol?: string; states?: readonly string[] },
-  page: number,
-  size: number,
+  window: PageWindow,
 ): Promise<OrderRow[]> {
   let query = db.selectFrom('perp_orders').selectAll().where('user_id', '=', userId);
+  if (window.beforeId !== undefined) query = query.where('id', '<', window.beforeId);
   if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
   if (filter.states) query = query.where('state', 'in', filter.states as OrderRow['state'][]);
-  return query
-    .orderBy('id', 'desc')
-    .limit(size + 1)
-    .offset((page - 1) * size)
-    .execute();
+  return query.orderBy('id', 'desc').limit(window.limit).offset(window.offset).execute();
 }
 
 export function listOrderFills(db: Db, symbol: string, orderNo: bigint): Promise<TradeRow[]> {
@@ -543,27 +554,24 @@ export function pageFundings(
     .execute();
 }
 
+/** A user's funding payments, newest first, on the index of (user, id). */
 export function pageFundingPayments(
   db: Db,
   userId: bigint,
   symbol: string | undefined,
-  page: number,
-  size: number,
+  window: PageWindow,
 ): Promise<FundingPaymentRow[]> {
   let query = db.selectFrom('perp_funding_payments').selectAll().where('user_id', '=', userId);
+  if (window.beforeId !== undefined) query = query.where('id', '<', window.beforeId);
   if (symbol) query = query.where('symbol', '=', symbol);
-  return query
-    .orderBy('id', 'desc')
-    .limit(size + 1)
-    .offset((page - 1) * size)
-    .execute();
+  return query.orderBy('id', 'desc').limit(window.limit).offset(window.offset).execute();
 }
 
+/** Liquidations and ADL, newest first, with the user's name: one user's (the customer) or all (staff). */
 export function pageLiquidations(
   db: Db,
   filter: { userId?: bigint; symbol?: string; kind?: 'liquidation' | 'adl' },
-  page: number,
-  size: number,
+  window: PageWindow,
 ): Promise<(LiquidationRow & { username: string | null })[]> {
   let query = db
     .selectFrom('perp_liquidations')
@@ -571,13 +579,10 @@ export function pageLiquidations(
     .selectAll('perp_liquidations')
     .select('users.username');
   if (filter.userId !== undefined) query = query.where('perp_liquidations.user_id', '=', filter.userId);
+  if (window.beforeId !== undefined) query = query.where('perp_liquidations.id', '<', window.beforeId);
   if (filter.symbol) query = query.where('perp_liquidations.symbol', '=', filter.symbol);
   if (filter.kind) query = query.where('perp_liquidations.kind', '=', filter.kind);
-  return query
-    .orderBy('perp_liquidations.id', 'desc')
-    .limit(size + 1)
-    .offset((page - 1) * size)
-    .execute();
+  return query.orderBy('perp_liquidations.id', 'desc').limit(window.limit).offset(window.offset).execute();
 }
 
 export function pageInsuranceMoves(

@@ -28,6 +28,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import type { PerpService } from './service.ts';
 
@@ -305,7 +306,11 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
       const q = request.query;
       return ok(
         request,
-        await perp.orders(requireAuth(request).userId, { symbol: q.symbol, status: q.status }, q.page),
+        await perp.orders(
+          requireAuth(request).userId,
+          { symbol: q.symbol, status: q.status },
+          historyPage(q),
+        ),
       );
     },
   });
@@ -333,7 +338,10 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
     },
     config: { ...auth, errors: ['MARKET_NOT_OPEN'] },
     handler: async (request) =>
-      ok(request, await perp.funding(requireAuth(request).userId, request.query.symbol, request.query.page)),
+      ok(
+        request,
+        await perp.funding(requireAuth(request).userId, request.query.symbol, historyPage(request.query)),
+      ),
   });
 
   api.get('/Perp/liquidations', {
@@ -348,7 +356,11 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
     handler: async (request) =>
       ok(
         request,
-        await perp.liquidations(requireAuth(request).userId, request.query.symbol, request.query.page),
+        await perp.liquidations(
+          requireAuth(request).userId,
+          request.query.symbol,
+          historyPage(request.query),
+        ),
       ),
   });
 }

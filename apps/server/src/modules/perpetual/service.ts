@@ -20,6 +20,7 @@ import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Bus, Subscription } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import { MarketOwnership } from '../../platform/market-ownership.ts';
 import { addPrunes, type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import type { Scheduler } from '../../platform/scheduler.ts';
@@ -512,16 +513,15 @@ export class PerpService {
   async orders(
     userId: bigint,
     filter: { symbol?: string; status?: PerpOrderStatus },
-    page: number,
+    page: HistoryPage,
   ): Promise<PerpOrderPage> {
     const rows = await repo.pageUserOrders(
       this.#deps.db,
       userId,
       { symbol: filter.symbol, states: filter.status ? STATES_OF[filter.status] : undefined },
-      page,
-      PAGE,
+      historyWindow(page),
     );
-    return { list: rows.slice(0, PAGE).map(orderView), page, has_more: rows.length > PAGE };
+    return historyAnswer(rows, page, orderView);
   }
 
   async order(userId: bigint, id: bigint): Promise<PerpOrderDetail> {
@@ -531,14 +531,18 @@ export class PerpService {
     return { ...orderView(row), fills: fills.map((t) => fillView(t, row.order_no)) };
   }
 
-  async funding(userId: bigint, symbol: string | undefined, page: number): Promise<PerpFundingPage> {
-    const rows = await repo.pageFundingPayments(this.#deps.db, userId, symbol, page, PAGE);
-    return { list: rows.slice(0, PAGE).map(fundingPaymentView), page, has_more: rows.length > PAGE };
+  async funding(userId: bigint, symbol: string | undefined, page: HistoryPage): Promise<PerpFundingPage> {
+    const rows = await repo.pageFundingPayments(this.#deps.db, userId, symbol, historyWindow(page));
+    return historyAnswer(rows, page, fundingPaymentView);
   }
 
-  async liquidations(userId: bigint, symbol: string | undefined, page: number): Promise<PerpLiquidationPage> {
-    const rows = await repo.pageLiquidations(this.#deps.db, { userId, symbol }, page, PAGE);
-    return { list: rows.slice(0, PAGE).map(liquidationView), page, has_more: rows.length > PAGE };
+  async liquidations(
+    userId: bigint,
+    symbol: string | undefined,
+    page: HistoryPage,
+  ): Promise<PerpLiquidationPage> {
+    const rows = await repo.pageLiquidations(this.#deps.db, { userId, symbol }, historyWindow(page));
+    return historyAnswer(rows, page, liquidationView);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,4 @@
 import type { ReserveChain } from '@bourse/por/reserve-signatures';
-import { Signer } from 'bip322-js';
-import { privateKeyToAccount } from 'viem/accounts';
 
 // why: the demo's reserve keys are public on purpose: their entries are marked simulated and the
 // app says so. A real deployment's keys never reach the server.
@@ -30,6 +28,11 @@ export async function demoReserveEntries(input: {
     sig: string;
   }[]
 > {
+  // why: loaded when a demo snapshot is signed, not at start (a few hundred milliseconds).
+  const [{ Signer }, { privateKeyToAccount }] = await Promise.all([
+    import('bip322-js'),
+    import('viem/accounts'),
+  ]);
   const evm = privateKeyToAccount(DEMO_EVM_KEY);
   const entries = [];
   for (const [asset, chain] of Object.entries(DEMO_CHAINS)) {

@@ -5,6 +5,12 @@ import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, randomCode, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
+import {
+  deleteOldestCreatedBefore,
+  type PruneResult,
+  pruneInSlices,
+  type SliceOptions,
+} from '../../platform/prune.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import type { EmailCodePurpose } from '../../platform/schema.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
@@ -138,6 +144,18 @@ export class SecurityService {
 
   constructor(deps: SecurityDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * Retention: deletes, in bounded slices, e-mail codes older than `retentionMs` (the mail outbox's
+   * retention, `MAIL_OUTBOX_RETENTION_DAYS`), used or not.
+   */
+  prune(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
+    const { db, clock } = this.#deps;
+    // why: a code is good for minutes (`EMAIL_CODE_TTL_MS`) and the mail's retention is at least a
+    // day, so no code still usable is deleted; each goes with the mail that carried it.
+    const before = toMillis(clock.now() - retentionMs);
+    return pruneInSlices((limit) => deleteOldestCreatedBefore(db, 'email_codes', before, limit), slices);
   }
 
   async overview(userId: bigint) {

@@ -1,6 +1,7 @@
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import type { Scheduler } from '../../platform/scheduler.ts';
 import type { LedgerService } from '../ledger/service.ts';
 
 /** What the spot service works with: the store, the clock, the ledger and the modules it asks. */
@@ -14,6 +15,8 @@ export interface SpotDeps {
     tradingStatuses(db: Db, userIds: readonly bigint[]): Promise<Map<bigint, 'ok' | 'frozen' | 'banned'>>;
   };
   bus?: Bus;
+  /** Runs the job that keeps the markets' candles. */
+  scheduler: Scheduler;
   onError?: (error: unknown, what: string) => void;
   /** Refuses trading to unverified users when the operator's policy asks for it. */
   identityGate: { requireForTrading(userId: bigint): Promise<void> };

@@ -10,9 +10,10 @@ import {
 } from '@bourse/shared/api';
 import type { Bus, Subscription } from '../../platform/bus.ts';
 import type { WsGateway } from '../../platform/ws-gateway.ts';
+import { INTERVAL_MS } from './candles.ts';
 import { quoteOf } from './market.ts';
 import { BATCH_SUBJECT_PREFIX, type SpotBatchEvent } from './sequencer.ts';
-import { INTERVAL_MS, type SpotService } from './service.ts';
+import type { SpotService } from './service.ts';
 
 export const depthChannel = (symbol: string) => `depth:${symbol}`;
 export const tradesChannel = (symbol: string) => `trades:${symbol}`;

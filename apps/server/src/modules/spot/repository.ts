@@ -317,17 +317,20 @@ export async function countOpenOrders(db: Db): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.symbol, Number(row.total)]));
 }
 
-/** A market's open orders in sequence order: what its book is rebuilt from. */
-export function listOpenOrders(db: Db, symbol: string): Promise<OrderRow[]> {
+/** A market's open orders in sequence order, `limit` after `afterSeq`: what its book is rebuilt from. */
+export function listOpenOrders(db: Db, symbol: string, afterSeq: bigint, limit: number): Promise<OrderRow[]> {
   return db
     .selectFrom('spot_orders')
     .selectAll()
     .where('symbol', '=', symbol)
     .where('status', '=', 'entrusted')
+    .where('seq', '>', afterSeq)
     .orderBy('seq')
+    .limit(limit)
     .execute();
 }
 
+/** A user's orders, newest first: `limit` of them after `offset`, below the id `beforeId` when given. */
 export function listUserOrders(
   db: Db,
   filter: {
@@ -336,11 +339,20 @@ export function listUserOrders(
     statuses?: readonly SpotOrderStatusValue[];
     limit: number;
     offset: number;
+    beforeId?: bigint;
   },
 ): Promise<OrderRow[]> {
   let query = db.selectFrom('spot_orders').selectAll().where('user_id', '=', filter.userId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
-  if (filter.statuses) query = query.where('status', 'in', filter.statuses);
+  if (filter.statuses?.length === 1 && filter.statuses[0] === 'entrusted') {
+    // why: a literal, so the partial index of resting orders (`spot_orders_held_idx`) finds a
+    // user's open orders at once; by `(user_id, id)` a customer with a year of filled orders and
+    // few open ones had every order read to find them (the open tab, cancel all, `/ws` snapshot).
+    query = query.where('status', '=', sql.lit('entrusted'));
+  } else if (filter.statuses) {
+    query = query.where('status', 'in', filter.statuses);
+  }
   return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
 }
 
@@ -388,16 +400,19 @@ export function listOrderTrades(db: Db, orderId: bigint): Promise<TradeRow[]> {
     .execute();
 }
 
+/** A user's trades, newest first: `limit` of them after `offset`, below the id `beforeId` when given. */
 export function listUserTrades(
   db: Db,
-  filter: { userId: bigint; symbol?: string; limit: number; offset: number },
+  filter: { userId: bigint; symbol?: string; limit: number; offset: number; beforeId?: bigint },
 ): Promise<TradeRow[]> {
   // why: an OR of the two roles read every trade of the user and sorted them all. Each role is
-  // instead one seek on its own index, newest first, stopped after the rows the page can reach;
-  // only those (at most twice offset + limit) are merged and sorted.
+  // instead one seek on its own index, newest first (from `beforeId` down when given), stopped
+  // after the rows the page can reach; only those (at most twice offset + limit) are merged and
+  // sorted.
   const reach = filter.offset + filter.limit;
   const role = (column: 'maker_user_id' | 'taker_user_id') => {
     let query = db.selectFrom('spot_trades').selectAll().where(column, '=', filter.userId);
+    if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
     if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
     // why: a trade with the user on both sides (self-trade prevention forbids it) is listed once.
     if (column === 'taker_user_id') query = query.where('maker_user_id', '!=', filter.userId);
@@ -421,17 +436,6 @@ export function listRecentTrades(db: Db, symbol: string, limit: number): Promise
     .execute();
 }
 
-/** The market's trades since `since`, oldest first (tickers). */
-export function listTradesSince(db: Db, symbol: string, since: Millis) {
-  return db
-    .selectFrom('spot_trades')
-    .select(['price', 'qty', 'quote'])
-    .where('symbol', '=', symbol)
-    .where('at', '>=', since)
-    .orderBy('id')
-    .execute();
-}
-
 export function findLastTrade(db: Db, symbol: string) {
   return db
     .selectFrom('spot_trades')
@@ -440,77 +444,4 @@ export function findLastTrade(db: Db, symbol: string) {
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-}
-
-/**
- * Candles of the market's trades: the `limit` newest buckets of `intervalMs` from the epoch that
- * hold a trade before `before`, newest first (a bucket without trades has no candle); open and
- * close are the prices of the bucket's first and last trade.
- */
-export async function listCandles(db: Db, symbol: string, intervalMs: bigint, before: Millis, limit: number) {
-  // why: the interval is inlined (one of our constants, never input) so PostgreSQL sees the same
-  // expression in the select and the group by.
-  const bucket = sql<bigint>`at - at % ${sql.raw(String(intervalMs))}`;
-  // why: without a lower bound every trade of the market before `before` was grouped to answer
-  // the newest few buckets. Each read covers at most the buckets still wanted, ending with the one
-  // that holds its `before - 1`; when some of those held no trade, the next read starts at the
-  // bucket of the newest older trade (one seek), so a quiet market still answers its `limit`
-  // newest candles and trades older than the last of them are never read.
-  type Bucket = { t: bigint; l: bigint; h: bigint; v: bigint; q: bigint; first_id: bigint; last_id: bigint };
-  const buckets: Bucket[] = [];
-  let end = before;
-  while (buckets.length < limit) {
-    const newest = end - 1n - ((end - 1n) % intervalMs);
-    const oldest = newest - BigInt(limit - buckets.length - 1) * intervalMs;
-    const rows = await db
-      .selectFrom('spot_trades')
-      .select([
-        bucket.as('t'),
-        sql<bigint>`min(price)`.as('l'),
-        sql<bigint>`max(price)`.as('h'),
-        sql<bigint>`cast(sum(qty) as bigint)`.as('v'),
-        sql<bigint>`cast(sum(quote) as bigint)`.as('q'),
-        sql<bigint>`min(id)`.as('first_id'),
-        sql<bigint>`max(id)`.as('last_id'),
-      ])
-      .where('symbol', '=', symbol)
-      .where('at', '>=', oldest)
-      .where('at', '<', end)
-      .groupBy(bucket)
-      .orderBy('t', 'desc')
-      .limit(limit - buckets.length)
-      .execute();
-    buckets.push(...rows);
-    if (buckets.length >= limit) break;
-    const older = await db
-      .selectFrom('spot_trades')
-      .select('at')
-      .where('symbol', '=', symbol)
-      .where('at', '<', oldest)
-      .orderBy('at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!older) break;
-    end = older.at + 1n;
-  }
-  if (buckets.length === 0) return [];
-  const ids = buckets.flatMap((b) => [b.first_id, b.last_id]);
-  const prices = new Map<bigint, bigint>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db
-      .selectFrom('spot_trades')
-      .select(['id', 'price'])
-      .where('id', 'in', ids.slice(i, i + 500))
-      .execute();
-    for (const row of rows) prices.set(row.id, row.price);
-  }
-  return buckets.map((b) => ({
-    t: b.t,
-    o: prices.get(b.first_id) ?? b.l,
-    h: b.h,
-    l: b.l,
-    c: prices.get(b.last_id) ?? b.l,
-    v: b.v,
-    q: b.q,
-  }));
 }

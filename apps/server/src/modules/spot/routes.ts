@@ -25,6 +25,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import {
   CANCEL_ALL_ERRORS,
@@ -139,7 +140,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
         await spot.orderHistory(requireAuth(request).userId, {
           symbol: request.query.symbol,
           status: request.query.status,
-          page: request.query.page,
+          ...historyPage(request.query),
         }),
       ),
   });
@@ -171,7 +172,7 @@ export async function spotRoutes(app: FastifyInstance, options: { spot: SpotServ
         request,
         await spot.myTrades(requireAuth(request).userId, {
           symbol: request.query.symbol,
-          page: request.query.page,
+          ...historyPage(request.query),
         }),
       ),
   });

@@ -1,11 +1,4 @@
-import {
-  type Command,
-  createOrderBook,
-  type EventSink,
-  getResultStage,
-  type OrderBook,
-  ResultCode,
-} from '@bourse/engine';
+import { type Command, createOrderBook, getResultStage, type OrderBook, ResultCode } from '@bourse/engine';
 import { AppError } from '@bourse/shared';
 import { sql } from 'kysely';
 import type { Bus } from '../../platform/bus.ts';
@@ -28,8 +21,9 @@ import {
   toEngineOrder,
 } from './commands.ts';
 import { engineSpec } from './market.ts';
+import { rebuildBook } from './rebuild.ts';
 import * as repo from './repository.ts';
-import { TriggerBook } from './trigger-book.ts';
+import { isWaiting, TriggerBook } from './trigger-book.ts';
 
 export {
   BATCH_SUBJECT_PREFIX,
@@ -66,15 +60,6 @@ export interface SequencerDeps {
   /** The market lease: a batch idle inside its transaction for half of it is ended by PostgreSQL. */
   node: { leaseMs: number };
 }
-
-const SILENT: EventSink = {
-  onAccepted() {},
-  onTrade() {},
-  onCancelled() {},
-  onTriggered() {},
-  onDone() {},
-  onBookDelta() {},
-};
 
 /**
  * One market's sequencer: commands queue; a loop takes up to {@link BATCH_SIZE} of them as one
@@ -158,49 +143,7 @@ export class MarketSequencer {
     const { db } = this.#deps;
     const market = await repo.findMarket(db, this.symbol);
     if (!market) throw new Error(`no spot market ${this.symbol}`);
-    const orders = await repo.listOpenOrders(db, this.symbol);
-    const book = createOrderBook(engineSpec(market));
-    const live = new Map<number, repo.OrderRow>();
-    const triggers = new TriggerBook();
-    let crossed: bigint | undefined;
-    const watch: EventSink = {
-      ...SILENT,
-      onTrade: (_seq, maker) => {
-        crossed ??= BigInt(maker);
-      },
-    };
-    for (const row of orders) {
-      live.set(Number(row.seq), row);
-      if (isWaiting(row)) {
-        triggers.arm(row);
-        continue;
-      }
-      if (row.price === null || row.qty === null) throw new Error(`open order ${row.id} has no price`);
-      // why: resting orders never crossed each other, so re-placing them only rests them again;
-      // if two do cross, something wrote the store past the sequencer, and matching them now
-      // would trade without a record: the market is refused instead.
-      const code = book.apply(
-        {
-          type: 'place',
-          seq: Number(row.seq),
-          orderId: Number(row.seq),
-          userId: Number(row.user_id),
-          side: row.side,
-          orderType: 'limit',
-          tif: 'gtc',
-          price: Number(row.price / market.tick_size),
-          qty: Number((row.qty - row.filled_qty) / market.lot_size),
-        },
-        watch,
-      );
-      if (crossed !== undefined) {
-        const other = orders.find((o) => o.seq === crossed);
-        throw new Error(
-          `${this.symbol}: open orders ${other?.id ?? `#${crossed}`} and ${row.id} cross; the market is refused until staff resolve them`,
-        );
-      }
-      if (code !== ResultCode.ACCEPTED) throw new Error(`open order ${row.id} does not rebuild (${code})`);
-    }
+    const { book, live, triggers } = await rebuildBook(db, market);
     this.#market = market;
     this.#book = book;
     this.#live = live;
@@ -681,8 +624,3 @@ type Step =
   | { kind: 'halt'; index: number };
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
-
-/** Whether an open order is a trigger order still waiting for its price. */
-function isWaiting(row: repo.OrderRow): boolean {
-  return row.trigger_price !== null && row.triggered_at === null;
-}

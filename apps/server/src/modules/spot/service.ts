@@ -12,10 +12,12 @@ import type {
 } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Db } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import { MarketOwnership } from '../../platform/market-ownership.ts';
 import { addPrunes, type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import type { SpotOrderStatusValue } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
+import { INTERVAL_MS, SpotCandles } from './candles.ts';
 import type { SpotDeps } from './deps.ts';
 import { hasExactUnits, percentOf, toSpotMarket, toSpotOrder } from './market.ts';
 import { type PlaceInput, prepareOrder } from './order-entry.ts';
@@ -26,22 +28,15 @@ import type { BookDepth, ConfigureRequest, EngineOrder, MarketSequencer, NewOrde
 /** Name of the module's source of open reservations in the ledger's invariant check. */
 export const RESERVATIONS = 'spot.orders';
 
-const PAGE_SIZE = 20;
 /** How long a market row read for another node's market is used before it is read again. */
 const MARKET_ROW_TTL_MS = 1000;
 const OPEN_ORDERS_LIMIT = 500;
 const DAY_MS = 24 * 60 * 60_000;
-/** Candle lengths; a candle opens at a multiple of its length since the epoch. */
-export const INTERVAL_MS: Record<TradeKlineInterval, number> = {
-  '1m': 60_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '30m': 1_800_000,
-  '1h': 3_600_000,
-  '4h': 14_400_000,
-  '1d': 86_400_000,
-  '1w': 604_800_000,
-};
+/** The job that keeps the markets' candles (one node, a database lease). */
+export const CANDLES_JOB = 'spot.candles';
+const CANDLES_EVERY_MS = 1000;
+/** At most this many slices of each market a run (a store upgraded with a year of trades catches up over several runs). */
+const CANDLE_SLICES_PER_RUN = 50;
 
 /** A spot market as staff configure it (atoms and basis points). */
 export interface SpotMarketSettings {
@@ -139,6 +134,7 @@ export class SpotService {
   readonly #deps: SpotDeps;
   readonly #markets: SpotMarkets;
   readonly #ownership: MarketOwnership;
+  readonly #candles: SpotCandles;
   /** Market rows of the markets another node owns, read at most once a second. */
   readonly #rows = new Map<string, { row: repo.SpotMarketRow; at: number }>();
   readonly #configurations = new Map<
@@ -148,6 +144,7 @@ export class SpotService {
 
   constructor(deps: SpotDeps) {
     this.#deps = deps;
+    this.#candles = new SpotCandles(deps);
     deps.ledger.addReservationSource(RESERVATIONS, async (db, users) =>
       (await repo.sumHeldByUser(db, users)).map((row) => ({
         userId: row.user_id,
@@ -190,10 +187,24 @@ export class SpotService {
 
   /**
    * Takes this node's markets (every market on one node; its share on several) and rebuilds their
-   * books from the open orders (on start, before requests).
+   * books from the open orders (after the server listens; a request for one first takes it up).
    */
   async start(): Promise<void> {
     await this.#ownership.start();
+  }
+
+  /** Schedules the job that keeps the markets' candles (with the other periodic jobs). */
+  startCandles(): void {
+    this.#deps.scheduler.runEvery(CANDLES_JOB, CANDLES_EVERY_MS, () => this.foldCandles(), { lease: true });
+  }
+
+  /** Folds every market's new trades into its stored candles (the job; tests call it). */
+  async foldCandles(): Promise<number> {
+    let folded = 0;
+    for (const market of await repo.listMarkets(this.#deps.db)) {
+      folded += await this.#candles.foldAll(market.symbol, CANDLE_SLICES_PER_RUN);
+    }
+    return folded;
   }
 
   /**
@@ -361,20 +372,16 @@ export class SpotService {
 
   async orderHistory(
     userId: bigint,
-    query: { symbol?: string; status?: SpotOrderStatusValue; page: number },
+    query: { symbol?: string; status?: SpotOrderStatusValue } & HistoryPage,
   ): Promise<{ list: SpotOrder[]; page: number; has_more: boolean }> {
     const rows = await repo.listUserOrders(this.#deps.db, {
       userId,
       symbol: query.symbol,
       statuses: query.status ? [query.status] : undefined,
-      limit: PAGE_SIZE + 1,
-      offset: (query.page - 1) * PAGE_SIZE,
+      ...historyWindow(query),
     });
-    return {
-      list: await this.#toOrders(rows.slice(0, PAGE_SIZE)),
-      page: query.page,
-      has_more: rows.length > PAGE_SIZE,
-    };
+    const answer = historyAnswer(rows, query, (row) => row);
+    return { ...answer, list: await this.#toOrders(answer.list) };
   }
 
   async orderDetail(userId: bigint, id: bigint): Promise<SpotOrderDetail> {
@@ -399,15 +406,15 @@ export class SpotService {
     };
   }
 
-  async myTrades(userId: bigint, query: { symbol?: string; page: number }) {
+  async myTrades(userId: bigint, query: { symbol?: string } & HistoryPage) {
     const rows = await repo.listUserTrades(this.#deps.db, {
       userId,
       symbol: query.symbol,
-      limit: PAGE_SIZE + 1,
-      offset: (query.page - 1) * PAGE_SIZE,
+      ...historyWindow(query),
     });
+    const answer = historyAnswer(rows, query, (row) => row);
     const list = [];
-    for (const trade of rows.slice(0, PAGE_SIZE)) {
+    for (const trade of answer.list) {
       const market = await this.#marketRow(trade.symbol);
       // why: a user never trades with themself (self-trade prevention), so one role is theirs.
       const maker = trade.maker_user_id === userId;
@@ -426,7 +433,7 @@ export class SpotService {
         at: fromMillis(trade.at),
       });
     }
-    return { list, page: query.page, has_more: rows.length > PAGE_SIZE };
+    return { ...answer, list };
   }
 
   // --- market data ------------------------------------------------------------------------------
@@ -455,19 +462,9 @@ export class SpotService {
     const { db, clock } = this.#deps;
     const now = clock.now();
     const market = await this.#marketRow(symbol);
-    const trades = await repo.listTradesSince(db, market.symbol, toMillis(now - DAY_MS));
+    const day = await this.#candles.summarySince(market.symbol, toMillis(now - DAY_MS));
     const last = (await repo.findLastTrade(db, market.symbol))?.price ?? null;
-    let high: bigint | null = null;
-    let low: bigint | null = null;
-    let volume = 0n;
-    let turnover = 0n;
-    for (const trade of trades) {
-      if (high === null || trade.price > high) high = trade.price;
-      if (low === null || trade.price < low) low = trade.price;
-      volume += trade.qty;
-      turnover += trade.quote;
-    }
-    const open = trades[0]?.price ?? null;
+    const { open, high, low, volume, turnover } = day;
     return {
       symbol: market.symbol,
       last: last === null ? null : fromAtoms(last),
@@ -556,8 +553,7 @@ export class SpotService {
   }): Promise<TradeCandle[]> {
     await this.#marketRow(query.symbol);
     const before = query.before ?? this.#deps.clock.now() + 1;
-    const rows = await repo.listCandles(
-      this.#deps.db,
+    const rows = await this.#candles.candles(
       query.symbol,
       BigInt(INTERVAL_MS[query.interval]),
       toMillis(before),

@@ -1,5 +1,10 @@
 import type * as repo from './repository.ts';
 
+/** Whether an open order is a trigger order still waiting for its price. */
+export function isWaiting(row: repo.OrderRow): boolean {
+  return row.trigger_price !== null && row.triggered_at === null;
+}
+
 /**
  * The waiting trigger orders of one market, in release order: `gte` by ascending trigger price,
  * `lte` by descending, ties by arrival (as the engine's trigger book releases them).

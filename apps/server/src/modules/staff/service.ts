@@ -4,6 +4,12 @@ import type { ClientInfo } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, newToken, randomCode, sha256, verifyPassword } from '../../platform/crypto.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import {
+  deleteOldestCreatedBefore,
+  type PruneResult,
+  pruneInSlices,
+  type SliceOptions,
+} from '../../platform/prune.ts';
 import type { Limit } from '../../platform/rate-limit.ts';
 import { SecretBox } from '../../platform/secret-box.ts';
 import {
@@ -271,6 +277,21 @@ export class StaffService {
       actor: `staff:${session.staffId}`,
       ip: client.ip,
     };
+  }
+
+  /**
+   * Retention: deletes, in bounded slices, staff sessions (and login steps) that have been over for
+   * `retentionMs`, the sessions' retention (`SESSION_RETENTION_DAYS`, customers' and staff's alike).
+   */
+  prune(retentionMs: number, slices: SliceOptions): Promise<PruneResult> {
+    const { db, clock, policy } = this.#deps;
+    // why: counted from the staff maximum age, as customers' sessions are from theirs, not from
+    // now: the retention may be set to 0 days, and a staff session lives up to its maximum age
+    // (hours) whatever the retention. Every staff session has ended by then (a login step within
+    // minutes), so one opened more than the maximum age and the retention ago is dead, and no
+    // setting can delete a session still valid.
+    const before = toMillis(clock.now() - policy.maxAgeMs - retentionMs);
+    return pruneInSlices((limit) => deleteOldestCreatedBefore(db, 'staff_sessions', before, limit), slices);
   }
 
   /** Refuses with STAFF_FORBIDDEN when the staff member's role lacks the permission. */

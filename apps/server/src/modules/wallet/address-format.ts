@@ -1,4 +1,9 @@
-import validator from 'multicoin-address-validator';
+import { createRequire } from 'node:module';
+import type validatorModule from 'multicoin-address-validator';
+
+// why: loaded with the first address checked, not at start (a few tens of milliseconds that
+// every start paid for, before the first withdrawal or saved address needs it).
+let validator: typeof validatorModule | undefined;
 
 /**
  * Address formats a network can declare, each checked by multicoin-address-validator (checksums,
@@ -16,6 +21,7 @@ export function isAddressFormat(value: string): value is AddressFormat {
 export function isValidAddress(format: string, address: string): boolean {
   if (format === 'bank' || !isAddressFormat(format)) return false;
   if (address.length > 128 || /\s/.test(address)) return false;
+  validator ??= createRequire(import.meta.url)('multicoin-address-validator') as typeof validatorModule;
   try {
     return validator.validate(address, format, { networkType: 'prod' });
   } catch {

@@ -2,8 +2,8 @@
 
 import { AppError, fromAtoms, MAX_AMOUNT_ATOMS, type ResultKey } from '@bourse/shared';
 import type { DepositPage, DepositRecord, StaffDeposit } from '@bourse/shared/api';
-import { WALLET_PAGE_SIZE } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { toMillis } from '../../platform/time.ts';
 import type { UploadedFile } from '../../platform/uploads.ts';
@@ -105,19 +105,10 @@ export const LIST_USER_DEPOSITS_ERRORS = ['COIN_UNAVAILABLE'] as const satisfies
 export async function listUserDeposits(
   deps: WalletDeps,
   userId: bigint,
-  query: { page: number; coin?: string },
+  query: { coin?: string } & HistoryPage,
 ): Promise<{ list: DepositRecord[]; page: number; has_more: boolean }> {
-  const rows = await repo.listDeposits(deps.db, {
-    userId,
-    coin: query.coin,
-    limit: WALLET_PAGE_SIZE + 1,
-    offset: (query.page - 1) * WALLET_PAGE_SIZE,
-  });
-  return {
-    list: rows.slice(0, WALLET_PAGE_SIZE).map(toDepositRecord),
-    page: query.page,
-    has_more: rows.length > WALLET_PAGE_SIZE,
-  };
+  const rows = await repo.listDeposits(deps.db, { userId, coin: query.coin, ...historyWindow(query) });
+  return historyAnswer(rows, query, toDepositRecord);
 }
 
 /** What `getDeposit` can answer besides the codes every route can. */

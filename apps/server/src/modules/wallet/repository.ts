@@ -130,12 +130,21 @@ export function findDeposit(db: Db, id: bigint) {
   return db.selectFrom('deposits').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Deposits newest first: `limit` of them after `offset`, below the id `beforeId` when given. */
 export function listDeposits(
   db: Db,
-  filter: { userId?: bigint; coin?: string; status?: DepositStatus; limit: number; offset: number },
+  filter: {
+    userId?: bigint;
+    coin?: string;
+    status?: DepositStatus;
+    limit: number;
+    offset: number;
+    beforeId?: bigint;
+  },
 ) {
   let query = db.selectFrom('deposits').selectAll();
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   if (filter.coin) query = query.where('coin', '=', filter.coin);
   if (filter.status) query = query.where('status', '=', filter.status);
   return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
@@ -202,12 +211,21 @@ export function findWithdrawalByKey(db: Db, userId: bigint, key: string) {
     .executeTakeFirst();
 }
 
+/** Withdrawals newest first: `limit` of them after `offset`, below the id `beforeId` when given. */
 export function listWithdrawals(
   db: Db,
-  filter: { userId?: bigint; coin?: string; status?: WithdrawalStatus; limit: number; offset: number },
+  filter: {
+    userId?: bigint;
+    coin?: string;
+    status?: WithdrawalStatus;
+    limit: number;
+    offset: number;
+    beforeId?: bigint;
+  },
 ) {
   let query = db.selectFrom('withdrawals').selectAll();
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   if (filter.coin) query = query.where('coin', '=', filter.coin);
   if (filter.status) query = query.where('status', '=', filter.status);
   return query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();

@@ -41,6 +41,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { filePart } from '../../platform/uploads.ts';
 import { GET_BALANCE_ERRORS, GET_COIN_INFO_ERRORS, GET_COIN_SYMBOL_ERRORS } from './balances.ts';
@@ -240,8 +241,8 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       ok(
         request,
         await wallet.listUserDeposits(requireAuth(request).userId, {
-          page: request.query.page,
           coin: request.query.coin,
+          ...historyPage(request.query),
         }),
       ),
   });
@@ -328,8 +329,8 @@ export async function walletRoutes(app: FastifyInstance, options: { wallet: Wall
       ok(
         request,
         await wallet.listUserWithdrawals(requireAuth(request).userId, {
-          page: request.query.page,
           coin: request.query.coin,
+          ...historyPage(request.query),
         }),
       ),
   });

@@ -19,6 +19,7 @@ import type {
 } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Db } from '../../platform/db.ts';
+import type { HistoryPage } from '../../platform/history-page.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import type { UploadedFile } from '../../platform/uploads.ts';
 import * as balances from './balances.ts';
@@ -147,7 +148,7 @@ export class WalletService {
 
   listUserDeposits(
     userId: bigint,
-    query: { page: number; coin?: string },
+    query: { coin?: string } & HistoryPage,
   ): Promise<{ list: DepositRecord[]; page: number; has_more: boolean }> {
     return deposits.listUserDeposits(this.#deps, userId, query);
   }
@@ -188,7 +189,7 @@ export class WalletService {
 
   listUserWithdrawals(
     userId: bigint,
-    query: { page: number; coin?: string },
+    query: { coin?: string } & HistoryPage,
   ): Promise<{ list: WithdrawalRecord[]; page: number; has_more: boolean }> {
     return withdrawals.listUserWithdrawals(this.#deps, userId, query);
   }

@@ -3,9 +3,9 @@
 
 import { AppError, ATOMS_PER_UNIT, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { StaffWithdrawal, WithdrawalRecord, WithdrawPage } from '@bourse/shared/api';
-import { WALLET_PAGE_SIZE } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import { isUniqueViolation } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { toMillis } from '../../platform/time.ts';
 import { isValidAddress } from './address-format.ts';
@@ -180,19 +180,10 @@ export const LIST_USER_WITHDRAWALS_ERRORS = ['COIN_UNAVAILABLE'] as const satisf
 export async function listUserWithdrawals(
   deps: WalletDeps,
   userId: bigint,
-  query: { page: number; coin?: string },
+  query: { coin?: string } & HistoryPage,
 ): Promise<{ list: WithdrawalRecord[]; page: number; has_more: boolean }> {
-  const rows = await repo.listWithdrawals(deps.db, {
-    userId,
-    coin: query.coin,
-    limit: WALLET_PAGE_SIZE + 1,
-    offset: (query.page - 1) * WALLET_PAGE_SIZE,
-  });
-  return {
-    list: rows.slice(0, WALLET_PAGE_SIZE).map(toWithdrawalRecord),
-    page: query.page,
-    has_more: rows.length > WALLET_PAGE_SIZE,
-  };
+  const rows = await repo.listWithdrawals(deps.db, { userId, coin: query.coin, ...historyWindow(query) });
+  return historyAnswer(rows, query, toWithdrawalRecord);
 }
 
 /** What `getWithdrawal` can answer besides the codes every route can. */

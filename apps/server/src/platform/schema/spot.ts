@@ -76,6 +76,31 @@ export interface SpotTradesTable {
   at: Millis;
 }
 
+/** A candle of one market's trades: `span` ms long, opening at `t` (a multiple of `span`). */
+export interface SpotCandlesTable {
+  symbol: string;
+  span: bigint;
+  t: Millis;
+  o: bigint;
+  h: bigint;
+  l: bigint;
+  c: bigint;
+  /** Base and quote atoms traded. */
+  v: bigint;
+  q: bigint;
+  /** The candle's first and last trades (open and close). */
+  first_id: bigint;
+  last_id: bigint;
+}
+
+/** Per market, the newest trade folded into `spot_candles`. */
+export interface SpotCandleFoldsTable {
+  symbol: string;
+  trade_id: bigint;
+  /** The latest `at` of the trades folded. */
+  max_at: Millis;
+}
+
 export interface MarketMakerSettingsTable {
   symbol: string;
   /** 1 while the maker quotes the market. */

@@ -11,7 +11,7 @@ import { fetchDashboard } from '../api/fetch-dashboard.ts';
 import { resumePlatform } from '../api/resume-platform.ts';
 
 const STATUS_COLOURS: Record<HealthStatus, string> = { ok: 'green', degraded: 'orange', down: 'red' };
-const CHECKS = ['database', 'bus', 'feed', 'ledger', 'backup', 'halt'] as const;
+const CHECKS = ['database', 'bus', 'feed', 'ledger', 'markets', 'backup', 'halt'] as const;
 
 export function DashboardPage() {
   const { t } = useTranslation();

@@ -5,13 +5,16 @@ import { serverNow } from '../../../shared/server-clock.ts';
 import { isLive } from './contract-status.ts';
 import { deliveryQueryKey } from './delivery-query-key.ts';
 
-/** `GET /Contract/ctbill`: open (and settling) or settled (and closed) contracts, newest first. */
+/**
+ * `GET /Contract/ctbill`: open (and settling) or settled (and closed) contracts, newest first;
+ * `before` is the last id of the previous page.
+ */
 export async function getContractList(
   status: NonNullable<ContractListQuery['status']>,
-  page: number,
+  before?: string,
   signal?: AbortSignal,
 ): Promise<ContractList> {
-  return (await get('/Contract/ctbill', { status, page }, 'ContractList', { signal, silent: true })).data;
+  return (await get('/Contract/ctbill', { status, before }, 'ContractList', { signal, silent: true })).data;
 }
 
 /** How often a contract that waits for its opening tick or its settlement is asked after. */
@@ -43,8 +46,8 @@ export function contractListQueryOptions(status: NonNullable<ContractListQuery['
   return infiniteQueryOptions({
     queryKey: [...deliveryQueryKey, 'contracts', status],
     queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
     // why: a contract opens, and an expired one settles, on the next index tick; the list asks
     // again until it has.
     refetchInterval: (query) =>

@@ -7,9 +7,9 @@ export function usePerpFunding() {
   return useInfiniteQuery({
     queryKey: [...perpMineKey, 'funding'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Perp/funding', { page: pageParam }, 'PerpFundingPage', { signal, silent: true })).data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      (await get('/Perp/funding', { before: pageParam }, 'PerpFundingPage', { signal, silent: true })).data,
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
     staleTime: 0,
   });
 }

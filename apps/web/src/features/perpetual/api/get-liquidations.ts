@@ -7,10 +7,14 @@ export function usePerpLiquidations() {
   return useInfiniteQuery({
     queryKey: [...perpMineKey, 'liquidations'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Perp/liquidations', { page: pageParam }, 'PerpLiquidationPage', { signal, silent: true }))
-        .data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      (
+        await get('/Perp/liquidations', { before: pageParam }, 'PerpLiquidationPage', {
+          signal,
+          silent: true,
+        })
+      ).data,
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
     staleTime: 0,
   });
 }

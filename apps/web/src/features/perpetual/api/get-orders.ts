@@ -3,15 +3,18 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { get } from '../../../api/http.ts';
 import { perpMineKey } from './perp-query-key.ts';
 
-/** `GET /Perp/orders`: the caller's orders in one status, newest first, page by page. */
+/**
+ * `GET /Perp/orders`: the caller's orders in one status, newest first; each page after the first
+ * is asked below the last id of the one before.
+ */
 export function perpOrdersQueryOptions(status: PerpOrderStatus) {
   return infiniteQueryOptions({
     queryKey: [...perpMineKey, 'orders', status],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Perp/orders', { status, page: pageParam }, 'PerpOrderPage', { signal, silent: true }))
+      (await get('/Perp/orders', { status, before: pageParam }, 'PerpOrderPage', { signal, silent: true }))
         .data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
     staleTime: 0,
   });
 }

@@ -6,15 +6,22 @@ import { mineKey } from './orders.ts';
 // why: apart from orders.ts, so the trade page (open orders only) does not carry the infinite
 // query's code; only the order list pages through history.
 
-/** `GET /Trade/tradebill`: the caller's orders in one state, newest first, 20 a page. */
+/**
+ * `GET /Trade/tradebill`: the caller's orders in one state, newest first, 20 a page; each page
+ * after the first is asked below the last id of the one before.
+ */
 export function orderHistoryQueryOptions(status: SpotOrderStatus) {
   return infiniteQueryOptions({
     queryKey: [...mineKey, 'history', status],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Trade/tradebill', { status, page: pageParam }, 'SpotOrderPage', { signal, silent: true }))
-        .data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      (
+        await get('/Trade/tradebill', { status, before: pageParam }, 'SpotOrderPage', {
+          signal,
+          silent: true,
+        })
+      ).data,
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
     staleTime: 0,
   });
 }
