@@ -346,14 +346,24 @@ export async function lastEntryId(db: Db): Promise<bigint> {
 }
 
 /** Every user account with a balance other than zero, by user. */
-export function listNonZeroUserAccounts(db: Db) {
+export function listNonZeroUserAccounts(db: Db, users: UserRange) {
   return db
     .selectFrom('ledger_accounts')
     .select(['user_id', 'asset', 'kind', 'balance'])
-    .where('user_id', 'is not', null)
+    .where('user_id', '>', users.after)
+    .where('user_id', '<=', users.through)
     .where('balance', '!=', 0n)
     .orderBy('user_id')
     .execute();
+}
+
+/** The highest user id that has a ledger account (0 when none). */
+export async function lastAccountUserId(db: Db): Promise<bigint> {
+  const row = await db
+    .selectFrom('ledger_accounts')
+    .select((eb) => eb.fn.max('user_id').as('id'))
+    .executeTakeFirst();
+  return row?.id ?? 0n;
 }
 
 /** A user's accounts with their balance after the last posting at or before entry `seq` (0 when none). */

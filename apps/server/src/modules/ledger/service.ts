@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation, type UserRange } from '../../platform/db.ts';
@@ -122,6 +123,8 @@ export type ReservationSource = (
 ) => Promise<{ userId: bigint; asset: string; amount: bigint }[]>;
 
 const ASSET_RE = /^[A-Z0-9]{1,16}$/;
+/** Users whose balances one statement of a snapshot's read takes. */
+const BALANCE_SLICE_USERS = 2000n;
 
 function ownerKey(owner: Owner): string {
   return 'userId' in owner ? `user:${owner.userId}` : `system:${owner.system}`;
@@ -352,16 +355,24 @@ export class LedgerService {
     rows: { userId: bigint; asset: string; kind: AccountKind; balance: bigint }[];
   }> {
     const ledgerSeq = await repo.lastEntryId(trx);
-    const rows = await repo.listNonZeroUserAccounts(trx);
-    return {
-      ledgerSeq,
-      rows: rows.map((row) => ({
-        userId: row.user_id as bigint,
-        asset: row.asset,
-        kind: row.kind as AccountKind,
-        balance: row.balance,
-      })),
-    };
+    const rows: { userId: bigint; asset: string; kind: AccountKind; balance: bigint }[] = [];
+    const last = await repo.lastAccountUserId(trx);
+    // why: a year's 931,000 balances read in one statement held the event loop about 2 s (SQLite's
+    // driver blocks while it runs; on PostgreSQL, turning the rows into objects did for 0.9 s).
+    // Slices of users, with a turn of the loop between them, on the one snapshot `trx` reads.
+    for (let after = 0n; after < last; after += BALANCE_SLICE_USERS) {
+      const through = after + BALANCE_SLICE_USERS;
+      for (const row of await repo.listNonZeroUserAccounts(trx, { after, through })) {
+        rows.push({
+          userId: row.user_id as bigint,
+          asset: row.asset,
+          kind: row.kind as AccountKind,
+          balance: row.balance,
+        });
+      }
+      await yieldToLoop();
+    }
+    return { ledgerSeq, rows };
   }
 
   /** A user's balances as they stood after journal entry `seq`, from the postings (their statement). */

@@ -20,7 +20,7 @@ import {
 } from '@bourse/por/reserve-signatures';
 import { AppError, type ResultKey } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db.ts';
+import { type Db, readerOf } from '../../platform/db.ts';
 import { addPrunes, DEFAULT_SLICE_ROWS, type PruneResult, pruneInSlices } from '../../platform/prune.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
@@ -48,6 +48,8 @@ export const PROOF_RETENTION_DAYS = 90;
 /** A scheduled snapshot is published this long after it is taken: staff attach reserve entries meanwhile. */
 export const PUBLISH_DELAY_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
+/** Rows the snapshot adds up between two turns of the event loop. */
+const YIELD_EVERY_ROWS = 20_000;
 
 export interface ReservesDeps {
   db: Db;
@@ -195,30 +197,34 @@ export class ReservesService {
       await pruneInSlices((limit) => repo.deleteNodesSlice(db, existing.id, limit), slices);
       await pruneInSlices((limit) => repo.deleteLeavesSlice(db, existing.id, limit), slices);
     }
-    // why: repeatable read: the last entry's id and the balances come from one PostgreSQL
-    // snapshot, however the market maker trades meanwhile.
-    const read = await db
+    // why: repeatable read: the last entry's id and the balances come from one snapshot of the
+    // store, however the market maker trades meanwhile; on SQLite on the store's read-only
+    // connection, so order entry's batches commit while it is read.
+    const balances = await readerOf(db)
       .transaction()
       .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        // why: a run that stopped between reading and storing left a row without its tree (and
-        // perhaps some of its rows, removed above).
-        if (existing) await trx.deleteFrom('por_snapshots').where('id', '=', existing.id).execute();
-        const { ledgerSeq, rows } = await ledger.userBalancesAt(trx);
-        const id = await repo.insertSnapshot(trx, {
-          taken_at: toMillis(takenAt),
-          ledger_seq: ledgerSeq,
-          monthly: new Date(takenAt).getUTCDate() === 1 && takenAt % DAY_MS === 0 ? 1n : 0n,
-          publish_at: toMillis(publishAt),
-          created_at: toMillis(clock.now()),
-        });
-        return { id, rows };
+      .execute((trx) => ledger.userBalancesAt(trx));
+    const read = await db.transaction().execute(async (trx) => {
+      // why: a run that stopped between reading and storing left a row without its tree (and
+      // perhaps some of its rows, removed above).
+      if (existing) await trx.deleteFrom('por_snapshots').where('id', '=', existing.id).execute();
+      const id = await repo.insertSnapshot(trx, {
+        taken_at: toMillis(takenAt),
+        ledger_seq: balances.ledgerSeq,
+        monthly: new Date(takenAt).getUTCDate() === 1 && takenAt % DAY_MS === 0 ? 1n : 0n,
+        publish_at: toMillis(publishAt),
+        created_at: toMillis(clock.now()),
       });
+      return { id, rows: balances.rows };
+    });
 
     const counted = new Map<bigint, Map<string, bigint>>();
     const trialTotal = new Map<string, bigint>();
     const totals = new Map<string, bigint>();
-    for (const row of read.rows) {
+    // why: a year's 931,000 balances added up in one loop held the event loop about half a
+    // second; a turn of the loop every so many rows keeps each stretch to a few milliseconds.
+    for (const [n, row] of read.rows.entries()) {
+      if (n % YIELD_EVERY_ROWS === 0) await yieldToLoop();
       if (row.balance < 0n)
         throw new Error(`user ${row.userId} has a negative ${row.asset} ${row.kind} balance`);
       if (TRIAL_KINDS.includes(row.kind)) {
@@ -238,6 +244,7 @@ export class ReservesService {
     // why: a balance is below 2^128 (the tree's bound), above a 64-bit word: two words each.
     const words = new BigUint64Array(ids.length * k * 2);
     for (const [u, userId] of ids.entries()) {
+      if (u % YIELD_EVERY_ROWS === 0) await yieldToLoop();
       userIds[u] = userId;
       const balances = counted.get(userId) as Map<string, bigint>;
       for (const [a, asset] of assets.entries()) {

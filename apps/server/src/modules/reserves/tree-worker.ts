@@ -8,7 +8,12 @@ import { buildTree, hashAt, rootOf, sumsAt, toHex } from '@bourse/por';
 import { nodeHasher } from '@bourse/por/node-hasher';
 import type { TreeInput, TreeMessage } from './tree-build.ts';
 
-const CHUNK = 2000;
+/**
+ * Rows a message carries, each stored by one statement on the store's writing connection. why: at
+ * 2,000 a statement held that connection 10–20 ms, and order entry's batches waited behind it
+ * (p99 24.6 ms against 4.5 idle while a year's snapshot was stored); 500 keep each wait short.
+ */
+const CHUNK = 500;
 const input = workerData as TreeInput;
 const port = parentPort;
 if (!port) throw new Error('the tree builder runs as a worker');
