@@ -3,6 +3,7 @@
 // ledger check, the reserves snapshot's balances) then run on another core: better-sqlite3 runs
 // a statement synchronously on the thread that calls it, and on the main thread the check's
 // statements took most of the event loop's time while they ran, so order entry fell behind.
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
@@ -17,6 +18,9 @@ export type ReadAnswer =
   | { id: number; error: { message: string; code?: string } };
 
 const { file } = workerData as { file: string };
+// why: the long reads are background work: order entry goes first for the processor. On Linux
+// a thread has its own priority, and 0 names this thread; elsewhere it would name the process.
+if (process.platform === 'linux') os.setPriority(0, 10);
 const sqlite = new SQLite(file, { readonly: true });
 sqlite.defaultSafeIntegers(true);
 // why: starting a read can meet the writer's checkpoint for a moment (WAL); this thread may wait.
