@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -19,6 +19,7 @@ import {
 import type pg from 'pg';
 import { ReadThreadDialect } from './read-thread-dialect.ts';
 import type { Database } from './schema.ts';
+import { startStoreThread, stopStoreThread } from './store-thread.ts';
 
 /**
  * A handle on the store for one unit of work: the database itself or a transaction opened on it.
@@ -145,22 +146,13 @@ export class BackgroundCheckpoints {
 
   start(): void {
     if (this.#worker) return;
-    // why: a thread inherits the process's Node options, and `--input-type` (a script given with
-    // `-e`) is refused for a file: the thread died at its start, every time, in such a process,
-    // and the writer went back to checkpointing on the event loop. Given explicitly, the options
-    // must all be valid for a thread (V8's heap flags are not), so only that case names them.
-    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
     let worker: Worker;
     try {
-      worker = new Worker(new URL('./checkpointer.ts', import.meta.url), {
-        workerData: { file: this.#sqlite.name },
-        ...(execArgv.length < process.execArgv.length ? { execArgv } : {}),
-      });
+      worker = startStoreThread(new URL('./checkpointer.ts', import.meta.url), this.#sqlite.name);
     } catch {
       // why: a thread that cannot start leaves the writer checkpointing inline, as before.
       return;
     }
-    worker.unref();
     // why: should the thread fail, the writer checkpoints inline again, as before it started.
     const fallBack = (): void => {
       if (this.#worker !== worker) return;
@@ -177,12 +169,7 @@ export class BackgroundCheckpoints {
     const worker = this.#worker;
     if (!worker) return;
     this.#worker = undefined;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    // why: unref'd, the thread would not keep the process alive while it stops; a process whose
-    // only remaining work is this wait (a tool closing its store) would exit in the middle of it.
-    worker.ref();
-    worker.postMessage('stop');
-    await exited;
+    await stopStoreThread(worker);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -11,6 +11,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { ReadAnswer, ReadRequest } from './read-thread.ts';
+import { startStoreThread, stopStoreThread } from './store-thread.ts';
 
 /**
  * A Kysely dialect whose statements run on a thread of their own, on a read-only connection to
@@ -56,14 +57,7 @@ class ReadThreadDriver implements Driver {
   }
 
   async init(): Promise<void> {
-    // why: a thread inherits the process's Node options, and `--input-type` (a script given with
-    // `-e`) is refused for a file (as for the checkpointer's thread in `db.ts`).
-    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-    const worker = new Worker(new URL('./read-thread.ts', import.meta.url), {
-      workerData: { file: this.#file },
-      ...(execArgv.length < process.execArgv.length ? { execArgv } : {}),
-    });
-    worker.unref();
+    const worker = startStoreThread(new URL('./read-thread.ts', import.meta.url), this.#file);
     worker.on('message', (answer: ReadAnswer) => {
       const pending = this.#pending.get(answer.id);
       if (!pending) return;
@@ -119,10 +113,7 @@ class ReadThreadDriver implements Driver {
     const worker = this.#worker;
     if (!worker) return;
     this.#worker = undefined;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.ref();
-    worker.postMessage('stop');
-    await exited;
+    await stopStoreThread(worker);
   }
 
   #run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
