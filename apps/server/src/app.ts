@@ -511,7 +511,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     { db, clock, audit, markets: modules.markets.service },
     modules.spot,
   );
-  const marketMaker = registerMarketMakerModule({
+  const marketMaker = registerMarketMakerModule(app, {
     db,
     clock,
     spot: modules.spot,
@@ -522,7 +522,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     scheduler,
     quoteIntervalMs: 2 * config.feedIntervalMs,
     tradeIntervalMs: 4 * config.feedIntervalMs,
-    onError: (error, what) => app.log.error({ err: error, what }, 'market maker failed'),
+    idle: { gateway, afterMs: config.demo ? config.demoIdleMs : 0 },
     retention: config.retention,
   });
   ctx.marketMaker = marketMaker;
@@ -572,7 +572,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     thenStart: () => {
       if (!config.marketMaker || !(options.startMarketMaker ?? options.startFeed !== false)) return;
       marketMaker.start({ demoTraders: config.demo });
-      if (config.demo) modules.perpetual.startMaker(2 * config.feedIntervalMs);
+      if (config.demo) modules.perpetual.startMaker(2 * config.feedIntervalMs, marketMaker.idle);
     },
     onError: (error, what) => app.log.error({ err: error, what }, 'spot market data failed'),
   });

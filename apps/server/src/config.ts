@@ -260,6 +260,7 @@ const ConfigSchema = z.object({
     }),
   MINING_JOB_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   MARKET_MAKER: flag(true),
+  DEMO_IDLE_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
   NATS_URL: z
     .string()
     .optional()
@@ -408,6 +409,11 @@ export interface Config {
   };
   /** Run the market maker (and the demo traders in demo mode) on this node; staff switch them per market. */
   marketMaker: boolean;
+  /**
+   * Demo mode only: the market maker (its quotes withdrawn) and the demo traders pause once no
+   * customer request or socket has been seen on any node for this long; 0 = they never pause.
+   */
+  demoIdleMs: number;
   /** A delivery contract whose expiry finds no index tick for this long is closed and refunded. */
   deliveryGraceSeconds: number;
   /**
@@ -583,6 +589,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adjustmentApprovalThreshold: parsed.ADJUSTMENT_APPROVAL_THRESHOLD,
     miningJobMs: parsed.MINING_JOB_SECONDS * 1000,
     marketMaker: parsed.MARKET_MAKER,
+    demoIdleMs: parsed.DEMO_IDLE_MINUTES * 60_000,
     natsUrl: parsed.NATS_URL || undefined,
     natsPrefix: parsed.NATS_PREFIX,
     nodeId: parsed.NODE_ID ?? `${os.hostname()}-${process.pid}`,

@@ -2,6 +2,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOwner, signInStaffRoles } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, postImage, registerAndLogin, startServer, type TestServer } from './harness.ts';
+import { expectHistoryPaging, newestFirst } from './history-harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { ADDRESSES, balanceOf, fund, pngImage, saveAddress, withdraw } from './wallet-harness.ts';
 import { connect, on } from './ws-client.ts';
@@ -570,6 +571,88 @@ describe.each(DIALECTS)('account services on $name', ({ name, skip }) => {
         lpwd: 'new-secret-1',
       });
       expect(fresh.code).toBe(1000);
+    });
+
+    // why: last, as the broadcasts it writes are every later account's notices too.
+    it('pages notices and the login log by `before` as by page number, and shows no one else’s', async () => {
+      const db = server.app.ctx.store.db;
+      // why: the suite's earlier broadcasts predate these accounts, so they are not theirs to read.
+      await server.clock.advance(60_000);
+      const [mine, other] = [await registerAndLogin(server), await registerAndLogin(server)];
+      const [mineId, otherId] = [BigInt(mine.uid), BigInt(other.uid)];
+      const { created_at: since } = await db
+        .selectFrom('users')
+        .select('created_at')
+        .where('id', '=', mineId)
+        .executeTakeFirstOrThrow();
+      const at = BigInt(server.clock.now());
+      const notice = async (userId: bigint | null, createdAt = at) =>
+        String(
+          (
+            await db
+              .insertInto('notifications')
+              .values({
+                user_id: userId,
+                msg_key: userId === null ? 'BROADCAST' : 'PASSWORD_RESET',
+                params: '{}',
+                texts: userId === null ? JSON.stringify({ 'ja-JP': { title: 't', body: 'b' } }) : null,
+                read_at: null,
+                created_by: null,
+                created_at: createdAt,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const login = async (userId: bigint) =>
+        String(
+          (
+            await db
+              .insertInto('login_logs')
+              .values({
+                user_id: userId,
+                account: 'x',
+                success: 1n,
+                reason: 'OK',
+                ip: '203.0.113.9',
+                device: 'test',
+                created_at: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const idsOf = async (table: 'notifications' | 'login_logs', userId: bigint) =>
+        (await db.selectFrom(table).select('id').where('user_id', '=', userId).execute()).map((r) =>
+          String(r.id),
+        );
+      const notices = { mine: await idsOf('notifications', mineId), theirs: [] as string[] };
+      const logins = { mine: await idsOf('login_logs', mineId), theirs: [] as string[] };
+      for (let i = 0; i < 45; i++) {
+        notices.mine.push(await notice(mineId));
+        // why: broadcasts sent since the account was made are its notices too.
+        if (i % 5 === 2) notices.mine.push(await notice(null));
+        logins.mine.push(await login(mineId));
+        if (i % 10 === 3) {
+          notices.theirs.push(await notice(otherId));
+          // why: a broadcast sent before the account was made is not among its notices.
+          notices.theirs.push(await notice(null, since - 1n));
+          logins.theirs.push(await login(otherId));
+        }
+      }
+      const list = (path: string) => (paging: Record<string, string | number>) =>
+        server.call('GET', path, paging, { token: mine.token, lang: 'en-us' });
+      await expectHistoryPaging(list('/user/notice'), notices);
+      await expectHistoryPaging(list('/user/loginlog'), logins);
+
+      // page 1, then below its last id: exactly the next 20 rows, newest first
+      const expected = newestFirst(notices.mine);
+      const first = await list('/user/notice')({});
+      const ids = first.data.list.map((n: { id: number }) => n.id);
+      expect(ids).toEqual(expected.slice(0, 20).map(Number));
+      const second = await list('/user/notice')({ before: ids.at(-1) });
+      expect(second.data.list.map((n: { id: number }) => n.id)).toEqual(expected.slice(20, 40).map(Number));
+      expect(second.data).toMatchObject({ page: 1, has_more: true, unread: notices.mine.length });
     });
   });
 });

@@ -31,6 +31,20 @@ describe('DEMO depends on NODE_ENV', () => {
   });
 });
 
+describe('DEMO_IDLE_MINUTES', () => {
+  it('pauses the demo bots after 15 minutes without a customer by default; 0 never pauses them', () => {
+    expect(loadConfig({}).demoIdleMs).toBe(15 * 60_000);
+    expect(loadConfig({ DEMO_IDLE_MINUTES: '60' }).demoIdleMs).toBe(60 * 60_000);
+    expect(loadConfig({ DEMO_IDLE_MINUTES: '0' }).demoIdleMs).toBe(0);
+  });
+
+  it('takes whole minutes up to a day', () => {
+    for (const bad of ['-1', '1.5', 'soon', '1441']) {
+      expect(() => loadConfig({ DEMO_IDLE_MINUTES: bad }), bad).toThrow(/DEMO_IDLE_MINUTES/);
+    }
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('is off by default and for off, false and 0', () => {
     expect(loadConfig({}).trustProxy).toBe(false);

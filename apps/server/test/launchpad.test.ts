@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { fromAtoms } from '@bourse/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAdmin, DIALECTS, type TestServer } from './harness.ts';
+import { expectHistoryPaging, newestFirst } from './history-harness.ts';
 import {
   atoms,
   chain,
@@ -567,6 +569,113 @@ describe.each(DIALECTS)('launchpad and referral rewards on $name', ({ name, skip
         reason: 'not verified within 30 days',
       });
       expect(await atoms(server, issuer(second), 'USDT')).toBe(issuerBefore + units('10'));
+    });
+
+    it('pages subscription records and referral rewards (an agent’s too) by `before`, and shows no one else’s', async () => {
+      const [mine, other] = [await join(server, `pg_mine_${name}`), await join(server, `pg_other_${name}`)];
+      const project = BigInt(
+        await openProject(server, staff, {
+          coin: coin(),
+          mode: 'fcfs',
+          endAt: server.clock.now() + HOUR_MS,
+          totalIssue: '1000',
+          price: '1',
+        }),
+      );
+      const db = server.app.ctx.store.db;
+      const at = BigInt(server.clock.now());
+      // why: refunded records and void rewards written straight to the store: the lists are what
+      // is tested, and none of these rows holds money.
+      const record = async (m: Member) =>
+        (
+          await db
+            .insertInto('lp_records')
+            .values({
+              project_id: project,
+              user_id: m.userId,
+              requested: 0n,
+              committed: 0n,
+              quantity: 0n,
+              paid: 0n,
+              refunded: 0n,
+              status: 'refunded',
+              idempotency_key: randomUUID(),
+              created_at: at,
+              release_at: at,
+              released_at: null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const reward = async (beneficiary: Member, source: bigint) =>
+        String(
+          (
+            await db
+              .insertInto('lp_rewards')
+              .values({
+                project_id: project,
+                source_id: source,
+                buyer_id: other.userId,
+                beneficiary_id: beneficiary.userId,
+                generation: 1n,
+                asset: 'USDT',
+                base: 0n,
+                rate_bp: 0n,
+                amount: 0n,
+                capped: 0n,
+                status: 'void',
+                month: new Date(Number(at)).toISOString().slice(0, 7),
+                created_at: at,
+                settled_at: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
+      const records = { mine: [] as string[], theirs: [] as string[] };
+      const rewards = { mine: [] as string[], theirs: [] as string[] };
+      for (let i = 0; i < 45; i++) {
+        const source = await record(mine);
+        records.mine.push(String(source));
+        rewards.mine.push(await reward(mine, source));
+        if (i % 10 === 3) {
+          const theirs = await record(other);
+          records.theirs.push(String(theirs));
+          rewards.theirs.push(await reward(other, theirs));
+        }
+      }
+      await db
+        .insertInto('agents')
+        .values({
+          user_id: mine.userId,
+          status: 'approved',
+          rates_override: null,
+          applied_at: at,
+          decided_at: at,
+          decided_by: 'test',
+        })
+        .execute();
+      const list = (path: string) => (paging: Record<string, string | number>) =>
+        server.call('GET', path, paging, { token: mine.token, lang: 'en-us' });
+      const shape = { numbered: false };
+      await expectHistoryPaging(list('/Issue/issuelog'), records, shape);
+      await expectHistoryPaging(list('/Issue/rewards'), rewards, shape);
+      await expectHistoryPaging(list('/Agent/rewards'), rewards, shape);
+
+      // page 1, then below its last id: exactly the next 20 records, newest first
+      const first = await list('/Issue/issuelog')({});
+      const ids = first.data.list.map((r: { id: string }) => r.id);
+      expect(ids).toEqual(newestFirst(records.mine).slice(0, 20));
+      const second = await list('/Issue/issuelog')({ before: ids.at(-1) });
+      expect(second.data).toEqual({
+        list: expect.any(Array),
+        has_more: true,
+      });
+      expect(second.data.list.map((r: { id: string }) => r.id)).toEqual(
+        newestFirst(records.mine).slice(20, 40),
+      );
+      const paid = await list('/Issue/rewards')({ before: rewards.mine.at(-1) as string });
+      expect(paid.data).toMatchObject({ month_total: '0.00000000' });
     });
 
     /** A first-come-first-served sale of one hour where `member` pays `paid` USDT; distributed. */

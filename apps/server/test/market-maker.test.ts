@@ -57,6 +57,8 @@ describe.each(DIALECTS)('market maker and demo traders on $name', ({ name, skip 
       spot = server.app.ctx.spot!;
       makerId = (await mm.service.accountId(MAKER_USERNAME))!;
       await save({});
+      // why: the demo's bots trade while a customer is there (DEMO_IDLE_MINUTES): a visitor opens the book.
+      expect((await server.call('GET', '/Market/depth', { symbol: 'BTCUSDT' })).code).toBe(1000);
     });
     afterAll(async () => {
       await expectLedgerInvariants(server);
@@ -270,6 +272,8 @@ describe.each(DIALECTS)('the bots as scheduled jobs on $name', ({ name, skip }) 
 
     it('quote every two feed intervals and print trades every four, on one lease each', async () => {
       const spot = server.app.ctx.spot!;
+      // why: the demo's bots trade while a customer is there (DEMO_IDLE_MINUTES): a visitor opens the book.
+      expect((await server.call('GET', '/Market/depth', { symbol: 'BTCUSDT' })).code).toBe(1000);
       await indexTick(server, 'BTCUSDT', '50000');
       await server.clock.advance(2 * server.config.feedIntervalMs);
       const { bids, asks } = await spot.depth('BTCUSDT', 20);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { propertyRuns, propertyTimeout } from '../../../packages/shared/test/property-runs.ts';
 import { indexTick } from './delivery-harness.ts';
 import { type ApiAnswer, callAdmin, DIALECTS, type TestServer } from './harness.ts';
+import { expectListPages, newestFirst } from './history-harness.ts';
 import {
   atoms,
   chain,
@@ -396,6 +397,71 @@ describe.each(DIALECTS)('mining market on $name', ({ name, skip }) => {
       const rows = await revenues(holder);
       expect(rows).toHaveLength(20);
       expect(rows[0]).toMatchObject({ day: start + 29 * DAY_MS, amount: fromAtoms(20_000n), released: true });
+    });
+
+    it('pages the daily output by `before` in the list’s order (newest day, then newest id); another user’s row is no cursor', async () => {
+      const [first, second] = [await product({ name: 'Pager A' }), await product({ name: 'Pager B' })];
+      const [mine, other] = [await buyer('pager_mine', '1100'), await buyer('pager_other', '600')];
+      const orderOf = async (member: Member, id: string) => {
+        const bought = await buy(member, id);
+        expect(bought.code, bought.msg).toBe(1000);
+        return BigInt(bought.data.id);
+      };
+      const [a, b, theirs] = [
+        await orderOf(mine, first),
+        await orderOf(mine, second),
+        await orderOf(other, first),
+      ];
+      const db = server.app.ctx.store.db;
+      const base = BigInt(midnightAfter(server.clock.now()) - 400 * DAY_MS);
+      // why: released rows of no amount written straight to the store (they hold no money), on days
+      // long before the orders run, so the midnight job never writes those days.
+      const revenue = async (member: Member, order: bigint, day: bigint) => {
+        const row = await db
+          .insertInto('mining_revenues')
+          .values({
+            order_id: order,
+            user_id: member.userId,
+            day,
+            coin: 'BTC',
+            price_used: null,
+            price_source: null,
+            amount: 0n,
+            release_at: day,
+            released_at: day,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return { id: String(row.id), day };
+      };
+      const rows: { id: string; day: bigint }[] = [];
+      const theirRows: string[] = [];
+      for (let i = 0; i < 45; i++) {
+        // why: days written out of order (as one coin's days catching up after another's), and a
+        // third of them twice (two machines), so the list's order is not the ids' order.
+        const day = base + BigInt(((i * 17) % 45) * DAY_MS);
+        rows.push(await revenue(mine, a, day));
+        if (i % 3 === 0) rows.push(await revenue(mine, b, day));
+        if (i % 10 === 3) theirRows.push((await revenue(other, theirs, day)).id);
+      }
+      const expected = [...rows]
+        .sort((x, y) => (x.day === y.day ? (BigInt(y.id) > BigInt(x.id) ? 1 : -1) : y.day > x.day ? 1 : -1))
+        .map((row) => row.id);
+      expect(expected).not.toEqual(newestFirst(expected));
+      const list = (paging: Record<string, string | number>) =>
+        server.call('GET', '/Orepool/Profitlist', paging, { token: mine.token, lang: 'en-us' });
+      await expectListPages(list, expected, { numbered: false });
+
+      // page 1, then below its last id: exactly the next 20 rows in the list's order
+      const page1 = await list({});
+      const ids = page1.data.list.map((row: { id: string }) => row.id);
+      expect(ids).toEqual(expected.slice(0, 20));
+      const page2 = await list({ before: ids.at(-1) });
+      expect(page2.data.list.map((row: { id: string }) => row.id)).toEqual(expected.slice(20, 40));
+      expect(page2.data.has_more).toBe(true);
+      for (const before of theirRows) {
+        expect(await list({ before })).toMatchObject({ code: 1001, msg: 'Invalid parameters.', data: null });
+      }
     });
   });
 });

@@ -3,7 +3,7 @@ import { toAtoms } from '@bourse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolStaff, newTrader, signInOwner } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, startServer, type TestServer } from './harness.ts';
-import { expectHistoryPaging } from './history-harness.ts';
+import { expectHistoryPaging, newestFirst } from './history-harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { markAt as perpMarkAt } from './perp-harness.ts';
 
@@ -457,4 +457,57 @@ describe.each(DIALECTS)('perpetual contracts on $name', ({ name: dialect, skip }
       await expectHistoryPaging(list('/Perp/liquidations'), liquidations);
     },
   );
+
+  it.skipIf(skip)('pages a market’s funding events by `before`, and shows no other market’s', async () => {
+    const db = server.app.ctx.store.db;
+    const at = BigInt(server.clock.now());
+    const funding = async (symbol: string, i: number) =>
+      String(
+        (
+          await db
+            .insertInto('perp_fundings')
+            .values({
+              symbol,
+              // why: apart from every funding time the markets' own job records (whole hours).
+              funding_at: at - 1_000_000_000n + BigInt(i) * 1_001n,
+              rate: 10_000n,
+              mark: 3_000n * 100_000_000n,
+              paid: 0n,
+              received: 0n,
+              residual: 0n,
+              positions: 0n,
+              seq: 0n,
+              created_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    // why: the events the suite's own funding runs recorded are the market's too.
+    const recorded = await db
+      .selectFrom('perp_fundings')
+      .select('id')
+      .where('symbol', '=', 'ETHUSDT')
+      .execute();
+    const rates = { mine: recorded.map((row) => String(row.id)), theirs: [] as string[] };
+    for (let i = 0; i < 45; i++) {
+      rates.mine.push(await funding('ETHUSDT', i));
+      if (i % 10 === 3) rates.theirs.push(await funding('BTCUSDT', i));
+    }
+    const list = (paging: Record<string, string | number>) =>
+      server.call('GET', '/Perp/rates', { symbol: 'ETHUSDT', ...paging }, { lang: 'en-us' });
+    await expectHistoryPaging(list, rates);
+    // page 1, then page 2 below the last id of page 1: exactly the next 20, newest first
+    const first = await list({});
+    const ids = first.data.list.map((row: { id: string }) => row.id);
+    const second = await list({ before: ids.at(-1) });
+    expect(second.data.list.map((row: { id: string }) => row.id)).toEqual(
+      newestFirst(rates.mine).slice(20, 40),
+    );
+    expect(first.data.list[0]).toMatchObject({
+      symbol: 'ETHUSDT',
+      rate: '0.00010000',
+      mark: '3000.00000000',
+    });
+  });
 });

@@ -10,9 +10,13 @@ import { LIVE_CONTRACT_STATUSES } from '@bourse/shared/api';
 import { CompiledQuery as Compiled, type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as audit from '../src/modules/audit/repository.ts';
+import * as auth from '../src/modules/auth/repository.ts';
 import { DONE_STATUSES } from '../src/modules/delivery/records.ts';
 import * as delivery from '../src/modules/delivery/repository.ts';
+import * as launchpad from '../src/modules/launchpad/repository.ts';
 import * as ledger from '../src/modules/ledger/repository.ts';
+import * as mining from '../src/modules/mining/repository.ts';
+import * as notices from '../src/modules/notices/repository.ts';
 import * as perpetual from '../src/modules/perpetual/repository.ts';
 import { SpotCandles } from '../src/modules/spot/candles.ts';
 import * as spot from '../src/modules/spot/repository.ts';
@@ -37,6 +41,12 @@ const LARGE_TABLES = new Set([
   'perp_orders',
   'perp_funding_payments',
   'perp_liquidations',
+  'perp_fundings',
+  'notifications',
+  'login_logs',
+  'lp_records',
+  'lp_rewards',
+  'mining_revenues',
 ]);
 
 /**
@@ -238,6 +248,69 @@ const CASES: PlanCase[] = [
       /SEARCH perp_funding_payments USING INDEX perp_funding_payments_user_idx \(user_id=\? AND id<\?\)/,
       /SEARCH perp_liquidations USING INDEX perp_liquidations_user_idx \(user_id=\? AND id<\?\)/,
     ],
+  },
+  {
+    name: "perpetual: a market's funding events, first page and below a cursor, an old market and a new one",
+    run: async (db) => {
+      await perpetual.pageFundings(db, 'BTCUSDT', PAGE);
+      await perpetual.pageFundings(db, 'BTCUSDT', BELOW);
+      await perpetual.pageFundings(db, 'ETHUSDT', PAGE);
+      await perpetual.pageFundings(db, 'ETHUSDT', BELOW);
+    },
+    seeks: [/SEARCH perp_fundings USING INDEX perp_fundings_symbol_idx \(symbol=\? AND id<\?\)/],
+    indexes: ['perp_fundings_symbol_idx'],
+    // why: a store has few markets, so an old market's events are most of the table: read newest
+    // first by key, its page is the first rows found (the planners' choice); a new market seeks.
+    walks: ['perp_fundings'],
+  },
+  {
+    name: "notices: a customer's own notices and the broadcasts since, first page, a deep page, below a cursor",
+    run: async (db) => {
+      await notices.listVisible(db, ACTIVE, 1n, PAGE);
+      await notices.listVisible(db, ACTIVE, 1n, DEEP_PAGE);
+      await notices.listVisible(db, ACTIVE, 1n, BELOW);
+      await notices.listVisible(db, 7n, 1n, BELOW);
+    },
+    seeks: [/SEARCH notifications USING INDEX notifications_user_idx \(user_id=\? AND id<\?\)/],
+    indexes: ['notifications_user_idx'],
+  },
+  {
+    name: "login log: a customer's, first page and below a cursor",
+    run: async (db) => {
+      await auth.listLoginLogs(db, ACTIVE, PAGE);
+      await auth.listLoginLogs(db, ACTIVE, BELOW);
+      await auth.listLoginLogs(db, 7n, BELOW);
+    },
+    seeks: [/SEARCH login_logs USING INDEX login_logs_user_id_idx \(user_id=\? AND id<\?\)/],
+    indexes: ['login_logs_user_id_idx'],
+  },
+  {
+    name: "launchpad: a customer's subscription records and referral rewards, first page and below a cursor",
+    run: async (db) => {
+      await launchpad.listUserRecords(db, ACTIVE, PAGE);
+      await launchpad.listUserRecords(db, ACTIVE, BELOW);
+      await launchpad.listUserRecords(db, 7n, BELOW);
+      await launchpad.listRewards(db, { beneficiaryId: ACTIVE }, PAGE);
+      await launchpad.listRewards(db, { beneficiaryId: ACTIVE }, BELOW);
+      await launchpad.listRewards(db, { beneficiaryId: 7n }, BELOW);
+    },
+    seeks: [
+      /SEARCH lp_records USING INDEX lp_records_user_idx \(user_id=\? AND id<\?\)/,
+      /SEARCH lp_rewards USING INDEX lp_rewards_beneficiary_id_idx \(beneficiary_id=\? AND id<\?\)/,
+    ],
+    indexes: ['lp_records_user_idx', 'lp_rewards_beneficiary_id_idx'],
+  },
+  {
+    name: "mining: a customer's daily output, first page, a deep page and below a cursor (day, id)",
+    run: async (db) => {
+      const below = { day: BigInt(ROWS / 2) * DAY, id: BigInt(ROWS / 2) };
+      await mining.listUserRevenues(db, ACTIVE, PAGE);
+      await mining.listUserRevenues(db, ACTIVE, DEEP_PAGE);
+      await mining.listUserRevenues(db, ACTIVE, { ...PAGE, below });
+      await mining.listUserRevenues(db, 7n, { ...PAGE, below });
+    },
+    seeks: [/SEARCH mining_revenues USING INDEX mining_revenues_user_day_idx \(user_id=\? AND day<\?\)/],
+    indexes: ['mining_revenues_user_day_idx'],
   },
   {
     name: "perpetual: a customer's open orders on one market",
@@ -569,6 +642,76 @@ async function fill(db: Db): Promise<void> {
     'id, symbol, user_id, kind, qty, entry, margin, mark, price, pnl, remainder, lot_no, seq, created_at',
     `i, 'BTCUSDT', case when i % 10 = 0 then 1 else 2 + i % ${users - 1} end,
      case when i % 5 = 0 then 'adl' else 'liquidation' end, 1, 100, 10, 90, 90, -10, 0, 0, i, i`,
+  );
+  // Funding events: most of an old market, a few of a market opened lately.
+  await insert(
+    ROWS,
+    'perp_fundings',
+    'id, symbol, funding_at, rate, mark, paid, received, residual, positions, seq, created_at',
+    `i, case when i % 40 = 0 then 'ETHUSDT' else 'BTCUSDT' end, i, 1, 100, 0, 0, 0, 0, i, i`,
+  );
+  // Notices: a tenth the active user's, one in fifty a broadcast (every account's since it was made).
+  await insert(
+    ROWS,
+    'notifications',
+    'id, user_id, msg_key, params, created_at',
+    `i, case when i % 50 = 1 then null when i % 10 = 0 then 1 else 2 + i % ${users - 1} end, 'k', '{}', i`,
+  );
+  await insert(
+    ROWS / 100,
+    'notification_reads',
+    'notification_id, user_id, read_at',
+    `(i - 1) * 100 + 1, 1, i`,
+  );
+  await insert(
+    ROWS,
+    'login_logs',
+    'id, user_id, account, success, reason, ip, device, created_at',
+    `i, case when i % 10 = 0 then 1 else 2 + i % ${users - 1} end, 'a', 1, 'OK', 'x', 'd', i`,
+  );
+  // Launchpad records and the referral rewards they earned, a tenth of each the active user's.
+  await sql`insert into lp_projects (id, name, coin, quote, start_at, end_at, total_issue, price, lock_days,
+      per_min, per_max, individual_limit, max_purchases, soft_cap, mode, referral_budget_bp, status,
+      release_at, created_at) values
+    (1, 'A', 'AAA', 'USDT', 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 'fcfs', 0, 'distributed', 1, 0),
+    (2, 'B', 'BBB', 'USDT', 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 'fcfs', 0, 'distributed', 1, 0)`.execute(db);
+  await insert(
+    ROWS,
+    'lp_records',
+    `id, project_id, user_id, requested, committed, quantity, paid, refunded, status, idempotency_key,
+     created_at, release_at`,
+    `i, 1 + i % 2, case when i % 10 = 0 then 1 else 2 + i % ${users - 1} end, 1, 1, 1, 1, 0, 'locked', 'k' || i,
+     i, i`,
+  );
+  await insert(
+    ROWS,
+    'lp_rewards',
+    `id, project_id, source_id, buyer_id, beneficiary_id, generation, asset, base, rate_bp, amount, capped,
+     status, month, created_at`,
+    `i, 1 + i % 2, i, 2 + i % ${users - 1}, case when i % 10 = 0 then 1 else 2 + (i + 7) % ${users - 1} end, 1,
+     'USDT', 1, 1, 1, 0, 'paid', '2026-01', i`,
+  );
+  // Mining: one machine per user, one output a day; a tenth of the days' rows the active user's.
+  await sql`insert into mining_products (id, name, type, unit_price, fee_hashrate, fee_electricity_day,
+      fee_management, coin, income_type, daily_q, daily_value, days, capacity, min_share_bp, step_bp,
+      hold_coin, min_hold, min_referrals, max_orders, release_delay_days, status, created_at) values
+    (1, 'M', 'sole', 1, 1, 1, 1, 'BTC', 'constant', 1, 0, 30, ${users}, 10000, 10000, 'USDT', 0, 0, 1, 1,
+      'normal', 0)`.execute(db);
+  await sql`insert into mining_instances (id, product_id, sold_bp, share_code, created_at)
+    values (1, 1, 10000, 'share', 0)`.execute(db);
+  await insert(
+    users,
+    'mining_orders',
+    'id, user_id, product_id, instance_id, share_bp, price, start_at, expire_at, idempotency_key, created_at',
+    `i, i, 1, 1, 10000, 1, 0, 1, 'k' || i, i`,
+  );
+  const miner = `case when i % 10 = 0 then 1 else 2 + i % ${users - 1} end`;
+  await insert(
+    ROWS,
+    'mining_revenues',
+    'id, order_id, user_id, day, coin, amount, release_at, released_at',
+    `i, ${miner}, ${miner}, cast(i as bigint) * ${DAY}, 'BTC', 1, cast(i as bigint) * ${DAY},
+     cast(i as bigint) * ${DAY}`,
   );
   // One action the filter looks for, as rare as a single action among many.
   await sql`insert into audit_log (id, actor, action, target, created_at)

@@ -17,6 +17,7 @@ const BOTH_STORES = [
   'delivery-crash',
   'delivery.property',
   'delivery-pnl-days',
+  'demo-idle',
   'launchpad',
   'launchpad-races',
   'ledger',

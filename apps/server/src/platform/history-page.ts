@@ -15,12 +15,19 @@ export function historyPage(query: { page: number; before?: string }): HistoryPa
   return { page: query.page, before: query.before === undefined ? undefined : BigInt(query.before) };
 }
 
+/** The rows a repository reads for one page, newest first: `limit` after `offset`, below the id `beforeId` when given. */
+export interface HistoryWindow {
+  limit: number;
+  offset: number;
+  beforeId?: bigint;
+}
+
 /**
  * The rows a repository reads for `page`: one more than a page, so the answer knows whether more
  * follow; below `beforeId` when the client pages by cursor, else after `offset` rows (bounded by
  * the schema's page limit).
  */
-export function historyWindow(page: HistoryPage): { limit: number; offset: number; beforeId?: bigint } {
+export function historyWindow(page: HistoryPage): HistoryWindow {
   return {
     limit: HISTORY_PAGE_SIZE + 1,
     offset: (page.page - 1) * HISTORY_PAGE_SIZE,

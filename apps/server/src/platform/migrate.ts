@@ -41,6 +41,8 @@ import * as reviewCounts from './migrations/2026_12_01_0043_review_counts.ts';
 import * as spotCandles from './migrations/2026_12_01_0044_spot_candles.ts';
 import * as moreRetention from './migrations/2026_12_01_0045_more_retention.ts';
 import * as perpOpenOrders from './migrations/2026_12_01_0046_perp_open_orders.ts';
+import * as listCursorIndexes from './migrations/2026_12_02_0047_list_cursor_indexes.ts';
+import * as customerActivity from './migrations/2026_12_02_0048_customer_activity.ts';
 
 // why: a static list (not a folder scan) so the migrations travel with bundles and tests alike.
 const MIGRATIONS: Record<string, Migration> = {
@@ -86,6 +88,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_01_0044_spot_candles': spotCandles,
   '2026_12_01_0045_more_retention': moreRetention,
   '2026_12_01_0046_perp_open_orders': perpOpenOrders,
+  '2026_12_02_0047_list_cursor_indexes': listCursorIndexes,
+  '2026_12_02_0048_customer_activity': customerActivity,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -17,7 +17,7 @@ import type {
   UsersTable,
   WithdrawAddressesTable,
 } from './schema/accounts.ts';
-import type { ClusterNodesTable, MarketLeasesTable } from './schema/cluster.ts';
+import type { ClusterNodesTable, CustomerActivityTable, MarketLeasesTable } from './schema/cluster.ts';
 import type { ContentItemsTable, ContentTextsTable, TermsAcceptancesTable } from './schema/content.ts';
 import type {
   DeliveryContractsTable,
@@ -129,6 +129,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   market_leases: MarketLeasesTable;
   cluster_nodes: ClusterNodesTable;
+  customer_activity: CustomerActivityTable;
   wallet_coins: WalletCoinsTable;
   wallet_networks: WalletNetworksTable;
   deposits: DepositsTable;

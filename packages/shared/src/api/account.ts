@@ -2,12 +2,17 @@ import { z } from 'zod';
 import { isCountryCode } from '../countries.ts';
 import { canonicalDocumentNumber } from '../document-number.ts';
 import { optionalText, textField, tokenField } from './fields.ts';
-import { idField, pageField } from './wallet.ts';
+import { historyQuery, idField } from './wallet.ts';
 
 // ---- Notifications (`/user/notice`, `/User/noticeinfo`, `/user/readnoticeone`) ----
 
-export const NoticeListQuery = z.object({ page: pageField, token: tokenField });
+/** `/user/notice`: newest first, 20 a page; `before` is the last `id` of the previous page (see `historyQuery`). */
+export const NoticeListQuery = historyQuery({ token: tokenField });
 export type NoticeListQuery = z.input<typeof NoticeListQuery>;
+
+/** `/user/noticecount`. */
+export const NoticeCountQuery = z.object({ token: tokenField });
+export type NoticeCountQuery = z.input<typeof NoticeCountQuery>;
 
 export const NoticeItem = z.object({
   id: z.number().int(),
@@ -172,7 +177,8 @@ export const UserLoginLog = z.object({
   has_more: z.boolean(),
 });
 export type UserLoginLog = z.infer<typeof UserLoginLog>;
-export const UserLoginLogQuery = z.object({ page: pageField, token: tokenField });
+/** `/user/loginlog`: newest first, 20 a page; `before` is the last `id` of the previous page (see `historyQuery`). */
+export const UserLoginLogQuery = historyQuery({ token: tokenField });
 export type UserLoginLogQuery = z.input<typeof UserLoginLogQuery>;
 
 export const EMAIL_RE = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$/;

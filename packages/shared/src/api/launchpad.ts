@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textField, tokenField } from './fields.ts';
-import { amountField, idempotencyKeyField, idField, pageField } from './wallet.ts';
+import { amountField, historyQuery, idempotencyKeyField, idField, pageField } from './wallet.ts';
 
 /** An amount on the wire in answers: 8 decimals, e.g. `"12.50000000"`. */
 const amount = z.string();
@@ -29,8 +29,11 @@ export const IssueBuyBody = z.object({
 });
 export type IssueBuyBody = z.input<typeof IssueBuyBody>;
 
-/** GET `/Issue/issuelog`, `/Issue/rewards`, `/Agent/rewards`. */
-export const IssuePageQuery = z.object({ page: pageField, token: tokenField });
+/**
+ * GET `/Issue/issuelog`, `/Issue/rewards`, `/Agent/rewards`: newest first, 20 a page; `before` is
+ * the last `id` of the previous page (see `historyQuery`).
+ */
+export const IssuePageQuery = historyQuery({ token: tokenField });
 export type IssuePageQuery = z.input<typeof IssuePageQuery>;
 
 /** GET `/Agent/index`: the agent centre; `generation` 1–3 filters the members. */

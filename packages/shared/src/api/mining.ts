@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textField, tokenField } from './fields.ts';
-import { amountField, idempotencyKeyField, idField, pageField } from './wallet.ts';
+import { amountField, historyQuery, idempotencyKeyField, idField } from './wallet.ts';
 
 const amount = z.string();
 
@@ -34,7 +34,11 @@ export const MiningBuyBody = z.object({
 });
 export type MiningBuyBody = z.input<typeof MiningBuyBody>;
 
-export const MiningPageQuery = z.object({ page: pageField, token: tokenField });
+/**
+ * GET `/Orepool/Profitlist`: newest day first, 20 a page; `before` is the last `id` of the previous
+ * page (see `historyQuery`), one of the caller's own rows.
+ */
+export const MiningPageQuery = historyQuery({ token: tokenField });
 export type MiningPageQuery = z.input<typeof MiningPageQuery>;
 export const MiningTokenQuery = z.object({ token: tokenField });
 export type MiningTokenQuery = z.input<typeof MiningTokenQuery>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { marketSymbolField } from './delivery.ts';
 import { tokenField } from './fields.ts';
 import { DepthLevel } from './spot.ts';
-import { amountField, historyQuery, idempotencyKeyField, idField, pageField, recordPage } from './wallet.ts';
+import { amountField, historyQuery, idempotencyKeyField, idField, recordPage } from './wallet.ts';
 
 /**
  * The perpetual contracts' API contract (`/apiv/Perp/*` and the `perp:<symbol>` `/ws` channel):
@@ -101,7 +101,8 @@ export const PerpDepthQuery = z.object({
 });
 export type PerpDepthQuery = z.input<typeof PerpDepthQuery>;
 
-export const PerpRatesQuery = z.object({ symbol: marketSymbolField, page: pageField });
+/** The market's funding events, newest first, 20 a page; `before` is the last `id` of the previous page. */
+export const PerpRatesQuery = historyQuery({ symbol: marketSymbolField });
 export type PerpRatesQuery = z.input<typeof PerpRatesQuery>;
 
 const leverageField = z.coerce
@@ -352,8 +353,14 @@ export const PerpAccount = z.object({
 });
 export type PerpAccount = z.infer<typeof PerpAccount>;
 
-/** One funding event of a market: the rate and the mark it was paid at. */
-export const PerpFundingRate = z.object({ symbol: z.string(), rate: decimal, mark: decimal, at: z.number() });
+/** One funding event of a market: the rate and the mark it was paid at (`id`: the cursor of `before`). */
+export const PerpFundingRate = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  rate: decimal,
+  mark: decimal,
+  at: z.number(),
+});
 export type PerpFundingRate = z.infer<typeof PerpFundingRate>;
 export const PerpFundingRatePage = recordPage(PerpFundingRate);
 export type PerpFundingRatePage = z.infer<typeof PerpFundingRatePage>;

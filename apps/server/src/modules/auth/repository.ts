@@ -32,14 +32,18 @@ export async function insertLoginLog(
     .execute();
 }
 
-export function listLoginLogs(db: Db, userId: bigint, limit = 20, offset = 0) {
-  return db
-    .selectFrom('login_logs')
-    .selectAll()
-    .where('user_id', '=', userId)
+/** A user's login log, newest first: `limit` rows after `offset`, below the id `beforeId` when given. */
+export function listLoginLogs(
+  db: Db,
+  userId: bigint,
+  window: { limit: number; offset?: number; beforeId?: bigint },
+) {
+  let query = db.selectFrom('login_logs').selectAll().where('user_id', '=', userId);
+  if (window.beforeId !== undefined) query = query.where('id', '<', window.beforeId);
+  return query
     .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
+    .limit(window.limit)
+    .offset(window.offset ?? 0)
     .execute();
 }
 

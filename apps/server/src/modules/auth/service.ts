@@ -276,9 +276,12 @@ export class AuthService {
     return this.#deps.captcha.issue();
   }
 
-  /** A user's login log, newest first (the back office shows it). */
-  async listLoginLog(userId: bigint, limit: number, offset = 0): Promise<LoginLogEntry[]> {
-    const rows = await repo.listLoginLogs(this.#deps.db, userId, limit, offset);
+  /** A user's login log, newest first (the customer's log and the back office show it). */
+  async listLoginLog(
+    userId: bigint,
+    window: { limit: number; offset?: number; beforeId?: bigint },
+  ): Promise<LoginLogEntry[]> {
+    const rows = await repo.listLoginLogs(this.#deps.db, userId, window);
     return rows.map((row) => ({
       id: row.id,
       account: row.account,

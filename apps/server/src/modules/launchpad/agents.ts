@@ -1,6 +1,7 @@
 import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import type { HistoryPage } from '../../platform/history-page.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -20,7 +21,7 @@ export interface AgentDeps {
   rewards: {
     listRewards(
       userId: bigint,
-      page: number,
+      page: HistoryPage,
     ): Promise<{ list: RewardView[]; has_more: boolean; month_total: string }>;
   };
 }
@@ -131,7 +132,7 @@ export class AgentService {
     };
   }
 
-  async rewards(userId: bigint, page: number) {
+  async rewards(userId: bigint, page: HistoryPage) {
     await this.requireAgent(userId);
     return this.#deps.rewards.listRewards(userId, page);
   }
@@ -139,7 +140,11 @@ export class AgentService {
   /** The agent's reward records as CSV (RFC 4180), newest first. */
   async rewardsCsv(userId: bigint): Promise<string> {
     await this.requireAgent(userId);
-    const rows = await repo.listRewards(this.#deps.db, { beneficiaryId: userId }, 10_000, 0);
+    const rows = await repo.listRewards(
+      this.#deps.db,
+      { beneficiaryId: userId },
+      { limit: 10_000, offset: 0 },
+    );
     const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
     const lines = ['id,created_at,project,buyer,generation,base,rate_bp,amount,capped,asset,status,reason'];
     for (const row of rows) {

@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db, UserRange } from '../../platform/db.ts';
+import type { HistoryWindow } from '../../platform/history-page.ts';
 import type {
   AgentStatus,
   LpProjectStatus,
@@ -151,8 +152,9 @@ export function listProjectRecords(db: Db, projectId: bigint, statuses?: readonl
   return query.orderBy('id').execute();
 }
 
-export function listUserRecords(db: Db, userId: bigint, limit: number, offset: number) {
-  return db
+/** A user's records, newest first: `limit` after `offset`, below the id `beforeId` when given. */
+export function listUserRecords(db: Db, userId: bigint, window: HistoryWindow) {
+  let query = db
     .selectFrom('lp_records')
     .innerJoin('lp_projects', 'lp_projects.id', 'lp_records.project_id')
     .selectAll('lp_records')
@@ -163,11 +165,9 @@ export function listUserRecords(db: Db, userId: bigint, limit: number, offset: n
       'lp_projects.price',
       'lp_projects.lock_days',
     ])
-    .where('lp_records.user_id', '=', userId)
-    .orderBy('lp_records.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+    .where('lp_records.user_id', '=', userId);
+  if (window.beforeId !== undefined) query = query.where('lp_records.id', '<', window.beforeId);
+  return query.orderBy('lp_records.id', 'desc').limit(window.limit).offset(window.offset).execute();
 }
 
 export async function settleRecord(
@@ -261,11 +261,11 @@ export function listPendingRewards(db: Db, limit: number) {
     .execute();
 }
 
+/** Rewards, newest first: `limit` after `offset`, below the id `beforeId` when given. */
 export function listRewards(
   db: Db,
   filter: { beneficiaryId?: bigint; projectId?: bigint; status?: LpRewardStatus },
-  limit: number,
-  offset: number,
+  window: HistoryWindow,
 ) {
   let query = db
     .selectFrom('lp_rewards')
@@ -277,7 +277,8 @@ export function listRewards(
     query = query.where('lp_rewards.beneficiary_id', '=', filter.beneficiaryId);
   if (filter.projectId !== undefined) query = query.where('lp_rewards.project_id', '=', filter.projectId);
   if (filter.status) query = query.where('lp_rewards.status', '=', filter.status);
-  return query.orderBy('lp_rewards.id', 'desc').limit(limit).offset(offset).execute();
+  if (window.beforeId !== undefined) query = query.where('lp_rewards.id', '<', window.beforeId);
+  return query.orderBy('lp_rewards.id', 'desc').limit(window.limit).offset(window.offset).execute();
 }
 
 /** Reward atoms per day (UTC, by creation) for one beneficiary since `from`, paid ones only. */

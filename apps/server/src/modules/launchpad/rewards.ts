@@ -4,6 +4,7 @@
 
 import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { Db } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import type { LpRewardStatus } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AgentService } from './agents.ts';
@@ -342,15 +343,12 @@ export async function setReferralConfig(
 // --- lists and staff review -----------------------------------------------------------------------
 
 /** The user's referral rewards, newest first, with totals per status. */
-export async function listRewards(deps: LaunchpadDeps, userId: bigint, page: number) {
+export async function listRewards(deps: LaunchpadDeps, userId: bigint, page: HistoryPage) {
   const { db } = deps;
-  const rows = await repo.listRewards(db, { beneficiaryId: userId }, PAGE + 1, (page - 1) * PAGE);
+  const rows = await repo.listRewards(db, { beneficiaryId: userId }, historyWindow(page));
   const paid = await repo.rewardSums(db, userId, monthOf(deps.clock.now()), -1n);
-  return {
-    list: rows.slice(0, PAGE).map((row) => toRewardView(row, true)),
-    has_more: rows.length > PAGE,
-    month_total: fromAtoms(paid.month),
-  };
+  const { list, has_more } = historyAnswer(rows, page, (row) => toRewardView(row, true));
+  return { list, has_more, month_total: fromAtoms(paid.month) };
 }
 
 export async function listRewardsForStaff(
@@ -358,7 +356,7 @@ export async function listRewardsForStaff(
   filter: { projectId?: bigint; status?: LpRewardStatus },
   page: number,
 ) {
-  const rows = await repo.listRewards(deps.db, filter, PAGE + 1, (page - 1) * PAGE);
+  const rows = await repo.listRewards(deps.db, filter, { limit: PAGE + 1, offset: (page - 1) * PAGE });
   return {
     list: rows.slice(0, PAGE).map((row) => ({
       ...toRewardView(row, false),

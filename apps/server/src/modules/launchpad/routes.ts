@@ -17,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { APPLY_ERRORS, CENTRE_ERRORS, REWARDS_CSV_ERRORS, REWARDS_ERRORS } from './agents.ts';
 import { GET_PROJECT_ERRORS } from './projects.ts';
@@ -104,7 +105,7 @@ export async function launchpadRoutes(
     },
     config,
     handler: async (request) =>
-      ok(request, await launchpad.listRecords(requireAuth(request).userId, request.query.page)),
+      ok(request, await launchpad.listRecords(requireAuth(request).userId, historyPage(request.query))),
   });
 
   api.get('/Issue/rewards', {
@@ -117,7 +118,7 @@ export async function launchpadRoutes(
     },
     config,
     handler: async (request) =>
-      ok(request, await launchpad.listRewards(requireAuth(request).userId, request.query.page)),
+      ok(request, await launchpad.listRewards(requireAuth(request).userId, historyPage(request.query))),
   });
 
   api.get('/Agent/status', {
@@ -176,7 +177,7 @@ export async function launchpadRoutes(
     },
     config: { ...config, errors: REWARDS_ERRORS },
     handler: async (request) =>
-      ok(request, await launchpad.agents.rewards(requireAuth(request).userId, request.query.page)),
+      ok(request, await launchpad.agents.rewards(requireAuth(request).userId, historyPage(request.query))),
   });
 
   api.get('/Agent/export', {

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Db } from '../../platform/db.ts';
+import type { HistoryPage } from '../../platform/history-page.ts';
 import type { LpRewardStatus } from '../../platform/schema.ts';
 import { AgentService } from './agents.ts';
 import type { ProjectTerms } from './back-office.ts';
@@ -76,12 +77,12 @@ export class LaunchpadService {
   }
 
   /** The user's subscription records, newest first (the spec's record fields). */
-  listRecords(userId: bigint, page: number): Promise<{ list: RecordView[]; has_more: boolean }> {
+  listRecords(userId: bigint, page: HistoryPage): Promise<{ list: RecordView[]; has_more: boolean }> {
     return subscriptions.listRecords(this.#deps, userId, page);
   }
 
   /** The user's referral rewards, newest first, with totals per status. */
-  listRewards(userId: bigint, page: number) {
+  listRewards(userId: bigint, page: HistoryPage) {
     return rewards.listRewards(this.#deps, userId, page);
   }
 

@@ -3,10 +3,11 @@
 import { AppError, fromAtoms, type ResultKey } from '@bourse/shared';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import { toMillis } from '../../platform/time.ts';
 import type { Owner } from '../ledger/service.ts';
 import { costOf } from './allocation.ts';
-import { type LaunchpadDeps, PAGE, type ProjectRow, system } from './deps.ts';
+import { type LaunchpadDeps, type ProjectRow, system } from './deps.ts';
 import * as repo from './repository.ts';
 import { pick, projectState, type RecordView, toRecordView } from './views.ts';
 
@@ -141,10 +142,11 @@ export async function place(
 export async function listRecords(
   deps: LaunchpadDeps,
   userId: bigint,
-  page: number,
+  page: HistoryPage,
 ): Promise<{ list: RecordView[]; has_more: boolean }> {
-  const rows = await repo.listUserRecords(deps.db, userId, PAGE + 1, (page - 1) * PAGE);
-  return { list: rows.slice(0, PAGE).map(toRecordView), has_more: rows.length > PAGE };
+  const rows = await repo.listUserRecords(deps.db, userId, historyWindow(page));
+  const { list, has_more } = historyAnswer(rows, page, toRecordView);
+  return { list, has_more };
 }
 
 async function recordById(deps: LaunchpadDeps, id: bigint): Promise<RecordView> {

@@ -226,18 +226,46 @@ export async function markReleased(db: Db, id: bigint, at: Millis): Promise<bool
   return result.numUpdatedRows > 0n;
 }
 
-export function listUserRevenues(db: Db, userId: bigint, limit: number, offset: number) {
+/** One of the user's revenue rows as a cursor of their list: its day and id. */
+export function findUserRevenueKey(db: Db, userId: bigint, id: bigint) {
   return db
+    .selectFrom('mining_revenues')
+    .select(['day', 'id'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/**
+ * The user's output, newest day first (then newest id), on the index of (user, day, id): `limit`
+ * rows after `offset`, below the row `below` in that order when given.
+ */
+export function listUserRevenues(
+  db: Db,
+  userId: bigint,
+  window: { limit: number; offset: number; below?: { day: Millis; id: bigint } },
+) {
+  let query = db
     .selectFrom('mining_revenues')
     .innerJoin('mining_orders', 'mining_orders.id', 'mining_revenues.order_id')
     .innerJoin('mining_products', 'mining_products.id', 'mining_orders.product_id')
     .selectAll('mining_revenues')
     .select('mining_products.name')
-    .where('mining_revenues.user_id', '=', userId)
+    .where('mining_revenues.user_id', '=', userId);
+  const below = window.below;
+  if (below) {
+    // why: `day <=` is the index's range; of the cursor's own day only the lower ids are kept.
+    query = query
+      .where('mining_revenues.day', '<=', below.day)
+      .where((eb) =>
+        eb.or([eb('mining_revenues.day', '<', below.day), eb('mining_revenues.id', '<', below.id)]),
+      );
+  }
+  return query
     .orderBy('mining_revenues.day', 'desc')
     .orderBy('mining_revenues.id', 'desc')
-    .limit(limit)
-    .offset(offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
 }
 

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { BUY_ERRORS, GET_PRODUCT_ERRORS, type MiningService } from './service.ts';
 
@@ -97,6 +98,6 @@ export async function miningRoutes(app: FastifyInstance, options: { mining: Mini
     },
     config,
     handler: async (request) =>
-      ok(request, await mining.listRevenues(requireAuth(request).userId, request.query.page)),
+      ok(request, await mining.listRevenues(requireAuth(request).userId, historyPage(request.query))),
   });
 }

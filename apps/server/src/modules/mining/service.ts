@@ -4,6 +4,7 @@ import type { MiningOrder, MiningProduct } from '@bourse/shared/api';
 import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, isUniqueViolation } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import type { MiningIncome } from '../../platform/schema.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -473,23 +474,29 @@ export class MiningService {
   }
 
   /** The user's output, newest day first: amount, the price used (by value), released or not. */
-  async listRevenues(userId: bigint, page: number) {
-    const rows = await repo.listUserRevenues(this.#deps.db, userId, 21, (page - 1) * 20);
-    return {
-      list: rows.slice(0, 20).map((r) => ({
-        id: String(r.id),
-        order_id: String(r.order_id),
-        name: r.name,
-        day: fromMillis(r.day),
-        coin: r.coin,
-        amount: fromAtoms(r.amount),
-        price_used: r.price_used === null ? null : fromAtoms(r.price_used),
-        price_source: r.price_source,
-        release_at: fromMillis(r.release_at),
-        released: r.released_at !== null,
-      })),
-      has_more: rows.length > 20,
-    };
+  async listRevenues(userId: bigint, page: HistoryPage) {
+    const { db } = this.#deps;
+    // why: the list runs by day, and a later day's rows may have lower ids (each coin's days are
+    // accrued in turn, and one waiting for its index catches up later), so a cursor goes below its
+    // own row's (day, id); a row that is not the caller's places nothing.
+    const below =
+      page.before === undefined ? undefined : await repo.findUserRevenueKey(db, userId, page.before);
+    if (page.before !== undefined && !below) throw new AppError('PARAM_ERROR');
+    const { limit, offset } = historyWindow(page);
+    const rows = await repo.listUserRevenues(db, userId, { limit, offset, below });
+    const { list, has_more } = historyAnswer(rows, page, (r) => ({
+      id: String(r.id),
+      order_id: String(r.order_id),
+      name: r.name,
+      day: fromMillis(r.day),
+      coin: r.coin,
+      amount: fromAtoms(r.amount),
+      price_used: r.price_used === null ? null : fromAtoms(r.price_used),
+      price_source: r.price_source,
+      release_at: fromMillis(r.release_at),
+      released: r.released_at !== null,
+    }));
+    return { list, has_more };
   }
 
   /** The user's output per coin and day with the running total: the profit curve. */

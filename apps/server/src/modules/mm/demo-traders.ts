@@ -24,9 +24,10 @@ export class DemoTraders {
     this.#random = random;
   }
 
-  /** One round of the demo traders' job; does nothing while they are switched off. */
+  /** One round of the demo traders' job; does nothing while they are switched off or the bots are idle. */
   async runOnce(): Promise<void> {
-    const { db, spot, index, clock } = this.#deps;
+    const { db, spot, index, clock, idle } = this.#deps;
+    if (await idle?.isIdle()) return;
     if (!(await this.#maker.demoTradersOn())) return;
     const traders: bigint[] = [];
     for (const username of DEMO_TRADER_USERNAMES) {

@@ -9,6 +9,7 @@ import type { LedgerService } from '../ledger/service.ts';
 import type { SettingsService } from '../settings/service.ts';
 import type { SpotService } from '../spot/service.ts';
 import type { UsersService } from '../users/service.ts';
+import type { BotsIdle } from './idle.ts';
 import { planQuotes, type Quote } from './quotes.ts';
 import * as repo from './repository.ts';
 
@@ -56,6 +57,8 @@ export interface MarketMakerDeps {
   users: Pick<UsersService, 'createUser' | 'findLoginCandidate'>;
   settings: Pick<SettingsService, 'get' | 'set'>;
   onError?: (error: unknown, what: string) => void;
+  /** Demo mode with `DEMO_IDLE_MINUTES`: while idle, the maker keeps no quotes and the demo traders skip. */
+  idle?: BotsIdle;
   /**
    * How long the bots' revoked, unfilled orders are kept (default {@link BOT_ORDER_RETENTION_MS}),
    * and the most rows one prune statement deletes.
@@ -78,6 +81,8 @@ export class MarketMakerService {
    * force a re-quote.
    */
   readonly #standing = new Map<string, StandingLadder>();
+  /** Every quote was cancelled since the bots went idle. */
+  #withdrawn = false;
 
   constructor(deps: MarketMakerDeps) {
     this.#deps = deps;
@@ -195,11 +200,15 @@ export class MarketMakerService {
   /**
    * One round of the maker's job: on each market with settings, the ladder it wants (from the
    * index, its settings and its balances) replaces its open orders unless they already are that
-   * ladder. A disabled market, or one whose index is stale, gets its quotes cancelled.
+   * ladder. A disabled market, or one whose index is stale, gets its quotes cancelled. While the
+   * bots are idle (`deps.idle`) the first round cancels every quote and the next ones do nothing.
    */
   async runOnce(): Promise<void> {
     const userId = await this.accountId(MAKER_USERNAME);
     if (userId === undefined) return;
+    // why: a quote left standing while nobody watches would be picked off once the index moved.
+    if (await this.#deps.idle?.isIdle()) return this.#withdraw(userId);
+    this.#withdrawn = false;
     const markets = new Map((await this.#deps.spot.markets()).map((m) => [m.symbol, m]));
     for (const row of await repo.listSettings(this.#deps.db)) {
       const market = markets.get(row.symbol);
@@ -210,6 +219,23 @@ export class MarketMakerService {
         this.#deps.onError?.(error, `market maker ${row.symbol}`);
       }
     }
+  }
+
+  /** Cancels the maker's quotes on every market, once per idle spell (again after a failure). */
+  async #withdraw(userId: bigint): Promise<void> {
+    if (this.#withdrawn) return;
+    const { spot, db } = this.#deps;
+    let withdrawn = true;
+    for (const row of await repo.listSettings(db)) {
+      try {
+        if ((await spot.openOrders(userId, row.symbol)).length > 0) await spot.cancelAll(userId, row.symbol);
+      } catch (error) {
+        withdrawn = false;
+        this.#deps.onError?.(error, `market maker ${row.symbol}`);
+      }
+    }
+    this.#standing.clear();
+    this.#withdrawn = withdrawn;
   }
 
   async #quote(userId: bigint, settings: MakerSettings, market: SpotMarket): Promise<void> {

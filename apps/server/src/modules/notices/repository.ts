@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import type { HistoryWindow } from '../../platform/history-page.ts';
 import type { Millis } from '../../platform/schema.ts';
 
 /** Queries of `notifications` and `notification_reads`: plain functions of a db or transaction. */
@@ -49,8 +50,42 @@ function visible(db: Db, userId: bigint, since: Millis) {
     );
 }
 
-export function listVisible(db: Db, userId: bigint, since: Millis, offset: number, limit: number) {
-  return visible(db, userId, since)
+/**
+ * A page of what a user may read, newest first (see `visible`): `limit` notices after `offset`,
+ * below the id `beforeId` when given.
+ */
+export function listVisible(db: Db, userId: bigint, since: Millis, window: HistoryWindow) {
+  // why: an OR of the two kinds read every notice of the user and every broadcast since, and sorted
+  // them all. Each kind is instead one seek on (user_id, id), newest first (from `beforeId` down
+  // when given), stopped after the rows the page can reach; only those are merged and sorted.
+  const reach = window.offset + window.limit;
+  const kind = (personal: boolean) => {
+    let query = db
+      .selectFrom('notifications')
+      .select(['id', 'user_id', 'msg_key', 'params', 'texts', 'read_at', 'created_at']);
+    query = personal
+      ? query.where('user_id', '=', userId)
+      : query.where('user_id', 'is', null).where('created_at', '>=', since);
+    if (window.beforeId !== undefined) query = query.where('id', '<', window.beforeId);
+    return db
+      .selectFrom(
+        query
+          .orderBy('id', 'desc')
+          .limit(reach)
+          .as(personal ? 'own' : 'broadcasts'),
+      )
+      .selectAll();
+  };
+  const page = kind(true)
+    .unionAll(kind(false))
+    .orderBy('id', 'desc')
+    .limit(window.limit)
+    .offset(window.offset);
+  return db
+    .selectFrom(page.as('n'))
+    .leftJoin('notification_reads as r', (join) =>
+      join.onRef('r.notification_id', '=', 'n.id').on('r.user_id', '=', userId),
+    )
     .select([
       'n.id',
       'n.user_id',
@@ -61,8 +96,6 @@ export function listVisible(db: Db, userId: bigint, since: Millis, offset: numbe
       sql<bigint>`case when n.read_at is not null or r.read_at is not null then 1 else 0 end`.as('is_read'),
     ])
     .orderBy('n.id', 'desc')
-    .offset(offset)
-    .limit(limit)
     .execute();
 }
 

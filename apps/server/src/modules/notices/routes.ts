@@ -1,4 +1,5 @@
 import {
+  NoticeCountQuery,
   NoticeDetail,
   NoticeList,
   NoticeListQuery,
@@ -9,6 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import { DETAIL_ERRORS, MARK_READ_ERRORS, type NoticesService, type NoticeView } from './service.ts';
@@ -44,12 +46,12 @@ export async function noticesRoutes(
     },
     config,
     handler: async (request) => {
-      const page = request.query.page;
+      const page = historyPage(request.query);
       const result = await notices.list(requireAuth(request).userId, request.locale, page);
       return ok(request, {
         list: result.list.map(toItem),
         unread: result.unread,
-        page,
+        page: page.page,
         has_more: result.hasMore,
         anti_phishing: result.antiPhishing,
       });
@@ -61,7 +63,7 @@ export async function noticesRoutes(
       tags,
       operationId: 'countUnreadNotices',
       summary: 'How many of the caller’s notifications are unread (the user tab’s badge)',
-      querystring: NoticeListQuery.pick({ token: true }),
+      querystring: NoticeCountQuery,
       response: { 200: envelope(UnreadCount) },
     },
     config,

@@ -4,6 +4,7 @@ import { AppError, type ResultKey } from '@bourse/shared';
 import type { Bus } from '../../platform/bus.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import { addPrunes, type PruneResult, pruneInSlices, type SliceOptions } from '../../platform/prune.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
@@ -26,7 +27,6 @@ export const NOTICE_KEYS = [
 export type NoticeKey = (typeof NOTICE_KEYS)[number];
 /** The key of every staff broadcast (its texts are stored with it). */
 const BROADCAST_KEY = 'BROADCAST';
-const PAGE = 20;
 /** The bus subject of "a user's notices changed" (userId null: a broadcast went out). */
 export const NOTICES_SUBJECT = 'notices.changed';
 
@@ -107,16 +107,12 @@ export class NoticesService implements Notifier {
   }
 
   /** The user's notices, newest first, in `locale`. */
-  async list(userId: bigint, locale: Locale, page: number) {
+  async list(userId: bigint, locale: Locale, page: HistoryPage) {
     const since = await this.#since(userId);
-    const rows = await repo.listVisible(this.#db, userId, since, (page - 1) * PAGE, PAGE + 1);
+    const rows = await repo.listVisible(this.#db, userId, since, historyWindow(page));
     const unread = await repo.countUnread(this.#db, userId, since);
-    return {
-      list: rows.slice(0, PAGE).map((row) => render(row, locale)),
-      unread,
-      hasMore: rows.length > PAGE,
-      antiPhishing: await repo.antiPhishingOf(this.#db, userId),
-    };
+    const { list, has_more } = historyAnswer(rows, page, (row) => render(row, locale));
+    return { list, unread, hasMore: has_more, antiPhishing: await repo.antiPhishingOf(this.#db, userId) };
   }
 
   /** One notice; another user's (or an unknown one) answers RECORD_NOT_FOUND. */

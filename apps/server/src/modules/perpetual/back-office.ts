@@ -231,7 +231,7 @@ export class PerpBackOffice {
 
   async funding(symbol: string | undefined, page: number): Promise<AdminFundingPage> {
     const { db } = this.#deps;
-    const rows = await repo.pageFundings(db, symbol, page, PAGE);
+    const rows = await repo.pageFundings(db, symbol, { limit: PAGE + 1, offset: (page - 1) * PAGE });
     return {
       items: rows.slice(0, PAGE).map((r) => ({
         id: String(r.id),

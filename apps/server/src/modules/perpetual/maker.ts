@@ -84,6 +84,8 @@ export class PerpMaker {
   readonly #quoted = new Map<string, Quoted>();
   #userId: bigint | undefined;
   #job: ScheduledJob | undefined;
+  #idle: { isIdle(): Promise<boolean> } | undefined;
+  #withdrawn = false;
 
   constructor(deps: PerpMakerDeps) {
     this.#deps = deps;
@@ -114,7 +116,12 @@ export class PerpMaker {
     });
   }
 
-  start(intervalMs: number): void {
+  /**
+   * Quotes every `intervalMs` (a scheduled job with a lease); while `idle` says so (the demo's
+   * pause without customers, mm/idle.ts), withdraws its quotes once and waits.
+   */
+  start(intervalMs: number, idle?: { isIdle(): Promise<boolean> }): void {
+    this.#idle = idle;
     this.#job ??= this.#deps.scheduler.runEvery(PERP_MAKER_JOB, intervalMs, () => this.runOnce(), {
       lease: true,
     });
@@ -124,13 +131,25 @@ export class PerpMaker {
     this.#userId ??= (await this.#deps.users.findLoginCandidate(PERP_MAKER_USERNAME))?.id;
     const userId = this.#userId;
     if (userId === undefined) return;
+    const idle = (await this.#idle?.isIdle()) ?? false;
+    if (idle && this.#withdrawn) return;
     for (const market of await repo.listMarkets(this.#deps.db)) {
       try {
-        await this.#quote(userId, market);
+        if (idle) await this.#withdraw(userId, market.symbol);
+        else await this.#quote(userId, market);
       } catch (error) {
         this.#deps.onError(error, `perpetual maker on ${market.symbol}`);
       }
     }
+    this.#withdrawn = idle;
+  }
+
+  /** Cancels the maker's orders on `symbol`; the next quote places a new ladder. */
+  async #withdraw(userId: bigint, symbol: string): Promise<void> {
+    for (const o of await repo.listUserOpenOrders(this.#deps.db, userId, symbol)) {
+      await this.#deps.perp.cancel(userId, o.id).catch(() => {});
+    }
+    this.#quoted.delete(symbol);
   }
 
   async #quote(userId: bigint, market: repo.PerpMarketRow): Promise<void> {
@@ -142,8 +161,7 @@ export class PerpMaker {
     // why: the index is all a ladder stands on; quotes left around an index nobody refreshes
     // would be picked off at a price the market has left.
     if (!latest || index.isIndexStale(market.index_symbol, clock.now())) {
-      for (const o of open) await perp.cancel(userId, o.id).catch(() => {});
-      this.#quoted.delete(market.symbol);
+      await this.#withdraw(userId, market.symbol);
       return;
     }
     // why: the band needs a mark to accept a limit order, and a frozen market takes only reduce-only ones.

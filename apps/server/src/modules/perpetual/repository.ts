@@ -539,19 +539,12 @@ export async function tradeStats(
   return { volume, first: rows[0]?.price ?? null, last: rows.at(-1)?.price ?? null };
 }
 
-export function pageFundings(
-  db: Db,
-  symbol: string | undefined,
-  page: number,
-  size: number,
-): Promise<FundingRow[]> {
+/** Funding events, newest first: one market's (on the index of (symbol, id)) or all (staff). */
+export function pageFundings(db: Db, symbol: string | undefined, window: PageWindow): Promise<FundingRow[]> {
   let query = db.selectFrom('perp_fundings').selectAll();
   if (symbol) query = query.where('symbol', '=', symbol);
-  return query
-    .orderBy('id', 'desc')
-    .limit(size + 1)
-    .offset((page - 1) * size)
-    .execute();
+  if (window.beforeId !== undefined) query = query.where('id', '<', window.beforeId);
+  return query.orderBy('id', 'desc').limit(window.limit).offset(window.offset).execute();
 }
 
 /** A user's funding payments, newest first, on the index of (user, id). */

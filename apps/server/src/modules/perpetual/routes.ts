@@ -160,7 +160,8 @@ export async function perpRoutes(app: FastifyInstance, options: { perp: PerpServ
       response: { 200: envelope(PerpFundingRatePage) },
     },
     config: { errors: ['MARKET_NOT_OPEN'] },
-    handler: async (request) => ok(request, await perp.rates(request.query.symbol, request.query.page)),
+    handler: async (request) =>
+      ok(request, await perp.rates(request.query.symbol, historyPage(request.query))),
   });
 
   api.get('/Perp/account', {

@@ -73,7 +73,6 @@ export interface PerpDeps {
   demo: { users: ConstructorParameters<typeof PerpMaker>[0]['users']; scheduler: Scheduler };
 }
 
-const PAGE = 20;
 const STATES_OF: Record<PerpOrderStatus, repo.OrderRow['state'][]> = {
   entrusted: ['untriggered', 'new', 'partial'],
   completed: ['filled'],
@@ -214,9 +213,12 @@ export class PerpService {
     });
   }
 
-  /** Demo mode: the maker quotes every market each `intervalMs` (a scheduled job with a lease). */
-  startMaker(intervalMs: number): void {
-    this.#maker.start(intervalMs);
+  /**
+   * Demo mode: the maker quotes every market each `intervalMs` (a scheduled job with a lease),
+   * and withdraws its quotes while `idle` says nobody is there.
+   */
+  startMaker(intervalMs: number, idle?: { isIdle(): Promise<boolean> }): void {
+    this.#maker.start(intervalMs, idle);
   }
 
   /**
@@ -354,19 +356,16 @@ export class PerpService {
       }));
   }
 
-  async rates(symbol: string, page: number): Promise<PerpFundingRatePage> {
+  async rates(symbol: string, page: HistoryPage): Promise<PerpFundingRatePage> {
     await this.#market(symbol);
-    const rows = await repo.pageFundings(this.#deps.db, symbol, page, PAGE);
-    return {
-      list: rows.slice(0, PAGE).map((f) => ({
-        symbol: f.symbol,
-        rate: fromAtoms(f.rate),
-        mark: fromAtoms(f.mark),
-        at: fromMillis(f.funding_at),
-      })),
-      page,
-      has_more: rows.length > PAGE,
-    };
+    const rows = await repo.pageFundings(this.#deps.db, symbol, historyWindow(page));
+    return historyAnswer(rows, page, (f) => ({
+      id: String(f.id),
+      symbol: f.symbol,
+      rate: fromAtoms(f.rate),
+      mark: fromAtoms(f.mark),
+      at: fromMillis(f.funding_at),
+    }));
   }
 
   // --- the customer's account -----------------------------------------------------------------

@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth-hook.ts';
+import { historyPage } from '../../platform/history-page.ts';
 import { clientOf, envelope, ok } from '../../platform/http.ts';
 import { toSafeNumber } from '../../platform/time.ts';
 import {
@@ -198,8 +199,10 @@ export async function securityRoutes(
     },
     config,
     handler: async (request) => {
-      const page = request.query.page;
-      const { list, hasMore } = await security.loginLog(requireAuth(request).userId, page);
+      const { list, page, has_more } = await security.loginLog(
+        requireAuth(request).userId,
+        historyPage(request.query),
+      );
       return ok(request, {
         list: list.map((e) => ({
           id: toSafeNumber(e.id),
@@ -210,7 +213,7 @@ export async function securityRoutes(
           reason: e.reason,
         })),
         page,
-        has_more: hasMore,
+        has_more,
       });
     },
   });

@@ -5,6 +5,7 @@ import type { AuthContext } from '../../platform/auth-hook.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, randomCode, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
+import { type HistoryPage, historyAnswer, historyWindow } from '../../platform/history-page.ts';
 import {
   deleteOldestCreatedBefore,
   type PruneResult,
@@ -264,9 +265,9 @@ export class SecurityService {
     await this.#deps.db.transaction().execute((trx) => this.#deps.sessions.endOthers(trx, auth));
   }
 
-  async loginLog(userId: bigint, page: number, size = 20) {
-    const rows = await this.#deps.auth.listLoginLog(userId, size + 1, (page - 1) * size);
-    return { list: rows.slice(0, size), hasMore: rows.length > size };
+  async loginLog(userId: bigint, page: HistoryPage) {
+    const rows = await this.#deps.auth.listLoginLog(userId, historyWindow(page));
+    return historyAnswer(rows, page, (row) => row);
   }
 
   /**

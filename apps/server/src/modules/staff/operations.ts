@@ -167,7 +167,7 @@ export class BackOfficeService {
 
   async loginLog(userId: bigint): Promise<LoginLogEntry[]> {
     await this.getUser(userId);
-    return this.#deps.auth.listLoginLog(userId, 50);
+    return this.#deps.auth.listLoginLog(userId, { limit: 50 });
   }
 
   async balances(userId: bigint): Promise<{ asset: string; kind: AccountKind; balance: bigint }[]> {

@@ -14,3 +14,9 @@ export interface ClusterNodesTable {
   started_at: Millis;
   expires_at: Millis;
 }
+
+/** The one row of when a customer was last seen on any node (platform/customer-activity.ts). */
+export interface CustomerActivityTable {
+  id: bigint;
+  last_seen_at: Millis;
+}

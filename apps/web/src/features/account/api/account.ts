@@ -1,6 +1,7 @@
 import type { IdentitySubmitBody } from '@bourse/shared/api';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { userInfoQueryKey } from '../../../api/get-user-info.ts';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get, post, postMultipart } from '../../../api/http.ts';
 import { noticesKey, unreadNoticesKey } from '../../../api/unread-notices.ts';
 import type { WireInput } from '../../../api/wire-input.ts';
@@ -72,9 +73,8 @@ export function useLoginLog() {
   return useInfiniteQuery({
     queryKey: accountKeys.loginLog,
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/user/loginlog', { page: pageParam }, 'UserLoginLog', { signal })).data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      (await get('/user/loginlog', { before: pageParam }, 'UserLoginLog', { signal })).data,
+    ...historyPages,
   });
 }
 
@@ -112,9 +112,8 @@ export function useNotices() {
   return useInfiniteQuery({
     queryKey: accountKeys.notices,
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/user/notice', { page: pageParam }, 'NoticeList', { signal })).data,
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      (await get('/user/notice', { before: pageParam }, 'NoticeList', { signal })).data,
+    ...historyPages,
   });
 }
 

@@ -1,5 +1,6 @@
 import type { ContractList, ContractListQuery, ContractRecord } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get } from '../../../api/http.ts';
 import { serverNow } from '../../../shared/server-clock.ts';
 import { isLive } from './contract-status.ts';
@@ -46,8 +47,7 @@ export function contractListQueryOptions(status: NonNullable<ContractListQuery['
   return infiniteQueryOptions({
     queryKey: [...deliveryQueryKey, 'contracts', status],
     queryFn: ({ pageParam, signal }) => getContractList(status, pageParam, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
+    ...historyPages,
     // why: a contract opens, and an expired one settles, on the next index tick; the list asks
     // again until it has.
     refetchInterval: (query) =>

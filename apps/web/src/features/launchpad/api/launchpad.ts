@@ -5,6 +5,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { API_BASE, get, post } from '../../../api/http.ts';
 import { syncServerClock } from '../../../shared/server-clock.ts';
 import { getToken } from '../../../shared/storage.ts';
@@ -63,14 +64,13 @@ export function useAvailable(coin: string) {
   });
 }
 
-/** `GET /Issue/issuelog`: the user's records, 20 a page. */
+/** `GET /Issue/issuelog`: the user's records, newest first, 20 a page. */
 export function useRecords() {
   return useInfiniteQuery({
     queryKey: [...KEY, 'records'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Issue/issuelog', { page: pageParam }, 'IssueRecordList', { signal })).data,
-    initialPageParam: 1,
-    getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
+      (await get('/Issue/issuelog', { before: pageParam }, 'IssueRecordList', { signal })).data,
+    ...historyPages,
   });
 }
 
@@ -109,9 +109,8 @@ export function useAgentRewards(enabled: boolean) {
   return useInfiniteQuery({
     queryKey: [...KEY, 'agentRewards'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Agent/rewards', { page: pageParam }, 'RewardList', { signal, silent: true })).data,
-    initialPageParam: 1,
-    getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
+      (await get('/Agent/rewards', { before: pageParam }, 'RewardList', { signal, silent: true })).data,
+    ...historyPages,
     enabled,
   });
 }

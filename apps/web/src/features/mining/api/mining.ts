@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get, post } from '../../../api/http.ts';
 
 const KEY = ['mining'] as const;
@@ -46,9 +47,8 @@ export function useRevenues() {
   return useInfiniteQuery({
     queryKey: [...KEY, 'revenues'],
     queryFn: async ({ pageParam, signal }) =>
-      (await get('/Orepool/Profitlist', { page: pageParam }, 'MiningRevenueList', { signal })).data,
-    initialPageParam: 1,
-    getNextPageParam: (last, _all, page) => (last.has_more ? page + 1 : undefined),
+      (await get('/Orepool/Profitlist', { before: pageParam }, 'MiningRevenueList', { signal })).data,
+    ...historyPages,
   });
 }
 

@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get } from '../../../api/http.ts';
 import { perpMineKey } from './perp-query-key.ts';
 
@@ -8,8 +9,7 @@ export function usePerpFunding() {
     queryKey: [...perpMineKey, 'funding'],
     queryFn: async ({ pageParam, signal }) =>
       (await get('/Perp/funding', { before: pageParam }, 'PerpFundingPage', { signal, silent: true })).data,
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
+    ...historyPages,
     staleTime: 0,
   });
 }

@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get } from '../../../api/http.ts';
 import { perpMineKey } from './perp-query-key.ts';
 
@@ -13,8 +14,7 @@ export function usePerpLiquidations() {
           silent: true,
         })
       ).data,
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
+    ...historyPages,
     staleTime: 0,
   });
 }

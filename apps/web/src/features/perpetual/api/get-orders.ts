@@ -1,5 +1,6 @@
 import type { PerpOrderStatus } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get } from '../../../api/http.ts';
 import { perpMineKey } from './perp-query-key.ts';
 
@@ -13,8 +14,7 @@ export function perpOrdersQueryOptions(status: PerpOrderStatus) {
     queryFn: async ({ pageParam, signal }) =>
       (await get('/Perp/orders', { status, before: pageParam }, 'PerpOrderPage', { signal, silent: true }))
         .data,
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
+    ...historyPages,
     staleTime: 0,
   });
 }

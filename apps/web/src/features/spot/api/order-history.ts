@@ -1,5 +1,6 @@
 import type { SpotOrderStatus } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get } from '../../../api/http.ts';
 import { mineKey } from './orders.ts';
 
@@ -20,8 +21,7 @@ export function orderHistoryQueryOptions(status: SpotOrderStatus) {
           silent: true,
         })
       ).data,
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
+    ...historyPages,
     staleTime: 0,
   });
 }

@@ -1,5 +1,6 @@
 import type { DepositList } from '@bourse/shared/api';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { historyPages } from '../../../api/history-pages.ts';
 import { get } from '../../../api/http.ts';
 import { walletQueryKey } from './wallet-query-key.ts';
 
@@ -12,8 +13,7 @@ export function depositListQueryOptions() {
   return infiniteQueryOptions({
     queryKey: [...walletQueryKey, 'deposits'],
     queryFn: ({ pageParam, signal }) => getDepositList(pageParam, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.list.at(-1)?.id : undefined),
+    ...historyPages,
   });
 }
 
