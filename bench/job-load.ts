@@ -18,6 +18,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { serverArgs } from '../apps/server/src/server-command.ts';
 import { seedYear } from '../scripts/lib/seed-year.ts';
@@ -67,12 +68,19 @@ async function serve(): Promise<void> {
     const check = await app.ctx.ledger.verify();
     return { ok: check.problems.length === 0, detail: check.problems.slice(0, 3).join('; ') || 'balanced' };
   };
+  // why: `/healthz` is asked one at a time, so a long block of the event loop counts once in its
+  // figures; the loop's own delay while the job runs tells a blocked loop from a waiting store.
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const delay = () =>
+    `event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms max ${(loop.max / 1e6).toFixed(1)} ms`;
   process.on('message', (message) => {
     const job = message as JobName;
     if (!JOBS.includes(job)) return;
+    loop.reset();
     void run(job).then(
-      (outcome) => process.send?.({ done: outcome }),
-      (error: unknown) => process.send?.({ done: { ok: false, detail: String(error) } }),
+      (outcome) => process.send?.({ done: { ...outcome, detail: `${outcome.detail}; ${delay()}` } }),
+      (error: unknown) => process.send?.({ done: { ok: false, detail: `${String(error)}; ${delay()}` } }),
     );
   });
   process.once('SIGTERM', () => {
@@ -236,7 +244,11 @@ async function startOwnServer(
   dataDir: string,
   port: number,
 ): Promise<ChildProcess> {
-  const args = [...serverArgs().slice(0, -1), import.meta.filename, '--serve'];
+  // why: BENCH_CPU_PROF=<dir> profiles the server's main thread (the profile is written as it exits).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const args = [...serverArgs().slice(0, -1), ...profile, import.meta.filename, '--serve'];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../../packages/shared/test/property-runs.ts';
-import { COUNTED_KINDS, TRIAL_KINDS } from '../src/modules/reserves/service.ts';
+import { COUNTED_KINDS, TRIAL_KINDS } from '../src/modules/reserves/counted-balances.ts';
 import { enrolStaff, indexTick, signInOwner } from './delivery-harness.ts';
 import { callAdmin, DIALECTS, registerAndLogin, startServer, type TestServer } from './harness.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';

@@ -123,8 +123,16 @@ export type ReservationSource = (
 ) => Promise<{ userId: bigint; asset: string; amount: bigint }[]>;
 
 const ASSET_RE = /^[A-Z0-9]{1,16}$/;
+/** One user balance (the snapshot's read). */
+export interface UserBalance {
+  userId: bigint;
+  asset: string;
+  kind: AccountKind;
+  balance: bigint;
+}
+
 /** Users whose balances one statement of a snapshot's read takes. */
-const BALANCE_SLICE_USERS = 2000n;
+const BALANCE_SLICE_USERS = 500n;
 
 function ownerKey(owner: Owner): string {
   return 'userId' in owner ? `user:${owner.userId}` : `system:${owner.system}`;
@@ -350,29 +358,40 @@ export class LedgerService {
    * Every user balance other than zero, with the last journal entry they include, read inside
    * `trx` (one transaction: the proof of reserves' cut point).
    */
-  async userBalancesAt(trx: Db): Promise<{
-    ledgerSeq: bigint;
-    rows: { userId: bigint; asset: string; kind: AccountKind; balance: bigint }[];
-  }> {
+  async userBalancesAt(trx: Db): Promise<{ ledgerSeq: bigint; rows: UserBalance[] }> {
+    const rows: UserBalance[] = [];
+    const ledgerSeq = await this.eachUserBalanceSlice(trx, (slice) => {
+      rows.push(...slice);
+    });
+    return { ledgerSeq, rows };
+  }
+
+  /**
+   * Every user's non-zero balances as `trx` sees them, handed to `visit` a slice of users at a
+   * time, in user id order (a user's rows in one slice); answers the id of the last journal entry
+   * `trx` sees. Give it a repeatable-read transaction for balances of one moment.
+   */
+  async eachUserBalanceSlice(trx: Db, visit: (rows: UserBalance[]) => void | Promise<void>): Promise<bigint> {
     const ledgerSeq = await repo.lastEntryId(trx);
-    const rows: { userId: bigint; asset: string; kind: AccountKind; balance: bigint }[] = [];
     const last = await repo.lastAccountUserId(trx);
     // why: a year's 931,000 balances read in one statement held the event loop about 2 s (SQLite's
-    // driver blocks while it runs; on PostgreSQL, turning the rows into objects did for 0.9 s).
-    // Slices of users, with a turn of the loop between them, on the one snapshot `trx` reads.
+    // driver blocks while it runs; on PostgreSQL, turning the rows into objects did for 0.9 s),
+    // and kept as one array they made every collection of the heap long. Slices of users, each
+    // handed on and let go, with a turn of the loop between them.
     for (let after = 0n; after < last; after += BALANCE_SLICE_USERS) {
       const through = after + BALANCE_SLICE_USERS;
-      for (const row of await repo.listNonZeroUserAccounts(trx, { after, through })) {
-        rows.push({
+      const rows = await repo.listNonZeroUserAccounts(trx, { after, through });
+      await visit(
+        rows.map((row) => ({
           userId: row.user_id as bigint,
           asset: row.asset,
           kind: row.kind as AccountKind,
           balance: row.balance,
-        });
-      }
+        })),
+      );
       await yieldToLoop();
     }
-    return { ledgerSeq, rows };
+    return ledgerSeq;
   }
 
   /** A user's balances as they stood after journal entry `seq`, from the postings (their statement). */

@@ -25,31 +25,18 @@ import { addPrunes, DEFAULT_SLICE_ROWS, type PruneResult, pruneInSlices } from '
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
 import type { AuditService } from '../audit/service.ts';
-import type { AccountKind, LedgerService } from '../ledger/service.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import { COUNTED_KINDS, CountedBalances } from './counted-balances.ts';
 import { demoReserveEntries } from './demo-reserves.ts';
 import type { PublicationKey } from './keys.ts';
 import * as repo from './repository.ts';
 import { buildOffThread } from './tree-build.ts';
 
-/** The user balances a snapshot counts, per asset (the design's section 2). */
-// why: `trial_profit` is real USDT the platform owes once the turnover is placed: a liability.
-export const COUNTED_KINDS: readonly AccountKind[] = [
-  'available',
-  'frozen',
-  'locked',
-  'margin',
-  'mining',
-  'trial_profit',
-];
-/** Trial money: never withdrawable, so not a liability; published on its own line. */
-export const TRIAL_KINDS: readonly AccountKind[] = ['trial', 'trial_frozen'];
 /** Daily snapshots keep their proofs this long by default; the monthly ones (the 1st, 00:00 UTC) forever. */
 export const PROOF_RETENTION_DAYS = 90;
 /** A scheduled snapshot is published this long after it is taken: staff attach reserve entries meanwhile. */
 export const PUBLISH_DELAY_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
-/** Rows the snapshot adds up between two turns of the event loop. */
-const YIELD_EVERY_ROWS = 20_000;
 
 export interface ReservesDeps {
   db: Db;
@@ -200,66 +187,32 @@ export class ReservesService {
     // why: repeatable read: the last entry's id and the balances come from one snapshot of the
     // store, however the market maker trades meanwhile; on SQLite on the store's read-only
     // connection, so order entry's batches commit while it is read.
-    const balances = await readerOf(db)
+    const counted = new CountedBalances();
+    const ledgerSeq = await readerOf(db)
       .transaction()
       .setIsolationLevel('repeatable read')
-      .execute((trx) => ledger.userBalancesAt(trx));
-    const read = await db.transaction().execute(async (trx) => {
+      .execute((trx) => ledger.eachUserBalanceSlice(trx, (rows) => counted.add(rows)));
+    const snapshotId = await db.transaction().execute(async (trx) => {
       // why: a run that stopped between reading and storing left a row without its tree (and
       // perhaps some of its rows, removed above).
       if (existing) await trx.deleteFrom('por_snapshots').where('id', '=', existing.id).execute();
-      const id = await repo.insertSnapshot(trx, {
+      return repo.insertSnapshot(trx, {
         taken_at: toMillis(takenAt),
-        ledger_seq: balances.ledgerSeq,
+        ledger_seq: ledgerSeq,
         monthly: new Date(takenAt).getUTCDate() === 1 && takenAt % DAY_MS === 0 ? 1n : 0n,
         publish_at: toMillis(publishAt),
         created_at: toMillis(clock.now()),
       });
-      return { id, rows: balances.rows };
     });
-
-    const counted = new Map<bigint, Map<string, bigint>>();
-    const trialTotal = new Map<string, bigint>();
-    const totals = new Map<string, bigint>();
-    // why: a year's 931,000 balances added up in one loop held the event loop about half a
-    // second; a turn of the loop every so many rows keeps each stretch to a few milliseconds.
-    for (const [n, row] of read.rows.entries()) {
-      if (n % YIELD_EVERY_ROWS === 0) await yieldToLoop();
-      if (row.balance < 0n)
-        throw new Error(`user ${row.userId} has a negative ${row.asset} ${row.kind} balance`);
-      if (TRIAL_KINDS.includes(row.kind)) {
-        trialTotal.set(row.asset, (trialTotal.get(row.asset) ?? 0n) + row.balance);
-        continue;
-      }
-      if (!COUNTED_KINDS.includes(row.kind)) continue;
-      const user = counted.get(row.userId) ?? new Map<string, bigint>();
-      user.set(row.asset, (user.get(row.asset) ?? 0n) + row.balance);
-      counted.set(row.userId, user);
-      totals.set(row.asset, (totals.get(row.asset) ?? 0n) + row.balance);
-    }
-    const assets = [...totals.keys()].sort();
-    const ids = [...counted.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const k = assets.length;
-    const userIds = new BigUint64Array(ids.length);
-    // why: a balance is below 2^128 (the tree's bound), above a 64-bit word: two words each.
-    const words = new BigUint64Array(ids.length * k * 2);
-    for (const [u, userId] of ids.entries()) {
-      if (u % YIELD_EVERY_ROWS === 0) await yieldToLoop();
-      userIds[u] = userId;
-      const balances = counted.get(userId) as Map<string, bigint>;
-      for (const [a, asset] of assets.entries()) {
-        const balance = balances.get(asset) ?? 0n;
-        words[(u * k + a) * 2] = balance >> 64n;
-        words[(u * k + a) * 2 + 1] = balance & 0xffff_ffff_ffff_ffffn;
-      }
-    }
+    const { assets, userIds, words } = await counted.treeInput();
+    const { totals, trialTotal } = counted;
     // why: the tree is built on a thread of its own, and its rows stored a chunk per statement
     // as they come, with the event loop given back between chunks; the snapshot shows its root
     // only once every row is stored (a run that stops half-way is replaced by the next).
     const tree = await buildOffThread(
       {
         porKey: this.#deps.porKey,
-        snapshotId: read.id,
+        snapshotId: snapshotId,
         assets,
         userIds,
         words,
@@ -270,7 +223,7 @@ export class ReservesService {
           await repo.insertNodes(
             db,
             chunk.rows.map((row) => ({
-              snapshot_id: read.id,
+              snapshot_id: snapshotId,
               level: BigInt(row.level),
               idx: BigInt(row.idx),
               hash: row.hash,
@@ -281,7 +234,7 @@ export class ReservesService {
           await repo.insertLeaves(
             db,
             chunk.rows.map((row) => ({
-              snapshot_id: read.id,
+              snapshot_id: snapshotId,
               user_id: row.userId,
               leaf_index: BigInt(row.leafIndex),
               balances: row.balances,
@@ -297,14 +250,14 @@ export class ReservesService {
     const trial = Object.fromEntries(
       [...trialTotal].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, total]) => [asset, String(total)]),
     );
-    await repo.setTree(db, read.id, {
+    await repo.setTree(db, snapshotId, {
       assets: JSON.stringify(assets),
       depth: BigInt(tree.depth),
       root: tree.root,
       root_sums: JSON.stringify(tree.sums.map(String)),
       trial_total: JSON.stringify(trial),
     });
-    return read.id;
+    return snapshotId;
   }
 
   /**

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildTree, hashAt, rootOf, sumsAt, toHex } from '@bourse/por';
 import { nodeHasher } from '@bourse/por/node-hasher';
-import type { TreeInput, TreeMessage } from './tree-build.ts';
+import type { TreeMessage, TreeWorkerData } from './tree-build.ts';
 
 /**
  * Rows a message carries, each stored by one statement on the store's writing connection. why: at
@@ -14,7 +14,7 @@ import type { TreeInput, TreeMessage } from './tree-build.ts';
  * (p99 24.6 ms against 4.5 idle while a year's snapshot was stored); 500 keep each wait short.
  */
 const CHUNK = 500;
-const input = workerData as TreeInput;
+const input = workerData as TreeWorkerData;
 const port = parentPort;
 if (!port) throw new Error('the tree builder runs as a worker');
 
@@ -37,7 +37,10 @@ try {
     minLeaves: input.minLeaves,
   });
   const { root, sums } = rootOf(tree);
-  const send = (message: TreeMessage) => port.postMessage(message);
+  const send = (message: TreeMessage) => {
+    if (message.kind === 'nodes' || message.kind === 'leaves') takeCredit(input.credits);
+    port.postMessage(message);
+  };
   let nodes: Extract<TreeMessage, { kind: 'nodes' }>['rows'] = [];
   for (const [l, level] of tree.levels.entries()) {
     for (let i = 0; i < level.count; i++) {
@@ -67,4 +70,19 @@ try {
   send({ kind: 'done', root, sums, depth: tree.depth });
 } catch (error) {
   port.postMessage({ kind: 'failed', message: (error as Error).message } satisfies TreeMessage);
+}
+
+/**
+ * Waits until the server has stored enough chunks to take another (buildOffThread's window).
+ * why: a wait with a timeout, so a thread whose server gave up is ended between two waits.
+ */
+function takeCredit(credits: Int32Array): void {
+  for (;;) {
+    const left = Atomics.load(credits, 0);
+    if (left > 0) {
+      if (Atomics.compareExchange(credits, 0, left, left - 1) === left) return;
+      continue;
+    }
+    Atomics.wait(credits, 0, left, 1000);
+  }
 }
