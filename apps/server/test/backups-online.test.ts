@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBackup, readSqliteFacts, SQLITE_FILE } from '../src/modules/backups/service.ts';
+import { backupInSteps, stepHandle } from '../src/modules/backups/sqlite-copy.ts';
 import { type DbHandle, openDb } from '../src/platform/db.ts';
 import { migrateToLatest } from '../src/platform/migrate.ts';
 
@@ -117,6 +118,35 @@ describe('the SQLite copy of a backup', () => {
       const { rows, integrity } = inspectCopy(created.dir);
       expect(integrity).toBe('ok');
       expect(rows).toBe(20_001);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("steps the library's own backup handle, resting whenever it is told 0 pages", async () => {
+    const { handle } = await storeWithRows();
+    try {
+      const sqlite = handle.durability?.sqlite as SQLite.Database;
+      // why: without it the copy could not rest but by turning the event loop over (a core's worth).
+      const probe = stepHandle(sqlite, path.join(tempDir(), 'probe.sqlite'));
+      expect(probe).toBeDefined();
+      probe?.close();
+      const target = path.join(tempDir(), 'copy.sqlite');
+      const asked: number[] = [];
+      const done = await backupInSteps(sqlite, target, ({ remainingPages }) => {
+        asked.push(remainingPages);
+        return asked.length % 2 === 0 ? 0 : 500;
+      });
+      expect(done.remainingPages).toBe(0);
+      // why: a rest copies nothing, so each rest is answered with the same pages remaining.
+      for (let i = 1; i < asked.length - 1; i += 2) expect(asked[i + 1]).toBe(asked[i]);
+      const copy = new SQLite(target, { readonly: true, fileMustExist: true });
+      try {
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(copy.prepare('select count(*) as n from filler').get()).toEqual({ n: 20_000 });
+      } finally {
+        copy.close();
+      }
     } finally {
       await handle.close();
     }
