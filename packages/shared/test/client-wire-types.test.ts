@@ -27,6 +27,8 @@ const CLIENT_TYPES: Record<string, readonly string[]> = {
   'apps/web/src/features/content/api/content.ts': ['ContentKind'],
   // The result of checking a proof in the browser, computed from the shared InclusionProof.
   'apps/web/src/features/reserves/api/reserves.ts': ['VerifiedLine', 'Verification'],
+  // The two fields the cursor helper reads of any history page; every shared page schema has them.
+  'apps/web/src/api/history-pages.ts': ['HistoryPageAnswer'],
   // A book level as the page merges snapshots and deltas.
   'apps/web/src/features/spot/api/live-market.ts': ['Level'],
 };
