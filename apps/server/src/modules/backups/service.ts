@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { runningServerPid } from '../../platform/data-dir-lock.ts';
@@ -319,14 +320,21 @@ async function dumpPostgres(
         const exported = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx);
         const facts = await readStoreFacts(trx);
         const storedFiles = await listStoredFiles(trx);
-        await runTool(pgDump, [
-          '--format=custom',
-          `--snapshot=${exported.rows[0]?.id}`,
-          '--file',
-          file,
-          '--dbname',
-          url,
-        ]);
+        // why: on two cores the dump's compression (zlib at its default level) took a core from
+        // order entry beside it: p99 17.8 → 617 ms while a year's store was dumped.
+        await runTool(
+          pgDump,
+          [
+            '--format=custom',
+            '--compress=1',
+            `--snapshot=${exported.rows[0]?.id}`,
+            '--file',
+            file,
+            '--dbname',
+            url,
+          ],
+          { background: true },
+        );
         return { ...facts, storedFiles };
       });
   } finally {
@@ -334,10 +342,24 @@ async function dumpPostgres(
   }
 }
 
-/** Runs a PostgreSQL client program; its standard error is the refusal's message when it fails. */
-function runTool(program: string, args: readonly string[]): Promise<void> {
+/**
+ * Runs a PostgreSQL client program; its standard error is the refusal's message when it fails.
+ * `background`: at a lower priority (where the system allows), as a dump beside order entry is.
+ */
+function runTool(
+  program: string,
+  args: readonly string[],
+  options: { background?: boolean } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (options.background && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, BACKGROUND_PRIORITY);
+      } catch {
+        // why: a system that refuses only loses the priority, not the backup.
+      }
+    }
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 16_384) stderr += chunk.toString();
@@ -358,6 +380,9 @@ function runTool(program: string, args: readonly string[]): Promise<void> {
     );
   });
 }
+
+/** The dump's priority (nice value) beside the server. */
+const BACKGROUND_PRIORITY = 10;
 
 export interface RestoreOptions {
   /** The backup folder. */
