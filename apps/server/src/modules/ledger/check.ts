@@ -1,6 +1,7 @@
-import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { type Db, isPostgres, readerOf, type UserRange } from '../../platform/db.ts';
+import { Pace } from '../../platform/pace.ts';
 import * as repo from './repository.ts';
 
 /** Open reservations that the users' balances of `kind` must equal (with every other source of that kind). */
@@ -163,6 +164,9 @@ export class LedgerChecker {
     ).id;
     let problems: string[];
     try {
+      // why: the routine run rests after each slice as long as it worked. Unpaced, a year's check
+      // took most of the machine while it ran, and order entry's p99 went from 20 to 120 ms on
+      // PostgreSQL (two cores). The full check for tests, backups and restores is not paced.
       problems = await this.#check(readerOf(db), from, through, new Pace());
     } catch (error) {
       problems = [`check failed: ${(error as Error).message}`];
@@ -376,22 +380,4 @@ async function accountsOff(db: Db, lo: bigint, hi: bigint) {
     where t.balance <> t.last or (t.user_id is not null and t.balance < 0)
     order by t.id`.execute(db);
   return result.rows;
-}
-
-/**
- * The routine run's pace: after each slice it rests as long as the slice worked (at least a turn
- * of the event loop), so the check takes at most about half of a core from order entry, on the
- * main thread, on SQLite's read thread or on PostgreSQL, however long the run. why: unpaced, a
- * year's check took most of the machine while it ran, and order entry's p99 went from 20 to
- * 120 ms on PostgreSQL (two cores). The full check for tests, backups and restores is not paced.
- */
-class Pace {
-  #since = performance.now();
-
-  async rest(): Promise<void> {
-    const worked = performance.now() - this.#since;
-    if (worked >= 1) await sleep(worked);
-    else await yieldToLoop();
-    this.#since = performance.now();
-  }
 }

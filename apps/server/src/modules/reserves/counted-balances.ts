@@ -1,4 +1,4 @@
-import { TimeSlice } from '../../platform/time-slice.ts';
+import { TimeSlice } from '../../platform/pace.ts';
 import type { AccountKind, UserBalance } from '../ledger/service.ts';
 
 /** The user balances a snapshot counts, per asset (the design's section 2). */

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   canonicalJson,
   fromHex,
@@ -21,6 +20,7 @@ import {
 import { AppError, type ResultKey } from '@bourse/shared';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, readerOf } from '../../platform/db.ts';
+import { Pace } from '../../platform/pace.ts';
 import { addPrunes, DEFAULT_SLICE_ROWS, type PruneResult, pruneInSlices } from '../../platform/prune.ts';
 import type { StaffActor } from '../../platform/staff-actor.ts';
 import { fromMillis, toMillis } from '../../platform/time.ts';
@@ -219,7 +219,7 @@ export class ReservesService {
         minLeaves: this.#deps.minLeaves,
       },
       async (chunk) => {
-        const started = performance.now();
+        const pace = new Pace();
         if (chunk.kind === 'nodes') {
           await repo.insertNodes(
             db,
@@ -244,7 +244,7 @@ export class ReservesService {
         }
         // why: as long a rest as the chunk took, so the snapshot's writes (a year's tree is about
         // 240 MB) take at most half of the store's time, and order entry's commits the rest.
-        await sleep(performance.now() - started);
+        await pace.rest();
       },
     );
     if (tree.sums.some((sum, i) => sum !== totals.get(assets[i] as string))) {

@@ -1,4 +1,4 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 
 /**
  * Work on the event loop in short stretches: `due()` says (cheaply) when the stretch since the
@@ -25,6 +25,22 @@ export class TimeSlice {
 
   async turn(): Promise<void> {
     await yieldToLoop();
+    this.#since = performance.now();
+  }
+}
+
+/**
+ * A background job's pace: `rest()` rests as long as the job worked since the pace was made or
+ * last rested (at least a turn of the event loop), so the job takes at most about half of the
+ * machine's time (a core, the store) from order entry however long it runs.
+ */
+export class Pace {
+  #since = performance.now();
+
+  async rest(): Promise<void> {
+    const worked = performance.now() - this.#since;
+    if (worked >= 1) await sleep(worked);
+    else await yieldToLoop();
     this.#since = performance.now();
   }
 }
